@@ -1,0 +1,81 @@
+#include "grayscale_runner.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include "kernels/cuda/cuda_devices.h"
+#include "kernels/grayscale/grayscale_cuda.h"
+#include "kernels/grayscale/grayscale_emulated.h"
+#include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/grayscale/grayscale_planar.h"
+
+namespace cvz {
+
+namespace {
+
+QString cuda_device_label(int device) {
+    const CudaInventory inv = query_cuda_devices();
+    for (const CudaDeviceInfo& d : inv.devices)
+        if (d.index == device) return QStringLiteral("CUDA (%1)").arg(QString::fromStdString(d.name));
+    return QStringLiteral("CUDA");
+}
+
+}  // namespace
+
+QString GrayscaleResult::summary() const {
+    if (!status) return QString::fromStdString(status.message());
+    return QStringLiteral("%1 · %2 · kernel %3 ms · total %4 ms")
+        .arg(backend, shape_text, QString::number(kernel_ms, 'f', 3), QString::number(total_ms, 'f', 3));
+}
+
+GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
+    QElapsedTimer wall;
+    wall.start();
+    GrayscaleResult r;
+    r.width = req.input.width;
+    r.height = req.input.height;
+    const Dim3 grid = grayscale_grid(req.shape, r.width, r.height);
+    r.shape_text = QStringLiteral("%1 block %2 · grid %3")
+                       .arg(req.shape.kind == GridKind::OneD ? QStringLiteral("1-D") : QStringLiteral("2-D"),
+                            QString::fromStdString(to_string(req.shape)),
+                            req.shape.kind == GridKind::OneD ? QString::number(grid.x)
+                                                             : QStringLiteral("%1x%2").arg(grid.x).arg(grid.y));
+    if (req.input.bytes.size() != 3 * std::size_t(r.width) * r.height) {
+        r.status = Status::error(ErrorKind::InvalidInput, "the RGB buffer does not hold width x height pixels");
+        return r;
+    }
+    if (std::string e = validate_grayscale_launch(req.shape, r.width, r.height); !e.empty()) {
+        r.status = Status::error(ErrorKind::InvalidInput, e);
+        return r;
+    }
+    BackendChoice backend = req.backend;
+    if (backend == BackendChoice::Auto) backend = cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu;
+
+    const std::uint64_t n = std::uint64_t(r.width) * r.height;
+    std::vector<std::uint8_t> planar;
+    const std::uint8_t* input = req.input.bytes.data();
+    if (req.layout == PixelLayout::Planar) {
+        planar = interleaved_to_planar(input, n);
+        input = planar.data();
+    }
+    r.gray.assign(n, 0);
+    const GrayscaleImage image{input, r.gray.data(), r.width, r.height, req.layout};
+
+    if (backend == BackendChoice::Cuda) {
+        GpuTimings t;
+        r.status = grayscale_cuda(image, req.shape, &t);
+        r.kernel_ms = t.kernel_ms;
+        r.backend = cuda_device_label(0);
+    } else {
+        QElapsedTimer kernel;
+        kernel.start();
+        r.status = grayscale_emulated(image, req.shape);
+        r.kernel_ms = double(kernel.nsecsElapsed()) / 1e6;
+        r.backend = QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount());
+    }
+    if (!r.status) r.gray.clear();
+    r.total_ms = double(wall.nsecsElapsed()) / 1e6;
+    return r;
+}
+
+}  // namespace cvz

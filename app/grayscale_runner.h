@@ -1,0 +1,36 @@
+#pragma once
+#include <QImage>
+#include <QString>
+
+#include "backend_choice.h"
+#include "kernels/core/launch_shape.h"
+#include "kernels/core/status.h"
+#include "kernels/grayscale/grayscale_image.h"
+#include "rgb_buffer.h"
+
+namespace cvz {
+
+struct GrayscaleRequest {
+    RgbBuffer input;
+    PixelLayout layout = PixelLayout::Interleaved;
+    LaunchShape shape;
+    BackendChoice backend = BackendChoice::Auto;
+};
+
+struct GrayscaleResult {
+    Status status;
+    std::vector<std::uint8_t> gray;  // width * height bytes
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    QString backend;      // "CUDA (NVIDIA H200)" or "CPU emulator (2 threads)"
+    double kernel_ms = 0; // the kernel alone (GPU events) or the emulated grid
+    double total_ms = 0;  // including layout conversion, upload and download
+    QString summary() const;  // "CPU emulator · 2-D 16x16 · grid 29x19 · 1.2 ms"
+    QString shape_text;
+};
+
+// Runs the grayscale kernel on the chosen backend (Auto: CUDA when a device exists, else the
+// emulator). Safe to call from a worker thread.
+GrayscaleResult run_grayscale(const GrayscaleRequest& request);
+
+}  // namespace cvz

@@ -1,0 +1,10 @@
+#include "launch_shape.h"
+
+namespace cvz {
+
+std::string to_string(const LaunchShape& shape) {
+    if (shape.kind == GridKind::OneD) return std::to_string(shape.block.x);
+    return std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y);
+}
+
+}  // namespace cvz

@@ -1,0 +1,36 @@
+#include "block_scheduler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace cvz {
+
+void for_each_block_parallel(std::uint64_t count, unsigned host_threads,
+                             const std::function<void(std::uint64_t, std::uint64_t)>& run_range) {
+    if (count == 0) return;
+    unsigned workers = host_threads ? host_threads : std::max(1u, std::thread::hardware_concurrency());
+    // Chunks small enough to balance load, large enough that the atomic is not the cost.
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, count / (std::uint64_t(workers) * 16));
+    workers = unsigned(std::min<std::uint64_t>(workers, (count + chunk - 1) / chunk));
+    if (workers <= 1) {
+        run_range(0, count);
+        return;
+    }
+    std::atomic<std::uint64_t> next{0};
+    auto work = [&] {
+        for (;;) {
+            const std::uint64_t begin = next.fetch_add(chunk);
+            if (begin >= count) return;
+            run_range(begin, std::min(count, begin + chunk));
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(workers - 1);
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+}
+
+}  // namespace cvz

@@ -1,0 +1,60 @@
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "../core/launch_limits.h"
+#include "../core/status.h"
+#include "block_scheduler.h"
+#include "emu_context.h"
+#include "emu_options.h"
+
+namespace cvz {
+
+// Block index of the linear block id `b`, x fastest (the inverse of linear_block_id).
+inline Dim3 block_of_linear(std::uint64_t b, Dim3 grid) {
+    const std::uint64_t plane = std::uint64_t(grid.x) * grid.y;
+    return Dim3{unsigned(b % grid.x), unsigned((b / grid.x) % grid.y), unsigned(b / plane)};
+}
+
+// Runs `body(const EmuContext&)` once per thread of a grid of blocks with barriers: every thread of a
+// block is a fiber that runs until its next sync(), then the next fiber runs (emulate_fibers.cpp).
+Status emulate_with_barriers(Dim3 grid, Dim3 block, const EmuOptions& options,
+                             const std::function<void(const EmuContext&)>& body);
+
+// The CPU emulator of CUDA's execution model: runs `body(const EmuContext&)` once for every thread
+// of a `grid` of `block`s. Blocks run in parallel on host threads in no particular order; without
+// barriers a block's threads run as a plain loop in linear thread order.
+template <class Body>
+Status emulate(Dim3 grid, Dim3 block, const EmuOptions& options, Body&& body) {
+    if (std::string e = validate_block(block); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
+    if (std::string e = validate_grid(grid); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
+    if (options.barriers)
+        return emulate_with_barriers(grid, block, options, std::function<void(const EmuContext&)>(body));
+
+    std::atomic<bool> stray_sync{false};
+    for_each_block_parallel(grid.volume(), options.host_threads, [&](std::uint64_t first, std::uint64_t last) {
+        std::vector<unsigned char> shared(options.shared_bytes);
+        EmuContext ctx;
+        ctx.block_dim_ = block;
+        ctx.grid_dim_ = grid;
+        ctx.shared_ = shared.data();
+        ctx.stray_sync_ = &stray_sync;
+        for (std::uint64_t b = first; b < last; ++b) {
+            ctx.block_idx_ = block_of_linear(b, grid);
+            for (unsigned z = 0; z < block.z; ++z)
+                for (unsigned y = 0; y < block.y; ++y)
+                    for (unsigned x = 0; x < block.x; ++x) {
+                        ctx.thread_idx_ = Dim3{x, y, z};
+                        body(static_cast<const EmuContext&>(ctx));
+                    }
+        }
+    });
+    if (stray_sync)
+        return Status::error(ErrorKind::InvalidInput,
+                             "the kernel called sync() but was emulated without barriers (EmuOptions::barriers)");
+    return Status::ok();
+}
+
+}  // namespace cvz
