@@ -1,0 +1,84 @@
+// The matmul kernels' GPU launchers: the bodies of matmul_body.h instantiated with the device context.
+#include <chrono>
+
+#include "../cuda/cuda_check.h"
+#include "../cuda/cuda_event.h"
+#include "../cuda/device_buffer.h"
+#include "../cuda/device_context.cuh"
+#include "matmul_body.h"
+#include "matmul_cuda.h"
+#include "matmul_device_launch.h"
+
+namespace cvz {
+
+namespace {
+
+__global__ void matmul_naive_kernel(MatmulProblem p) { matmul_naive(DeviceContext{}, p); }
+
+template <unsigned TILE>
+__global__ void __launch_bounds__(TILE * TILE) matmul_tiled_kernel(MatmulProblem p) {
+    matmul_tiled<TILE>(DeviceContext{}, p);
+}
+
+template <unsigned TILE>
+void launch_tiled(const MatmulProblem& p, dim3 grid, std::size_t shared, cudaStream_t stream) {
+    matmul_tiled_kernel<TILE><<<grid, dim3(TILE, TILE), shared, stream>>>(p);
+}
+
+}  // namespace
+
+Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cudaStream_t stream) {
+    if (std::string e = validate_matmul_launch(l, p.m, p.k, p.n); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
+    if (!l.second_barrier)
+        return Status::error(ErrorKind::InvalidInput, "removing the barrier is a lesson for the emulator; the GPU always runs both");
+    const Dim3 g = matmul_grid(l, p.m, p.n);
+    const dim3 grid(g.x, g.y, 1);
+    if (l.kernel == MatmulKernel::Naive) {
+        matmul_naive_kernel<<<grid, dim3(l.block.x, l.block.y, 1), 0, stream>>>(p);
+    } else {
+        switch (l.tile) {
+            case 8: launch_tiled<8>(p, grid, l.shared_bytes(), stream); break;
+            case 16: launch_tiled<16>(p, grid, l.shared_bytes(), stream); break;
+            default: launch_tiled<32>(p, grid, l.shared_bytes(), stream); break;
+        }
+    }
+    return cuda_status(cudaGetLastError(), "matmul kernel launch");
+}
+
+Status matmul_cuda(const MatmulProblem& host, const MatmulLaunch& l, GpuTimings* timings, int device) {
+    const auto wall_start = std::chrono::steady_clock::now();
+    if (std::string e = validate_matmul_launch(l, host.m, host.k, host.n); !e.empty())
+        return Status::error(ErrorKind::InvalidInput, e);
+    CVZ_CUDA_TRY(cudaSetDevice(device));
+    const std::size_t na = std::size_t(host.m) * host.k, nb = std::size_t(host.k) * host.n, nc = std::size_t(host.m) * host.n;
+    DeviceBuffer<float> a, b, c;
+    if (Status s = a.allocate(na); !s) return s;
+    if (Status s = b.allocate(nb); !s) return s;
+    if (Status s = c.allocate(nc); !s) return s;
+    CudaEvent e0, e1, e2, e3;
+    for (CudaEvent* e : {&e0, &e1, &e2, &e3})
+        if (Status s = e->create(); !s) return s;
+    cudaStream_t stream = nullptr;
+    if (Status s = e0.record(stream); !s) return s;
+    CVZ_CUDA_TRY(cudaMemcpyAsync(a.get(), host.a, na * sizeof(float), cudaMemcpyHostToDevice, stream));
+    CVZ_CUDA_TRY(cudaMemcpyAsync(b.get(), host.b, nb * sizeof(float), cudaMemcpyHostToDevice, stream));
+    if (Status s = e1.record(stream); !s) return s;
+    MatmulProblem dev = host;
+    dev.a = a.get();
+    dev.b = b.get();
+    dev.c = c.get();
+    if (Status s = launch_matmul_on_device(dev, l, stream); !s) return s;
+    if (Status s = e2.record(stream); !s) return s;
+    CVZ_CUDA_TRY(cudaMemcpyAsync(host.c, c.get(), nc * sizeof(float), cudaMemcpyDeviceToHost, stream));
+    if (Status s = e3.record(stream); !s) return s;
+    CVZ_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (timings) {
+        if (Status s = elapsed_ms(e0, e1, &timings->upload_ms); !s) return s;
+        if (Status s = elapsed_ms(e1, e2, &timings->kernel_ms); !s) return s;
+        if (Status s = elapsed_ms(e2, e3, &timings->download_ms); !s) return s;
+        timings->total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
+    }
+    return Status::ok();
+}
+
+}  // namespace cvz
