@@ -1,0 +1,59 @@
+#include "matmul_runner.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include "kernels/matmul/matmul_cuda.h"
+#include "kernels/matmul/matmul_emulated.h"
+
+namespace cvz {
+
+double MatmulResult::gflops() const {
+    if (kernel_ms <= 0) return 0;
+    return 2.0 * double(c.rows) * double(c.cols) * double(k) / (kernel_ms * 1e6);
+}
+
+QString MatmulResult::summary() const {
+    if (!status) return QString::fromStdString(status.message());
+    return QStringLiteral("%1 · %2 · kernel %3 ms (%4 GFLOP/s) · total %5 ms")
+        .arg(backend, launch_text, QString::number(kernel_ms, 'f', 3), QString::number(gflops(), 'f', 2),
+             QString::number(total_ms, 'f', 3));
+}
+
+MatmulResult run_matmul(const MatmulRequest& req) {
+    QElapsedTimer wall;
+    wall.start();
+    MatmulResult r;
+    r.k = req.a.cols;
+    if (QString e = check_matmul_shapes(req.a, req.b); !e.isEmpty()) {
+        r.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
+        return r;
+    }
+    const Dim3 grid = matmul_grid(req.launch, req.a.rows, req.b.cols);
+    r.launch_text = QStringLiteral("%1 · grid %2x%3").arg(QString::fromStdString(to_string(req.launch))).arg(grid.x).arg(grid.y);
+    r.c.rows = req.a.rows;
+    r.c.cols = req.b.cols;
+    r.c.data.assign(r.c.size(), 0.0f);
+    const MatmulProblem p{req.a.data.data(), req.b.data.data(), r.c.data.data(), req.a.rows, req.a.cols, req.b.cols};
+
+    BackendChoice backend = req.backend;
+    if (backend == BackendChoice::Auto)
+        backend = (cuda_device_available() && req.launch.second_barrier) ? BackendChoice::Cuda : BackendChoice::Cpu;
+    if (backend == BackendChoice::Cuda) {
+        GpuTimings t;
+        r.status = matmul_cuda(p, req.launch, &t);
+        r.kernel_ms = t.kernel_ms;
+        r.backend = QStringLiteral("CUDA");
+    } else {
+        QElapsedTimer kernel;
+        kernel.start();
+        r.status = matmul_emulated(p, req.launch);
+        r.kernel_ms = double(kernel.nsecsElapsed()) / 1e6;
+        r.backend = QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount());
+    }
+    if (!r.status) r.c = {};
+    r.total_ms = double(wall.nsecsElapsed()) / 1e6;
+    return r;
+}
+
+}  // namespace cvz

@@ -1,0 +1,34 @@
+#pragma once
+#include <QString>
+
+#include "backend_choice.h"
+#include "kernels/core/status.h"
+#include "kernels/matmul/matmul_launch.h"
+#include "matrix.h"
+
+namespace cvz {
+
+struct MatmulRequest {
+    Matrix a;
+    Matrix b;
+    MatmulLaunch launch;
+    BackendChoice backend = BackendChoice::Auto;
+};
+
+struct MatmulResult {
+    Status status;
+    Matrix c;
+    QString backend;       // "CUDA (NVIDIA H200)" or "CPU emulator (2 threads)"
+    QString launch_text;   // "tiled TILE=16 · grid 4x7"
+    double kernel_ms = 0;
+    double total_ms = 0;
+    double gflops() const;  // 2*M*N*K / kernel time
+    QString summary() const;
+    std::uint32_t k = 0;  // the inner dimension, for gflops()
+};
+
+// Runs C = A @ B with the chosen kernel on the chosen backend (Auto: CUDA when a device exists).
+// Checks the shapes first. Safe to call from a worker thread.
+MatmulResult run_matmul(const MatmulRequest& request);
+
+}  // namespace cvz

@@ -1,0 +1,14 @@
+#pragma once
+#include <QByteArray>
+#include <QString>
+
+#include "matrix.h"
+
+namespace cvz {
+
+// Parses a .npy file's bytes (format versions 1.0, 2.0, 3.0) holding a 2-D array of float32, float64,
+// int32 or int64, C or Fortran order, either byte order, into a float32 matrix. float64 and int64
+// values are rounded to the nearest float32. On failure returns the reason in `error`.
+Matrix parse_npy_matrix(const QByteArray& bytes, QString* error);
+
+}  // namespace cvz
