@@ -1,0 +1,54 @@
+#include "gray_output.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QSaveFile>
+
+#include "app/npy_writer.h"
+#include "app/rgb_buffer.h"
+
+namespace cvz::cli {
+
+namespace {
+
+QString cannot_write(const QString& path, const QString& why) {
+    return "Cannot write '" + QDir::toNativeSeparators(path) + "': " + why;
+}
+
+QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, std::uint32_t width,
+                  std::uint32_t height) {
+    const QImage image = gray_to_qimage(gray, width, height);
+    if (image.isNull()) return cannot_write(path, "not enough memory for the image");
+    // Through QSaveFile so that a failed write never leaves a half-written PNG behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+        const QString why = writer.errorString();
+        file.cancelWriting();
+        return cannot_write(path, why);
+    }
+    if (!file.commit()) return cannot_write(path, file.errorString());
+    return {};
+}
+
+}  // namespace
+
+std::optional<GrayOutputKind> gray_output_kind(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "png") return GrayOutputKind::Png;
+    if (suffix == "npy") return GrayOutputKind::Npy;
+    return std::nullopt;
+}
+
+QString write_gray_output(const QString& path, GrayOutputKind kind, const std::vector<std::uint8_t>& gray,
+                          std::uint32_t width, std::uint32_t height) {
+    if (gray.size() != std::size_t(width) * height)
+        return cannot_write(path,
+                            QString("expected %1 x %2 grey bytes, got %3").arg(width).arg(height).arg(gray.size()));
+    if (kind == GrayOutputKind::Npy) return write_npy_u8(path, gray.data(), height, width);
+    return write_png(path, gray, width, height);
+}
+
+}  // namespace cvz::cli

@@ -1,0 +1,70 @@
+// cudaviz-cli: the grayscale kernel and the backend inventory from a terminal, without a GUI.
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+#include "exit_codes.h"
+#include "help_text.h"
+#include "grayscale_command.h"
+#include "info_command.h"
+
+namespace {
+
+using cvz::cli::ExitCode;
+using cvz::cli::exit_status;
+using cvz::cli::help_text;
+
+QString description() {
+    return QString("See CUDA's execution model from the command line.\n\n"
+                   "Commands:\n"
+                   "  grayscale IN OUT [--backend auto|cpu|cuda] [--layout interleaved|planar] [--block N|XxY]\n"
+                   "            converts an image to grayscale; OUT is .png or .npy\n"
+                   "  info      lists the backends and CUDA devices found\n"
+                   "Run 'cudaviz-cli <command> --help' for a command's options.\n\n") +
+           cvz::cli::exit_code_help();
+}
+
+int usage_error(QTextStream& err, const QString& message) {
+    err << "cudaviz-cli: " << message << "\nTry 'cudaviz-cli --help'.\n";
+    return exit_status(ExitCode::BadUsage);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("cudaviz-cli");
+    QCoreApplication::setApplicationVersion(CUDAVIZ_VERSION);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    // Only the options before the command are parsed here; the command parses the rest.
+    QCommandLineParser parser;
+    parser.setApplicationDescription(description());
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    parser.addPositionalArgument("command", "grayscale or info.", "<command> [<args>]");
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+
+    const QStringList arguments = QCoreApplication::arguments();
+    if (!parser.parse(arguments)) return usage_error(err, parser.errorText());
+    if (parser.isSet(help)) {
+        out << help_text(parser);
+        return exit_status(ExitCode::Success);
+    }
+    if (parser.isSet(version)) {
+        out << "cudaviz-cli " << QCoreApplication::applicationVersion() << "\n";
+        return exit_status(ExitCode::Success);
+    }
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale or info");
+    const QString command = positional.first();
+    // The command's own parser sees the program name followed by everything after it.
+    const QStringList command_arguments = QStringList{arguments.first()} + positional;
+    if (command == "grayscale") return cvz::cli::run_grayscale_command(command_arguments, out, err);
+    if (command == "info") return cvz::cli::run_info_command(command_arguments, out, err);
+    return usage_error(err, "unknown command '" + command + "': use grayscale or info");
+}

@@ -1,0 +1,107 @@
+#include "image_loader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImageReader>
+
+namespace cvz {
+
+namespace {
+
+// The path as the user gave it, with the platform's separators, quoted for messages.
+QString shown(const QString& path) { return "'" + QDir::toNativeSeparators(path) + "'"; }
+
+LoadedImage failure(const QString& path, const QString& problem) {
+    LoadedImage result;
+    result.error = "Cannot load " + shown(path) + ": " + problem;
+    return result;
+}
+
+// Problems visible from the file system alone, before any byte is decoded; empty when none.
+QString file_problem(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists()) return "no such file";
+    if (info.isDir()) return "it is a directory, not an image file";
+    if (!info.isFile()) return "it is not a regular file";
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))  // permissions, and anything else open() refuses
+        return "the file cannot be read (" + file.errorString() + ")";
+    if (file.size() == 0) return "the file is empty (0 bytes)";
+    return {};
+}
+
+// Empty when `size` is within ImageLimits, else a sentence naming the declared and allowed sizes.
+QString size_problem(const QSize& size) {
+    if (size.width() <= 0 || size.height() <= 0)
+        return QString("the image declares %1 x %2 pixels, which is empty").arg(size.width()).arg(size.height());
+    const qint64 pixels = qint64(size.width()) * size.height();
+    if (size.width() > ImageLimits::kMaxSide || size.height() > ImageLimits::kMaxSide ||
+        pixels > ImageLimits::kMaxPixels)
+        return QString("the image declares %1 x %2 pixels, more than the limit of %3 pixels (16384 x 16384) "
+                       "and %4 pixels per side")
+            .arg(size.width())
+            .arg(size.height())
+            .arg(ImageLimits::kMaxPixels)
+            .arg(ImageLimits::kMaxSide);
+    return {};
+}
+
+// Why QImageReader::read failed. `size_known` tells a header Qt could read (so the pixel data is at
+// fault) from one it could not: Qt's own handlers refuse some impossible sizes there (BMP over 2^28
+// pixels, say) without saying so.
+QString decode_problem(const QImageReader& reader, bool size_known) {
+    const QString qt_says = " (" + reader.errorString() + ")";
+    switch (reader.error()) {
+        case QImageReader::UnsupportedFormatError:
+            return "not an image, or a format this build of Qt cannot read" + qt_says;
+        case QImageReader::DeviceError: return "the file could not be read" + qt_says;
+        case QImageReader::InvalidDataError:
+        case QImageReader::UnknownError:
+        case QImageReader::FileNotFoundError: break;
+    }
+    if (!size_known) return "the image header is damaged or declares an impossible size" + qt_says;
+    return "the image data is truncated or corrupt" + qt_says;
+}
+
+// Qt refuses to allocate decoded images over 128 MB by default; the largest legal image decodes to
+// kMaxPixels at up to 8 bytes per pixel (16-bit RGBA), so allow that and no more.
+void allow_largest_legal_image() {
+    constexpr qint64 kBytesPerPixel = 8;
+    constexpr qint64 kLimitMiB = ImageLimits::kMaxPixels * kBytesPerPixel / (1024 * 1024);
+    static_assert(kLimitMiB <= 0x7fffffff, "allocation limit is an int in MiB");
+    if (QImageReader::allocationLimit() < int(kLimitMiB)) QImageReader::setAllocationLimit(int(kLimitMiB));
+}
+
+}  // namespace
+
+// Alpha is dropped, not composited: the colour channels are kept as stored (as PIL's convert("RGB")
+// does), so a pixel's grey value does not depend on an invented background colour.
+LoadedImage load_image(const QString& path) {
+    if (const QString problem = file_problem(path); !problem.isEmpty()) return failure(path, problem);
+
+    QImageReader reader(path);
+    reader.setAutoTransform(true);  // EXIF orientation
+    allow_largest_legal_image();
+
+    if (!reader.canRead()) return failure(path, decode_problem(reader, false));
+    const QString format = QString::fromLatin1(reader.format());  // known once canRead() chose a handler
+
+    // A handler that cannot tell the size without decoding is still guarded by the allocation limit,
+    // and the decoded size is checked again below.
+    const QSize declared = reader.size();
+    if (declared.isValid())
+        if (const QString problem = size_problem(declared); !problem.isEmpty()) return failure(path, problem);
+
+    QImage decoded;
+    if (!reader.read(&decoded) || decoded.isNull()) return failure(path, decode_problem(reader, declared.isValid()));
+    if (const QString problem = size_problem(decoded.size()); !problem.isEmpty()) return failure(path, problem);
+
+    LoadedImage result;
+    result.format = format;
+    result.rgb = decoded.convertToFormat(QImage::Format_RGB888);
+    if (result.rgb.isNull()) return failure(path, "not enough memory to convert the image to 8-bit RGB");
+    return result;
+}
+
+}  // namespace cvz
