@@ -1,0 +1,483 @@
+// The main window end to end, under Xvfb with Mesa (real OpenGL, in software): the kernel's result
+// on screen, pixel by pixel, through the OpenGL view and through the raster fallback; errors that
+// keep what was open; superseded runs; views in step; drag and drop; remembered settings.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QOpenGLWidget>
+#include <QSettings>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <atomic>
+#include <cstring>
+#include <cmath>
+#include <future>
+#include <memory>
+#include <vector>
+
+#include "app/backend_choice.h"
+#include "app/job_runner.h"
+#include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "ui/display_path.h"
+#include "ui/image_surface.h"
+#include "ui/image_view.h"
+#include "ui/launch_shape_box.h"
+#include "ui/main_window.h"
+#include "ui/view_transform.h"
+
+using namespace cvz;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 30000;
+
+// Every pixel different, extremes included: red ramps across, green down, blue a mix of both.
+QImage make_test_image(int width, int height, int seed) {
+    QImage image(width, height, QImage::Format_RGB888);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            image.setPixel(x, y,
+                           qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13 + seed) % 256));
+    return image;
+}
+
+std::vector<std::uint8_t> reference_gray(const QImage& image) {
+    const RgbBuffer rgb = to_rgb_buffer(image);
+    std::vector<std::uint8_t> gray(std::size_t(rgb.width) * rgb.height);
+    grayscale_reference(GrayscaleImage{rgb.bytes.data(), gray.data(), rgb.width, rgb.height, PixelLayout::Interleaved});
+    return gray;
+}
+
+// Compares what `view` shows at the middle of every image pixel with `expected(x, y)`.
+// Returns an empty string on success, else the first mismatches.
+template <typename Expected>
+QString check_on_screen(ImageSurface* view, QSize image_size, Expected expected) {
+    const QImage shot = view->grabImage();
+    const qreal dpr = view->widget()->devicePixelRatioF();
+    QStringList problems;
+    int mismatches = 0;
+    for (int y = 0; y < image_size.height(); ++y)
+        for (int x = 0; x < image_size.width(); ++x) {
+            const QPointF w = view->imageToWidget(QPointF(x + 0.5, y + 0.5)) * dpr;
+            const QPoint device(int(std::floor(w.x())), int(std::floor(w.y())));
+            if (!shot.rect().contains(device)) return QStringLiteral("pixel %1,%2 is off screen").arg(x).arg(y);
+            const QRgb got = shot.pixel(device) & 0xFFFFFF;
+            const QRgb want = expected(x, y) & 0xFFFFFF;
+            if (got != want && ++mismatches <= 5)
+                problems << QStringLiteral("(%1,%2): got #%3, want #%4")
+                                .arg(x)
+                                .arg(y)
+                                .arg(got, 6, 16, QLatin1Char('0'))
+                                .arg(want, 6, 16, QLatin1Char('0'));
+        }
+    if (mismatches == 0) return {};
+    return QStringLiteral("%1 pixels differ: %2").arg(mismatches).arg(problems.join(QStringLiteral("; ")));
+}
+
+bool result_equals(const QImage& result, const std::vector<std::uint8_t>& gray) {
+    if (result.format() != QImage::Format_Grayscale8) return false;
+    for (int y = 0; y < result.height(); ++y)
+        if (std::memcmp(result.constScanLine(y), gray.data() + std::size_t(y) * result.width(), result.width()) != 0)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+
+    void sample_opens_by_default();
+    void opengl_view_shows_kernel_bytes();
+    void raster_view_shows_kernel_bytes();
+    void raster_forced_by_flag_or_environment();
+    void gl_failure_switches_to_raster();
+    void bad_start_file_falls_back_to_sample();
+    void bad_file_shows_error_and_keeps_image();
+    void newer_request_supersedes_queued_one();
+    void invalid_block_text_does_not_run();
+    void zoom_and_pan_keep_views_in_step();
+    void dropped_image_opens();
+    void settings_and_recent_files_remembered();
+    void cuda_item_reflects_device();
+    void file_filter_lists_supported_formats();
+
+private:
+    // Shows `w` at a known size and waits for its first kernel result.
+    bool show_and_wait(MainWindow& w);
+    void check_views(MainWindow& w);
+
+    QTemporaryDir dir_;
+    QString test_png_, second_png_, bad_png_;
+    QImage test_image_, second_image_;
+    std::vector<std::uint8_t> test_gray_;
+    DisplayPathChoice gl_;
+};
+
+void TestMainWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location, not the user's
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QVERIFY(dir_.isValid());
+
+    test_image_ = make_test_image(97, 33, 0);  // odd, non-square: catches x/y swaps
+    test_gray_ = reference_gray(test_image_);
+    test_png_ = dir_.filePath(QStringLiteral("test.png"));
+    QVERIFY(test_image_.save(test_png_));
+    second_image_ = make_test_image(40, 20, 99);
+    second_png_ = dir_.filePath(QStringLiteral("second.png"));
+    QVERIFY(second_image_.save(second_png_));
+    bad_png_ = dir_.filePath(QStringLiteral("bad.png"));
+    QFile bad(bad_png_);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("this is a text file, not a PNG\n");
+    bad.close();
+
+    gl_ = choose_display_path(false);
+    qInfo("display path: %s (%s)", qPrintable(to_string(gl_.path)), qPrintable(gl_.reason));
+}
+
+void TestMainWindow::init() { QSettings().clear(); }
+
+bool TestMainWindow::show_and_wait(MainWindow& w) {
+    w.resize(1200, 700);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kRunTimeoutMs);
+}
+
+// Both views, at 100% and at 300% (nearest filtering: every screen pixel inside an image pixel has
+// its value), against the source colours and the CPU reference's bytes.
+void TestMainWindow::check_views(MainWindow& w) {
+    QVERIFY(result_equals(w.resultImage(), test_gray_));
+    const QSize size = test_image_.size();
+    auto colour = [&](int x, int y) { return test_image_.pixel(x, y); };
+    auto grey = [&](int x, int y) {
+        const int g = test_gray_[std::size_t(y) * size.width() + x];
+        return qRgb(g, g, g);
+    };
+    for (double zoom : {1.0, 3.0}) {
+        w.viewTransform()->setZoom(zoom);
+        const QString original = check_on_screen(w.originalView(), size, colour);
+        QVERIFY2(original.isEmpty(), qPrintable(QStringLiteral("original at %1x: %2").arg(zoom).arg(original)));
+        const QString result = check_on_screen(w.resultView(), size, grey);
+        QVERIFY2(result.isEmpty(), qPrintable(QStringLiteral("result at %1x: %2").arg(zoom).arg(result)));
+    }
+}
+
+void TestMainWindow::sample_opens_by_default() {
+    MainWindow w(gl_);
+    QVERIFY(show_and_wait(w));
+    QCOMPARE(w.currentFile(), MainWindow::sampleFile());
+    QCOMPARE(w.originalImage().size(), QSize(451, 300));
+    QCOMPARE(w.resultImage().size(), QSize(451, 300));
+    QVERIFY(result_equals(w.resultImage(), reference_gray(w.originalImage())));
+    QVERIFY(w.windowTitle().contains(QStringLiteral("chelsea.png")));
+}
+
+void TestMainWindow::opengl_view_shows_kernel_bytes() {
+    if (gl_.path != DisplayPath::OpenGL)
+        QSKIP(qPrintable(QStringLiteral("no OpenGL here (%1); the raster test covers the display").arg(gl_.reason)));
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    // Still OpenGL: a shader or texture failure would have switched to the raster fallback.
+    QCOMPARE(w.displayPath(), DisplayPath::OpenGL);
+    QCOMPARE(w.resultView()->displayPath(), QStringLiteral("OpenGL"));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("OpenGL")));
+    check_views(w);
+}
+
+void TestMainWindow::raster_view_shows_kernel_bytes() {
+    MainWindow w(DisplayPathChoice{DisplayPath::Raster, QStringLiteral("forced by the test")}, test_png_);
+    QVERIFY(show_and_wait(w));
+    QCOMPARE(w.resultView()->displayPath(), QStringLiteral("raster fallback"));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
+    QVERIFY(!w.findChild<QOpenGLWidget*>());  // no GL at all on this path
+    check_views(w);
+}
+
+void TestMainWindow::raster_forced_by_flag_or_environment() {
+    QCOMPARE(choose_display_path(true).path, DisplayPath::Raster);
+    qputenv("CUDAVIZ_RASTER", "1");
+    const DisplayPathChoice forced = choose_display_path(false);
+    qunsetenv("CUDAVIZ_RASTER");
+    QCOMPARE(forced.path, DisplayPath::Raster);
+    QVERIFY(forced.reason.contains(QStringLiteral("CUDAVIZ_RASTER")));
+}
+
+void TestMainWindow::gl_failure_switches_to_raster() {
+    if (gl_.path != DisplayPath::OpenGL)
+        QSKIP(qPrintable(QStringLiteral("no OpenGL here (%1): nothing to fall back from").arg(gl_.reason)));
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    auto* gl_view = qobject_cast<ImageView*>(w.resultView()->widget());
+    QVERIFY(gl_view);
+    emit gl_view->failed(QStringLiteral("simulated shader failure"));  // as initializeGL reports one
+    QTRY_COMPARE(w.displayPath(), DisplayPath::Raster);
+    QVERIFY(w.statusText().contains(QStringLiteral("simulated shader failure")));
+    QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
+    QTRY_VERIFY(!w.findChild<QOpenGLWidget*>());
+    QTest::qWait(20);
+    check_views(w);  // the same images, now drawn by the raster views
+}
+
+void TestMainWindow::bad_start_file_falls_back_to_sample() {
+    MainWindow w(gl_, bad_png_);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.errorBox() && w.errorBox()->isVisible(), kRunTimeoutMs);
+    QVERIFY(w.errorBox()->text().contains(QStringLiteral("bad.png")));
+    QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), MainWindow::sampleFile(), kRunTimeoutMs);  // never an empty window
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kRunTimeoutMs);
+    QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(bad_png_));
+}
+
+void TestMainWindow::bad_file_shows_error_and_keeps_image() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    const qint64 original_key = w.originalImage().cacheKey();
+    const qint64 result_key = w.resultImage().cacheKey();
+    const int runs = w.completedRuns();
+
+    for (const QString& path : {bad_png_, dir_.filePath(QStringLiteral("missing.png"))}) {
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.errorBox() && w.errorBox()->isVisible(), kRunTimeoutMs);
+        const QString name = QFileInfo(path).fileName();
+        QVERIFY2(w.errorBox()->text().contains(name), qPrintable(w.errorBox()->text()));
+        QVERIFY2(w.statusText().contains(name), qPrintable(w.statusText()));
+        w.errorBox()->accept();
+        QTRY_VERIFY(!w.errorBox());
+    }
+    QCOMPARE(w.currentFile(), test_png_);
+    QCOMPARE(w.originalImage().cacheKey(), original_key);
+    QCOMPARE(w.originalView()->image().cacheKey(), original_key);
+    QCOMPARE(w.resultImage().cacheKey(), result_key);
+    QCOMPARE(w.resultView()->image().cacheKey(), result_key);
+    QCOMPARE(w.completedRuns(), runs);
+}
+
+void TestMainWindow::newer_request_supersedes_queued_one() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    const int runs = w.completedRuns();
+
+    // Hold the worker so both requests are queued behind it, as during a fast slider drag.
+    std::promise<void> gate;
+    std::shared_future<void> opened = gate.get_future().share();
+    std::atomic<bool> holding{false};
+    w.jobs()->submit(QStringLiteral("test-gate"), &w, [opened, &holding]() -> JobRunner::Continuation {
+        holding = true;
+        opened.wait();
+        return {};
+    });
+    QTRY_VERIFY(holding.load());
+    auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
+    QVERIFY(box);
+    QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
+    QVERIFY(box->setShapeText(QStringLiteral("1024")).isEmpty());
+    QCOMPARE(w.jobs()->queued(), 1);  // the 32x8 run was dropped
+    QVERIFY(w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible());
+    gate.set_value();
+
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
+    QTest::qWait(50);  // anything else posted would have arrived by now
+    QCOMPARE(w.completedRuns(), runs + 1);
+    QVERIFY2(w.statusText().contains(QStringLiteral("1-D block 1024")), qPrintable(w.statusText()));
+    QVERIFY(result_equals(w.resultImage(), test_gray_));
+    QTRY_VERIFY(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible());
+}
+
+void TestMainWindow::invalid_block_text_does_not_run() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    const int runs = w.completedRuns();
+    auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
+    const QString before = box->shapeText();
+
+    for (const QString& text : {QStringLiteral("33x33"), QStringLiteral("0"), QStringLiteral("sixteen")}) {
+        box->lineEdit()->setText(text);
+        QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+        QVERIFY2(w.statusText().contains(QStringLiteral("not run")), qPrintable(w.statusText()));
+        QVERIFY(!box->lineEdit()->toolTip().isEmpty());  // the reason, on the field
+        QCOMPARE(box->shapeText(), before);
+        QVERIFY(!w.jobs()->busy());
+    }
+    QTest::qWait(50);
+    QCOMPARE(w.completedRuns(), runs);
+
+    // A valid shape typed by hand runs.
+    box->lineEdit()->setText(QStringLiteral("24x8"));
+    QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+    QCOMPARE(box->shapeText(), QStringLiteral("24x8"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
+    QVERIFY2(w.statusText().contains(QStringLiteral("2-D block 24x8")), qPrintable(w.statusText()));
+}
+
+void TestMainWindow::zoom_and_pan_keep_views_in_step() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    ImageSurface* a = w.originalView();
+    ImageSurface* b = w.resultView();
+    QCOMPARE(a->transform(), w.viewTransform());
+    QCOMPARE(b->transform(), w.viewTransform());
+
+    auto centre_image_point = [](ImageSurface* view) {
+        const QSize s = view->widget()->size();
+        return view->widgetToImage(QPointF(s.width() / 2.0, s.height() / 2.0));
+    };
+    auto in_step = [&] {
+        const QPointF pa = centre_image_point(a), pb = centre_image_point(b);
+        const double tolerance = 1.0 / w.viewTransform()->zoom();  // views may differ by a pixel in size
+        return std::abs(pa.x() - pb.x()) <= tolerance && std::abs(pa.y() - pb.y()) <= tolerance;
+    };
+
+    w.zoomToActualSize();
+    QCOMPARE(w.viewTransform()->zoom(), 1.0);
+    w.zoomIn();
+    QCOMPARE(w.viewTransform()->zoom(), ViewTransform::kStep);
+    QVERIFY(in_step());
+
+    // Wheel on the original: both follow.
+    const QPointF cursor(40, 30);
+    QWheelEvent wheel(cursor, a->widget()->mapToGlobal(cursor), QPoint(), QPoint(0, 3 * 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(a->widget(), &wheel);
+    QVERIFY(w.viewTransform()->zoom() > ViewTransform::kStep);
+    QVERIFY(in_step());
+
+    // Drag on the result: both follow.
+    const QPointF before = centre_image_point(a);
+    auto send = [&](QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, pos, b->widget()->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+        QApplication::sendEvent(b->widget(), &event);
+    };
+    send(QEvent::MouseButtonPress, QPointF(200, 200), Qt::LeftButton, Qt::LeftButton);
+    send(QEvent::MouseMove, QPointF(170, 180), Qt::NoButton, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, QPointF(170, 180), Qt::LeftButton, Qt::NoButton);
+    QVERIFY(centre_image_point(a) != before);
+    QVERIFY(in_step());
+
+    // On screen: at 4x around a chosen point, the pixel at each view's centre is the same image
+    // pixel, in colour on the left and as the kernel's grey on the right.
+    w.viewTransform()->setZoom(4);
+    w.viewTransform()->setCenter(QPointF(20.3, 10.7));
+    const QPoint pixel(20, 10);
+    for (ImageSurface* view : {a, b}) {
+        const QSize s = view->widget()->size();
+        const QPointF mid(s.width() / 2.0, s.height() / 2.0);
+        QCOMPARE(QPoint(int(std::floor(view->widgetToImage(mid).x())), int(std::floor(view->widgetToImage(mid).y()))),
+                 pixel);
+        const qreal dpr = view->widget()->devicePixelRatioF();
+        const QRgb got = view->grabImage().pixel((mid * dpr).toPoint()) & 0xFFFFFF;
+        const int g = test_gray_[std::size_t(pixel.y()) * test_image_.width() + pixel.x()];
+        const QRgb want = (view == a ? test_image_.pixel(pixel) : qRgb(g, g, g)) & 0xFFFFFF;
+        QCOMPARE(got, want);
+    }
+
+    // Fit: the whole image visible in both.
+    w.zoomToFit();
+    QVERIFY(w.viewTransform()->fitting());
+    for (ImageSurface* view : {a, b}) {
+        const QRectF r = w.viewTransform()->imageRectInWidget(view->widget()->size());
+        QVERIFY(QRectF(view->widget()->rect()).adjusted(-1, -1, 1, 1).contains(r));
+    }
+}
+
+void TestMainWindow::dropped_image_opens() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    const int runs = w.completedRuns();
+
+    QMimeData not_image;
+    not_image.setUrls({QUrl::fromLocalFile(dir_.filePath(QStringLiteral("notes.txt")))});
+    QDragEnterEvent refused(QPoint(50, 50), Qt::CopyAction, &not_image, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &refused);
+    QVERIFY(!refused.isAccepted());
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(second_png_)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), second_png_, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
+    QCOMPARE(w.resultImage().size(), QSize(40, 20));
+    QVERIFY(result_equals(w.resultImage(), reference_gray(second_image_)));
+    QVERIFY(w.viewTransform()->fitting());  // a new image starts fitted
+    QCOMPARE(w.viewTransform()->imageSize(), QSize(40, 20));
+}
+
+void TestMainWindow::settings_and_recent_files_remembered() {
+    {
+        MainWindow w(gl_, test_png_);
+        QVERIFY(show_and_wait(w));
+        const int runs = w.completedRuns();
+        auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
+        layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
+        QVERIFY(w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->setShapeText(QStringLiteral("32x8")).isEmpty());
+        auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("32x8")) && !w.jobs()->busy(), kRunTimeoutMs);
+        QVERIFY(w.completedRuns() > runs);
+        QVERIFY(result_equals(w.resultImage(), test_gray_));  // planar gives the same bytes
+        w.close();  // saves the geometry
+    }
+    QSettings settings;
+    QCOMPARE(settings.value(QStringLiteral("run/layout")).toString(), QStringLiteral("planar"));
+    QCOMPARE(settings.value(QStringLiteral("run/block")).toString(), QStringLiteral("32x8"));
+    QCOMPARE(settings.value(QStringLiteral("run/backend")).toString(), QStringLiteral("cpu"));
+    QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+    const QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    QVERIFY(!recent.isEmpty());
+    QCOMPARE(recent.first(), QFileInfo(test_png_).absoluteFilePath());
+
+    MainWindow again(gl_, second_png_);
+    QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("layoutBox"))->currentData().toString(), QStringLiteral("planar"));
+    QCOMPARE(again.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->shapeText(), QStringLiteral("32x8"));
+    QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("backendBox"))->currentData().toString(), QStringLiteral("cpu"));
+    QVERIFY(show_and_wait(again));
+    const QStringList now = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    QCOMPARE(now.value(0), QFileInfo(second_png_).absoluteFilePath());
+    QCOMPARE(now.value(1), QFileInfo(test_png_).absoluteFilePath());
+}
+
+void TestMainWindow::cuda_item_reflects_device() {
+    MainWindow w(gl_, test_png_);
+    auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
+    auto* model = qobject_cast<QStandardItemModel*>(backend->model());
+    QVERIFY(model);
+    const int cuda = backend->findData(QStringLiteral("cuda"));
+    QVERIFY(cuda >= 0);
+    QCOMPARE(model->item(cuda)->isEnabled(), cuda_device_available());
+    if (!cuda_device_available()) QVERIFY(!backend->itemData(cuda, Qt::ToolTipRole).toString().isEmpty());
+}
+
+void TestMainWindow::file_filter_lists_supported_formats() {
+    const QString filter = MainWindow::imageFileFilter();
+    QVERIFY(filter.contains(QStringLiteral("*.png")));
+    QVERIFY(filter.contains(QStringLiteral("*.jpg")));
+    QVERIFY(filter.contains(QStringLiteral("All files (*)")));
+}
+
+// Without a display (no Xvfb), run on Qt's offscreen platform rather than not at all.
+int main(int argc, char* argv[]) {
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestMainWindow test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_main_window.moc"

@@ -1,0 +1,42 @@
+#include "raster_image_view.h"
+
+#include <QPaintEvent>
+#include <QPainter>
+
+#include "view_navigator.h"
+#include "view_transform.h"
+
+namespace cvz {
+
+RasterImageView::RasterImageView(ViewTransform* transform, QWidget* parent) : QWidget(parent), transform_(transform) {
+    setMinimumSize(64, 64);
+    setAttribute(Qt::WA_OpaquePaintEvent);  // paintEvent fills every pixel
+    new ViewNavigator(this, transform_);
+    connect(transform_, &ViewTransform::changed, this, qOverload<>(&QWidget::update));
+}
+
+void RasterImageView::setImage(const QImage& image) {
+    image_ = image;
+    pixmap_ = image.isNull() ? QPixmap() : QPixmap::fromImage(image);
+    update();
+}
+
+QImage RasterImageView::grabImage() { return grab().toImage(); }
+
+QString RasterImageView::displayPath() const { return QStringLiteral("raster fallback"); }
+
+QPointF RasterImageView::widgetToImage(QPointF widget) const { return transform_->widgetToImage(widget, size()); }
+
+QPointF RasterImageView::imageToWidget(QPointF image) const { return transform_->imageToWidget(image, size()); }
+
+void RasterImageView::paintEvent(QPaintEvent* event) {
+    QPainter painter(this);
+    painter.fillRect(event->rect(), QColor(0x30, 0x30, 0x30));  // as the GL view clears
+    if (pixmap_.isNull()) return;
+    // Smooth only when zoomed out; zoomed in, each image pixel stays a crisp square as in the GL view.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, transform_->zoom() < 1);
+    painter.setTransform(transform_->imageToWidgetTransform(size()));
+    painter.drawPixmap(0, 0, pixmap_);
+}
+
+}  // namespace cvz
