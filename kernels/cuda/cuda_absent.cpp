@@ -2,6 +2,7 @@
 // entry point answers "unavailable", and the app runs on the emulator (ARCHITECTURE.md, invariant 3).
 #include "../grayscale/grayscale_cuda.h"
 #include "cuda_devices.h"
+#include "gl_interop.h"
 
 namespace cvz {
 
@@ -18,5 +19,18 @@ CudaInventory query_cuda_devices() {
 Status grayscale_cuda(const GrayscaleImage&, const LaunchShape&, GpuTimings*, int) {
     return Status::error(ErrorKind::Unavailable, kNoToolkit);
 }
+
+// Never constructed: open() refuses every path, so the view draws host results itself.
+struct GlInterop::Impl {};
+GlInterop::GlInterop(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GlInterop::~GlInterop() = default;
+Status GlInterop::open(const GlFunctions&, GLuint, std::uint32_t, std::uint32_t, InteropPath,
+                       std::unique_ptr<GlInterop>*) {
+    return Status::error(ErrorKind::Unavailable, kNoToolkit);
+}
+InteropPath GlInterop::path() const { return InteropPath::HostCopy; }
+int GlInterop::cuda_device() const { return -1; }
+Status GlInterop::set_rgb(const std::uint8_t*, PixelLayout) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
+Status GlInterop::render(const LaunchShape&) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
 
 }  // namespace cvz

@@ -9,14 +9,29 @@
 
 namespace cvz {
 
+// Which of our kinds a CUDA error is: no usable device is Unavailable (the app falls back to the
+// emulator), a refused configuration is InvalidInput (the user's launch), anything else Device.
+inline ErrorKind cuda_error_kind(cudaError_t err) {
+    switch (err) {
+        case cudaSuccess: return ErrorKind::None;
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+        case cudaErrorInvalidDevice: return ErrorKind::Unavailable;
+        case cudaErrorInvalidConfiguration:
+        case cudaErrorInvalidValue: return ErrorKind::InvalidInput;
+        default: return ErrorKind::Device;
+    }
+}
+
+// "what: cudaErrorName (CUDA's sentence)", the form every CUDA failure takes in cudaviz.
+// The error now travels as the returned value, so the runtime's per-thread "last error" is reset:
+// a later launch's cudaGetLastError() must not report this failure a second time. (A sticky error,
+// one that broke the context, stays and comes back from every later call, as it should.)
 inline Status cuda_status(cudaError_t err, const char* what) {
     if (err == cudaSuccess) return Status::ok();
-    const ErrorKind kind = (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
-                               ? ErrorKind::Unavailable
-                               : (err == cudaErrorInvalidConfiguration || err == cudaErrorInvalidValue)
-                                     ? ErrorKind::InvalidInput
-                                     : ErrorKind::Device;
-    return Status::error(kind, std::string(what) + ": " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+    (void)cudaGetLastError();
+    return Status::error(cuda_error_kind(err),
+                         std::string(what) + ": " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
 }
 
 }  // namespace cvz

@@ -1,6 +1,8 @@
 #pragma once
-// RAII CUDA event pair for timing work on a stream.
+// RAII CUDA event, for timing work on a stream.
 #include <cuda_runtime.h>
+
+#include <utility>
 
 #include "cuda_check.h"
 
@@ -11,10 +13,23 @@ public:
     CudaEvent() = default;
     CudaEvent(const CudaEvent&) = delete;
     CudaEvent& operator=(const CudaEvent&) = delete;
-    ~CudaEvent() {
-        if (event_) cudaEventDestroy(event_);
+    CudaEvent(CudaEvent&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
+    CudaEvent& operator=(CudaEvent&& o) noexcept {
+        if (this != &o) {
+            reset();
+            event_ = std::exchange(o.event_, nullptr);
+        }
+        return *this;
     }
-    Status create() { return cuda_status(cudaEventCreate(&event_), "cudaEventCreate"); }
+    ~CudaEvent() { reset(); }
+    Status create() {
+        reset();
+        return cuda_status(cudaEventCreate(&event_), "cudaEventCreate");
+    }
+    void reset() {
+        if (event_) cudaEventDestroy(event_);
+        event_ = nullptr;
+    }
     Status record(cudaStream_t stream) { return cuda_status(cudaEventRecord(event_, stream), "cudaEventRecord"); }
     cudaEvent_t get() const { return event_; }
 

@@ -1,11 +1,14 @@
 // The grayscale kernel's GPU launchers: the same bodies as the emulator (grayscale_body.h), instantiated
-// with the device context.
+// with a device context: DeviceContext for linear memory, SurfaceStoreContext for a GL texture.
 #include <chrono>
+#include <cstdint>
+#include <string>
 
 #include "../cuda/cuda_check.h"
 #include "../cuda/cuda_event.h"
 #include "../cuda/device_buffer.h"
 #include "../cuda/device_context.cuh"
+#include "../cuda/surface_store_context.cuh"
 #include "grayscale_body.h"
 #include "grayscale_cuda.h"
 #include "grayscale_device_launch.h"
@@ -15,21 +18,65 @@ namespace cvz {
 
 namespace {
 
-__global__ void grayscale_1d_kernel(GrayscaleImage im) { grayscale_1d(DeviceContext{}, im); }
-__global__ void grayscale_2d_kernel(GrayscaleImage im) { grayscale_2d(DeviceContext{}, im); }
+template <class Ctx>
+__global__ void grayscale_1d_kernel(GrayscaleImage im, Ctx ctx) {
+    grayscale_1d(ctx, im);
+}
+template <class Ctx>
+__global__ void grayscale_2d_kernel(GrayscaleImage im, Ctx ctx) {
+    grayscale_2d(ctx, im);
+}
+
+std::string dims(Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
+
+template <class Ctx>
+Status launch(const GrayscaleImage& im, GridKind kind, Dim3 g, Dim3 b, std::size_t shared_bytes, cudaStream_t stream,
+              const Ctx& ctx) {
+    const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, b.z);
+    if (kind == GridKind::OneD)
+        grayscale_1d_kernel<Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
+    else
+        grayscale_2d_kernel<Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
+    const cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess) return Status::ok();
+    const std::string what = std::string("grayscale ") + (kind == GridKind::OneD ? "1-D" : "2-D") +
+                             " kernel launch (grid " + dims(g) + ", block " + dims(b) + ", " +
+                             std::to_string(shared_bytes) + " bytes of dynamic shared memory)";
+    return cuda_status(err, what.c_str());
+}
+
+template <class Ctx>
+Status launch_validated(const GrayscaleImage& im, const LaunchShape& shape, cudaStream_t stream, const Ctx& ctx) {
+    if (std::string e = validate_grayscale_launch(shape, im.width, im.height); !e.empty())
+        return Status::error(ErrorKind::InvalidInput, e);
+    return launch(im, shape.kind, grayscale_grid(shape, im.width, im.height), shape.block, 0, stream, ctx);
+}
+
+// The address the body forms output addresses from when they are surface coordinates in disguise:
+// it is never dereferenced (SurfaceStoreContext::store turns gray + i back into i). Not null, so
+// that the body's pointer arithmetic is not arithmetic on a null pointer.
+std::uint8_t* surface_origin() { return reinterpret_cast<std::uint8_t*>(std::uintptr_t{1} << 32); }
 
 }  // namespace
 
 Status launch_grayscale_on_device(const GrayscaleImage& device_image, const LaunchShape& shape, cudaStream_t stream) {
-    if (std::string e = validate_grayscale_launch(shape, device_image.width, device_image.height); !e.empty())
-        return Status::error(ErrorKind::InvalidInput, e);
-    const Dim3 g = grayscale_grid(shape, device_image.width, device_image.height);
-    const dim3 grid(g.x, g.y, g.z), block(shape.block.x, shape.block.y, shape.block.z);
-    if (shape.kind == GridKind::OneD)
-        grayscale_1d_kernel<<<grid, block, 0, stream>>>(device_image);
-    else
-        grayscale_2d_kernel<<<grid, block, 0, stream>>>(device_image);
-    return cuda_status(cudaGetLastError(), "grayscale kernel launch");
+    return launch_validated(device_image, shape, stream, DeviceContext{});
+}
+
+Status launch_grayscale_to_surface(const GrayscaleImage& device_image, cudaSurfaceObject_t surface,
+                                   const LaunchShape& shape, cudaStream_t stream) {
+    GrayscaleImage im = device_image;
+    im.gray = surface_origin();
+    SurfaceStoreContext ctx;
+    ctx.surface = surface;
+    ctx.origin = im.gray;
+    ctx.width = im.width;
+    return launch_validated(im, shape, stream, ctx);
+}
+
+Status launch_grayscale_unvalidated(const GrayscaleImage& device_image, GridKind kind, Dim3 grid, Dim3 block,
+                                    std::size_t dynamic_shared_bytes, cudaStream_t stream) {
+    return launch(device_image, kind, grid, block, dynamic_shared_bytes, stream, DeviceContext{});
 }
 
 Status grayscale_cuda(const GrayscaleImage& host, const LaunchShape& shape, GpuTimings* timings, int device) {

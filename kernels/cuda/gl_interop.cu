@@ -1,0 +1,201 @@
+// The three display paths of gl_interop.h. Everything here runs on the thread that holds the GL
+// context; the kernel launches are asynchronous, and unmapping orders GL's later use after them.
+#include <cuda_runtime.h>
+
+#include <limits>
+
+#include "../grayscale/grayscale_device_launch.h"
+#include "cuda_check.h"
+#include "cuda_stream.h"
+#include "device_buffer.h"
+#include "gl_interop.h"
+#include "gl_texture.h"
+#include "graphics_resource.h"
+#include "pinned_buffer.h"
+#include "surface_object.h"
+
+namespace cvz {
+
+struct GlInterop::Impl {
+    GlFunctions gl;
+    GLuint texture = 0;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    InteropPath path = InteropPath::HostCopy;
+    int device = 0;
+    CudaStream stream;
+
+    DeviceBuffer<std::uint8_t> rgb;  // the picture, uploaded by set_rgb
+    PixelLayout layout = PixelLayout::Interleaved;
+
+    GraphicsResource resource;  // SurfaceWrite: the texture; PixelBuffer: the buffer
+    SurfaceObject surface;      // SurfaceWrite: over the array of the last mapping
+    GLuint pixel_buffer = 0;    // PixelBuffer
+    DeviceBuffer<std::uint8_t> gray;     // HostCopy: the kernel's output
+    PinnedBuffer<std::uint8_t> staging;  // HostCopy: where it lands on the host
+
+    std::uint64_t pixels() const { return std::uint64_t(width) * height; }
+
+    ~Impl() {
+        (void)stream.synchronize();  // no queued kernel may outlive the surface or the mapping
+        surface.reset();
+        resource.reset();  // unregister before the GL object goes
+        if (pixel_buffer) gl.DeleteBuffers(1, &pixel_buffer);
+    }
+
+    GrayscaleImage image(std::uint8_t* gray_out) const {
+        return GrayscaleImage{rgb.get(), gray_out, width, height, layout};
+    }
+
+    Status open_surface_write();
+    Status open_pixel_buffer();
+    Status open_host_copy();
+    Status render_surface_write(const LaunchShape& shape);
+    Status render_pixel_buffer(const LaunchShape& shape);
+    Status render_host_copy(const LaunchShape& shape);
+};
+
+namespace {
+
+// The CUDA device that drives the current GL context, when CUDA can tell (NVIDIA GL); else the
+// current device, and registration will say whether GL and CUDA can share.
+int device_for_current_gl_context() {
+    unsigned count = 0;
+    int devices[1] = {0};
+    if (cudaGLGetDevices(&count, devices, 1, cudaGLDeviceListAll) == cudaSuccess && count > 0) return devices[0];
+    cudaGetLastError();  // not an error worth keeping: registration is the real test
+    int current = 0;
+    cudaGetDevice(&current);
+    return current;
+}
+
+}  // namespace
+
+Status GlInterop::Impl::open_surface_write() {
+    GlTextureInfo info;
+    if (Status s = query_texture(gl, texture, &info); !s) return s;
+    // The kernel stores one byte per texel: any other texel format would be garbled, not converted.
+    if (info.internal_format != GL_R8)
+        return Status::error(ErrorKind::Unavailable, "the surface path writes bytes and needs a GL_R8 texture (this one's "
+                                                     "internal format is " + std::to_string(info.internal_format) + ")");
+    if (pixels() > std::numeric_limits<std::uint32_t>::max())
+        return Status::error(ErrorKind::Unavailable, "the surface path addresses fewer than 2^32 texels");
+    if (Status s = resource.register_image(texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore); !s)
+        return s;
+    // Every texel is overwritten each frame: the driver need not keep the old contents.
+    return cuda_status(cudaGraphicsResourceSetMapFlags(resource.get(), cudaGraphicsMapFlagsWriteDiscard),
+                       "cudaGraphicsResourceSetMapFlags");
+}
+
+Status GlInterop::Impl::open_pixel_buffer() {
+    gl_clear_errors(gl);
+    GLint bound = 0;
+    gl.GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &bound);
+    gl.GenBuffers(1, &pixel_buffer);
+    gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer);
+    gl.BufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(pixels()), nullptr, GL_STREAM_DRAW);
+    gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(bound));
+    if (Status s = gl_check(gl, "creating the pixel buffer"); !s) return s;
+    return resource.register_buffer(pixel_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+}
+
+Status GlInterop::Impl::open_host_copy() {
+    if (Status s = gray.allocate(pixels()); !s) return s;
+    return staging.allocate(pixels());
+}
+
+Status GlInterop::Impl::render_surface_write(const LaunchShape& shape) {
+    MappedResource mapped;
+    if (Status s = mapped.map(resource.get(), stream.get()); !s) return s;
+    cudaArray_t array = nullptr;
+    if (Status s = mapped.array(&array); !s) return s;
+    if (array != surface.array()) {  // the driver may move the texture between mappings
+        if (Status s = stream.synchronize(); !s) return s;  // no queued kernel may still use the old surface
+        if (Status s = surface.create(array); !s) return s;
+    }
+    if (Status s = launch_grayscale_to_surface(image(nullptr), surface.get(), shape, stream.get()); !s) return s;
+    return mapped.unmap();
+}
+
+Status GlInterop::Impl::render_pixel_buffer(const LaunchShape& shape) {
+    {
+        MappedResource mapped;
+        if (Status s = mapped.map(resource.get(), stream.get()); !s) return s;
+        void* p = nullptr;
+        std::size_t bytes = 0;
+        if (Status s = mapped.pointer(&p, &bytes); !s) return s;
+        if (bytes < pixels())
+            return Status::error(ErrorKind::Device, "the mapped pixel buffer holds " + std::to_string(bytes) +
+                                                        " bytes, fewer than the image's " + std::to_string(pixels()));
+        if (Status s = launch_grayscale_on_device(image(static_cast<std::uint8_t*>(p)), shape, stream.get()); !s)
+            return s;
+        if (Status s = mapped.unmap(); !s) return s;
+    }
+    return upload_gray_from_pixel_buffer(gl, texture, width, height, pixel_buffer);
+}
+
+Status GlInterop::Impl::render_host_copy(const LaunchShape& shape) {
+    if (Status s = launch_grayscale_on_device(image(gray.get()), shape, stream.get()); !s) return s;
+    CVZ_CUDA_TRY(cudaMemcpyAsync(staging.get(), gray.get(), pixels(), cudaMemcpyDeviceToHost, stream.get()));
+    if (Status s = stream.synchronize(); !s) return s;
+    return upload_gray_from_host(gl, texture, width, height, staging.get());
+}
+
+GlInterop::GlInterop(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GlInterop::~GlInterop() = default;
+
+Status GlInterop::open(const GlFunctions& gl, GLuint texture, std::uint32_t width, std::uint32_t height,
+                       InteropPath path, std::unique_ptr<GlInterop>* out) {
+    if (!gl.loaded()) return Status::error(ErrorKind::InvalidInput, "the GL functions were not loaded");
+    if (width == 0 || height == 0) return Status::error(ErrorKind::InvalidInput, "the image is empty");
+    GlTextureInfo info;
+    if (Status s = query_texture(gl, texture, &info); !s) return s;
+    if (info.width != int(width) || info.height != int(height))
+        return Status::error(ErrorKind::InvalidInput,
+                             "GL texture " + std::to_string(texture) + " is " + std::to_string(info.width) + "x" +
+                                 std::to_string(info.height) + ", the image " + std::to_string(width) + "x" +
+                                 std::to_string(height));
+    int count = 0;
+    CVZ_CUDA_TRY(cudaGetDeviceCount(&count));
+
+    auto impl = std::make_unique<Impl>();
+    impl->gl = gl;
+    impl->texture = texture;
+    impl->width = width;
+    impl->height = height;
+    impl->path = path;
+    impl->device = device_for_current_gl_context();
+    CVZ_CUDA_TRY(cudaSetDevice(impl->device));
+    if (Status s = impl->stream.create(); !s) return s;
+    Status s = path == InteropPath::SurfaceWrite  ? impl->open_surface_write()
+               : path == InteropPath::PixelBuffer ? impl->open_pixel_buffer()
+                                                  : impl->open_host_copy();
+    if (!s) return s;
+    out->reset(new GlInterop(std::move(impl)));
+    return Status::ok();
+}
+
+InteropPath GlInterop::path() const { return impl_->path; }
+int GlInterop::cuda_device() const { return impl_->device; }
+
+Status GlInterop::set_rgb(const std::uint8_t* host_rgb, PixelLayout layout) {
+    CVZ_CUDA_TRY(cudaSetDevice(impl_->device));
+    if (impl_->rgb.size() != 3 * impl_->pixels())
+        if (Status s = impl_->rgb.allocate(3 * impl_->pixels()); !s) return s;
+    CVZ_CUDA_TRY(cudaMemcpy(impl_->rgb.get(), host_rgb, 3 * impl_->pixels(), cudaMemcpyHostToDevice));
+    impl_->layout = layout;
+    return Status::ok();
+}
+
+Status GlInterop::render(const LaunchShape& shape) {
+    if (!impl_->rgb.get()) return Status::error(ErrorKind::InvalidInput, "no picture yet: call set_rgb first");
+    CVZ_CUDA_TRY(cudaSetDevice(impl_->device));
+    switch (impl_->path) {
+        case InteropPath::SurfaceWrite: return impl_->render_surface_write(shape);
+        case InteropPath::PixelBuffer: return impl_->render_pixel_buffer(shape);
+        case InteropPath::HostCopy: return impl_->render_host_copy(shape);
+    }
+    return Status::error(ErrorKind::InvalidInput, "unknown display path");
+}
+
+}  // namespace cvz

@@ -1,0 +1,78 @@
+#pragma once
+// CUDA–OpenGL interop for the grayscale result (ARCHITECTURE.md, invariant 4): the kernel writes the
+// grey image into a GL texture that a view then draws, on the thread that holds the GL context.
+// Qt-free and CUDA-free header, so the Qt view can include it; it works with whatever GL context is
+// current (a QOpenGLWidget's, or a headless EGL one in tests).
+//
+// Three paths, fastest first; open_gl_interop_with_fallback picks the first that works:
+//   SurfaceWrite  the texture is registered with CUDA; per frame: map, the kernel writes texels
+//                 through a surface object (surf2Dwrite), unmap. Needs a GL_R8 texture.
+//   PixelBuffer   a pixel buffer is registered; per frame: map, the kernel writes it, unmap,
+//                 glTexSubImage2D from the buffer (a copy that stays on the GPU).
+//   HostCopy      no registration: the kernel writes device memory, cudaMemcpy to (pinned) host
+//                 memory, glTexSubImage2D from it. For GL that CUDA cannot share (non-NVIDIA GL,
+//                 remote X, WSL).
+// Measured on an H200 (bench_interop): mapping plus unmapping costs a fixed ~0.33 ms, so SurfaceWrite
+// takes 0.34 ms a frame at 1920x1080 and 0.44 ms at 7680x4320, where HostCopy takes 0.31 and 4.5 ms.
+// A texture that CUDA once had registered takes host uploads about 3x slower afterwards: a view that
+// drops an interop path at run time should give HostCopy a new texture.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../core/launch_shape.h"
+#include "../core/status.h"
+#include "../grayscale/grayscale_image.h"
+#include "gl_functions.h"
+
+namespace cvz {
+
+enum class InteropPath { SurfaceWrite, PixelBuffer, HostCopy };
+
+// "surface write (CUDA–GL interop)", "pixel buffer (CUDA–GL interop)", "host copy": for the status bar.
+const char* to_string(InteropPath path);
+
+class GlInterop {
+public:
+    // Prepares `path` for the 2-D texture `texture` of the current context, width x height texels,
+    // registering what the path needs with CUDA once. A refused registration comes back as CUDA's
+    // error (ErrorKind::Device or Unavailable): try the next path. InvalidInput means the texture
+    // itself is wrong (size, not a texture) and no path will do. `gl` must stay loaded meanwhile.
+    static Status open(const GlFunctions& gl, GLuint texture, std::uint32_t width, std::uint32_t height,
+                       InteropPath path, std::unique_ptr<GlInterop>* out);
+    // Releases the CUDA registration and the pixel buffer: destroy with the same GL context current.
+    ~GlInterop();
+    GlInterop(const GlInterop&) = delete;
+    GlInterop& operator=(const GlInterop&) = delete;
+
+    InteropPath path() const;
+    int cuda_device() const;
+
+    // Copies the width x height RGB image (3 bytes a pixel, in `layout`) to the GPU, where it stays
+    // for every later render(). Call when the picture changes, not per frame.
+    Status set_rgb(const std::uint8_t* host_rgb, PixelLayout layout);
+
+    // One frame: runs the grayscale kernel with the lecture's grid for `shape` and leaves its output
+    // in the texture. Returns after queuing the work; GL commands issued afterwards (drawing the
+    // texture) see the result. Launch errors come back with CUDA's or the validator's message.
+    Status render(const LaunchShape& shape);
+
+    struct Impl;
+
+private:
+    explicit GlInterop(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+// The fastest path that opens, trying `order` in turn (SurfaceWrite, PixelBuffer, HostCopy unless
+// told otherwise); `refusals` receives one line per path that was refused and why, for the status
+// bar. Stops at InvalidInput, which no other path would fix.
+Status open_gl_interop_with_fallback(const GlFunctions& gl, GLuint texture, std::uint32_t width,
+                                     std::uint32_t height, std::unique_ptr<GlInterop>* out,
+                                     std::vector<std::string>* refusals = nullptr,
+                                     const std::vector<InteropPath>& order = {InteropPath::SurfaceWrite,
+                                                                              InteropPath::PixelBuffer,
+                                                                              InteropPath::HostCopy});
+
+}  // namespace cvz

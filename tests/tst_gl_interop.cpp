@@ -1,0 +1,384 @@
+// The display paths of kernels/cuda/gl_interop.h in a real OpenGL context without a window (EGL on
+// a GPU device, kernels/cuda/headless_egl_context.h): each path's texture, read back with
+// glGetTexImage and glReadPixels, equals the CPU reference byte for byte; refusals come back as
+// Status values and the fallback takes the next path. GL-only cases also run on Mesa's software
+// EGL device (CI); the CUDA cases QSKIP without a CUDA device.
+#include <QtTest>
+
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "kernels/cuda/cuda_devices.h"
+#include "kernels/cuda/gl_interop.h"
+#include "kernels/cuda/gl_texture.h"
+#include "kernels/cuda/headless_egl_context.h"
+#include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_reference.h"
+
+#if CUDAVIZ_HAVE_CUDA
+#include "kernels/cuda/graphics_resource.h"
+#endif
+
+using namespace cvz;
+
+Q_DECLARE_METATYPE(cvz::LaunchShape)
+Q_DECLARE_METATYPE(cvz::InteropPath)
+
+namespace {
+
+std::vector<std::uint8_t> random_rgb(std::uint64_t pixels, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<std::uint8_t> v(3 * pixels);
+    for (auto& b : v) b = std::uint8_t(byte(rng));
+    return v;
+}
+
+// A picture and its grey image as the CPU reference computes it.
+struct Picture {
+    std::uint32_t width = 0, height = 0;
+    PixelLayout layout = PixelLayout::Interleaved;
+    std::vector<std::uint8_t> rgb, gray;
+};
+
+Picture make_picture(std::uint32_t w, std::uint32_t h, PixelLayout layout, unsigned seed) {
+    Picture p{w, h, layout, random_rgb(std::uint64_t(w) * h, seed), std::vector<std::uint8_t>(std::size_t(w) * h)};
+    if (layout == PixelLayout::Planar) p.rgb = interleaved_to_planar(p.rgb.data(), std::uint64_t(w) * h);
+    grayscale_reference({p.rgb.data(), p.gray.data(), w, h, layout});
+    return p;
+}
+
+QString first_differences(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want, std::uint32_t width) {
+    QString out;
+    std::uint64_t count = 0;
+    for (std::uint64_t i = 0; i < got.size(); ++i)
+        if (got[i] != want[i] && count++ < 5)
+            out += QString(" (x %1, y %2): %3 vs %4;").arg(i % width).arg(i / width).arg(got[i]).arg(want[i]);
+    return count ? QString("%1 pixels differ:%2").arg(count).arg(out) : QString();
+}
+
+// A texture of the test's context, deleted at scope exit.
+struct ScopedTexture {
+    const GlFunctions& gl;
+    GLuint id = 0;
+    ~ScopedTexture() {
+        if (id) gl.DeleteTextures(1, &id);
+    }
+};
+
+}  // namespace
+
+class TestGlInterop : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void host_upload_round_trips();
+    void pixel_store_state_is_kept();
+    void float_texture_takes_bytes();
+    void paths_match_reference_data();
+    void paths_match_reference();
+    void read_pixels_through_framebuffer();
+    void new_picture_and_shapes_per_frame();
+    void registration_failure_is_a_status();
+    void open_rejects_wrong_texture();
+    void falls_back_when_a_path_is_refused();
+    void launch_errors_come_back();
+
+private:
+    // The texture a path writes, read back: glGetTexImage.
+    std::vector<std::uint8_t> read_back(GLuint texture, std::uint32_t w, std::uint32_t h);
+
+    std::unique_ptr<HeadlessEglContext> egl_;
+    GlFunctions gl_;
+    QString no_gl_;
+    bool has_cuda_ = false;
+    QString no_cuda_;
+};
+
+#define REQUIRE_GL() \
+    if (!egl_) QSKIP(qPrintable(no_gl_))
+#define REQUIRE_GL_AND_CUDA()                      \
+    do {                                           \
+        if (!egl_) QSKIP(qPrintable(no_gl_));      \
+        if (!has_cuda_) QSKIP(qPrintable(no_cuda_)); \
+    } while (0)
+
+void TestGlInterop::initTestCase() {
+    const CudaInventory inv = query_cuda_devices();
+    has_cuda_ = inv.status.is_ok() && !inv.devices.empty();
+    if (!has_cuda_) no_cuda_ = "no CUDA device: " + QString::fromStdString(inv.status.is_ok() ? "none found" : inv.status.message());
+    Status s = HeadlessEglContext::create(&egl_);
+    if (s) s = gl_.load(egl_->resolver());
+    if (!s) {
+        egl_.reset();
+        no_gl_ = "no headless OpenGL context: " + QString::fromStdString(s.message());
+        qInfo("%s", qPrintable(no_gl_));
+        return;
+    }
+    qInfo("OpenGL: %s", egl_->description().c_str());
+    if (has_cuda_) qInfo("CUDA device 0: %s", inv.devices.front().name.c_str());
+    else qInfo("%s", qPrintable(no_cuda_));
+}
+
+void TestGlInterop::cleanupTestCase() { egl_.reset(); }
+
+std::vector<std::uint8_t> TestGlInterop::read_back(GLuint texture, std::uint32_t w, std::uint32_t h) {
+    gl_.Finish();
+    std::vector<std::uint8_t> out(std::size_t(w) * h, 0xA5);
+    const Status s = read_gray_texture(gl_, texture, w, h, out.data());
+    if (!s) qWarning("read back: %s", s.message().c_str());
+    return out;
+}
+
+// GL alone: bytes uploaded with the host-copy path's upload come back unchanged, odd width included.
+void TestGlInterop::host_upload_round_trips() {
+    REQUIRE_GL();
+    const Picture p = make_picture(97, 33, PixelLayout::Interleaved, 1);
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
+    const Status s = upload_gray_from_host(gl_, tex.id, p.width, p.height, p.gray.data());
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+// The caller's (Qt's) pixel-store state and bindings survive an upload.
+void TestGlInterop::pixel_store_state_is_kept() {
+    REQUIRE_GL();
+    ScopedTexture tex{gl_}, other{gl_};
+    QVERIFY(create_r8_texture(gl_, 5, 3, &tex.id).is_ok());
+    QVERIFY(create_r8_texture(gl_, 2, 2, &other.id).is_ok());
+    gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 8);
+    gl_.BindTexture(GL_TEXTURE_2D, other.id);
+    const std::vector<std::uint8_t> gray(15, 7);
+    QVERIFY(upload_gray_from_host(gl_, tex.id, 5, 3, gray.data()).is_ok());
+    GLint alignment = 0, bound = 0;
+    gl_.GetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+    gl_.GetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    QCOMPARE(alignment, 8);
+    QCOMPARE(GLuint(bound), other.id);
+    gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    QCOMPARE(read_back(tex.id, 5, 3), gray);
+}
+
+// GL alone: GL converts bytes into a GL_R32F texture and back exactly (the fallback test relies on it).
+void TestGlInterop::float_texture_takes_bytes() {
+    REQUIRE_GL();
+    const Picture p = make_picture(61, 29, PixelLayout::Interleaved, 2);
+    ScopedTexture tex{gl_};
+    gl_.GenTextures(1, &tex.id);
+    gl_.BindTexture(GL_TEXTURE_2D, tex.id);
+    gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_R32F, GLsizei(p.width), GLsizei(p.height), 0, GL_RED, GL_FLOAT, nullptr);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    QVERIFY(gl_check(gl_, "GL_R32F texture").is_ok());
+    QVERIFY(upload_gray_from_host(gl_, tex.id, p.width, p.height, p.gray.data()).is_ok());
+    const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestGlInterop::paths_match_reference_data() {
+    QTest::addColumn<InteropPath>("path");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<LaunchShape>("shape");
+    QTest::addColumn<int>("layout");
+    const QList<QPair<int, int>> sizes = {{1, 1}, {97, 33}, {451, 300}, {1920, 1080}};
+    const QList<LaunchShape> shapes = {LaunchShape::one_d(256), LaunchShape::one_d(33), LaunchShape::two_d(16, 16),
+                                       LaunchShape::two_d(7, 3)};
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy})
+        for (auto [w, h] : sizes)
+            for (const LaunchShape& s : shapes)
+                for (int layout : {0, 1})
+                    QTest::newRow(qPrintable(QString("%1 %2x%3 %4 %5 %6")
+                                                 .arg(path == InteropPath::SurfaceWrite  ? "surface"
+                                                      : path == InteropPath::PixelBuffer ? "pbo"
+                                                                                         : "host")
+                                                 .arg(w)
+                                                 .arg(h)
+                                                 .arg(s.kind == GridKind::OneD ? "1d" : "2d")
+                                                 .arg(QString::fromStdString(to_string(s)))
+                                                 .arg(layout ? "planar" : "interleaved")))
+                        << path << w << h << s << layout;
+}
+
+void TestGlInterop::paths_match_reference() {
+    REQUIRE_GL_AND_CUDA();
+    QFETCH(InteropPath, path);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(LaunchShape, shape);
+    QFETCH(int, layout);
+    const Picture p = make_picture(std::uint32_t(width), std::uint32_t(height),
+                                   layout ? PixelLayout::Planar : PixelLayout::Interleaved, unsigned(width + height));
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
+    std::unique_ptr<GlInterop> interop;
+    Status s = GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop);
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    QCOMPARE(interop->path(), path);
+    s = interop->set_rgb(p.rgb.data(), p.layout);
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    s = interop->render(shape);
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    interop.reset();
+    QVERIFY2(gl_check(gl_, "after the interop").is_ok(), "GL errors left behind");
+}
+
+// What a view draws: the texture attached to a framebuffer and read with glReadPixels.
+void TestGlInterop::read_pixels_through_framebuffer() {
+    REQUIRE_GL_AND_CUDA();
+    const auto resolve = egl_->resolver();
+    const auto gen = reinterpret_cast<PFNGLGENFRAMEBUFFERSPROC>(resolve("glGenFramebuffers"));
+    const auto bind = reinterpret_cast<PFNGLBINDFRAMEBUFFERPROC>(resolve("glBindFramebuffer"));
+    const auto attach = reinterpret_cast<PFNGLFRAMEBUFFERTEXTURE2DPROC>(resolve("glFramebufferTexture2D"));
+    const auto check = reinterpret_cast<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(resolve("glCheckFramebufferStatus"));
+    const auto drop = reinterpret_cast<PFNGLDELETEFRAMEBUFFERSPROC>(resolve("glDeleteFramebuffers"));
+    const auto read = reinterpret_cast<decltype(&::glReadPixels)>(resolve("glReadPixels"));
+    QVERIFY(gen && bind && attach && check && drop && read);
+
+    const Picture p = make_picture(451, 300, PixelLayout::Planar, 5);
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+        std::unique_ptr<GlInterop> interop;
+        QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
+        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
+        QVERIFY(interop->render(LaunchShape::two_d(32, 8)).is_ok());
+        GLuint fbo = 0;
+        gen(1, &fbo);
+        bind(GL_FRAMEBUFFER, fbo);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex.id, 0);
+        QCOMPARE(check(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
+        std::vector<std::uint8_t> got(p.gray.size(), 0xA5);
+        gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
+        read(0, 0, GLsizei(p.width), GLsizei(p.height), GL_RED, GL_UNSIGNED_BYTE, got.data());
+        gl_.PixelStorei(GL_PACK_ALIGNMENT, 4);
+        bind(GL_FRAMEBUFFER, 0);
+        drop(1, &fbo);
+        QVERIFY(gl_check(gl_, "glReadPixels").is_ok());
+        const QString diff = first_differences(got, p.gray, p.width);
+        QVERIFY2(diff.isEmpty(), qPrintable(QString(to_string(path)) + ": " + diff));
+    }
+}
+
+// Frames after the first: a new picture, other shapes; the registration and surface are reused.
+void TestGlInterop::new_picture_and_shapes_per_frame() {
+    REQUIRE_GL_AND_CUDA();
+    const std::uint32_t w = 641, h = 479;
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, w, h, &tex.id).is_ok());
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+        std::unique_ptr<GlInterop> interop;
+        QVERIFY(GlInterop::open(gl_, tex.id, w, h, path, &interop).is_ok());
+        unsigned seed = 100;
+        for (const LaunchShape& shape : {LaunchShape::one_d(1024), LaunchShape::two_d(1, 1), LaunchShape::two_d(32, 32),
+                                         LaunchShape::one_d(1)}) {
+            const Picture p = make_picture(w, h, seed % 2 ? PixelLayout::Planar : PixelLayout::Interleaved, seed);
+            ++seed;
+            QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
+            for (int frame = 0; frame < 3; ++frame) QVERIFY(interop->render(shape).is_ok());
+            const QString diff = first_differences(read_back(tex.id, w, h), p.gray, w);
+            QVERIFY2(diff.isEmpty(), qPrintable(QString("%1, %2: %3").arg(to_string(path)).arg(QString::fromStdString(to_string(shape))).arg(diff)));
+        }
+    }
+}
+
+// CUDA refuses to register GL names that are no texture or buffer: its error comes back as a value.
+void TestGlInterop::registration_failure_is_a_status() {
+    REQUIRE_GL_AND_CUDA();
+#if CUDAVIZ_HAVE_CUDA
+    const unsigned never_made = 987654;
+    GraphicsResource image, buffer;
+    const Status si = image.register_image(never_made, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    QVERIFY(!si.is_ok());
+    qInfo("CUDA says: %s", si.message().c_str());
+    QVERIFY2(QString::fromStdString(si.message()).contains("cudaGraphicsGLRegisterImage"), si.message().c_str());
+    QVERIFY2(QString::fromStdString(si.message()).contains("cudaError"), si.message().c_str());
+    QVERIFY(!image);
+    const Status sb = buffer.register_buffer(never_made, cudaGraphicsRegisterFlagsWriteDiscard);
+    QVERIFY(!sb.is_ok());
+    qInfo("CUDA says: %s", sb.message().c_str());
+    QVERIFY2(QString::fromStdString(sb.message()).contains("cudaGraphicsGLRegisterBuffer"), sb.message().c_str());
+    QVERIFY(!buffer);
+    cudaGetLastError();
+    gl_clear_errors(gl_);
+#endif
+}
+
+// A texture of the wrong size, or a name that is no texture, is the caller's mistake: InvalidInput,
+// and the fallback does not paper over it.
+void TestGlInterop::open_rejects_wrong_texture() {
+    REQUIRE_GL_AND_CUDA();
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, 64, 32, &tex.id).is_ok());
+    std::unique_ptr<GlInterop> interop;
+    std::vector<std::string> refusals;
+    Status s = open_gl_interop_with_fallback(gl_, tex.id, 32, 64, &interop, &refusals);
+    QCOMPARE(s.kind(), ErrorKind::InvalidInput);
+    QVERIFY2(QString::fromStdString(s.message()).contains("64x32"), s.message().c_str());
+    QVERIFY(!interop);
+    QVERIFY(refusals.empty());
+    s = GlInterop::open(gl_, 987654, 64, 32, InteropPath::SurfaceWrite, &interop);
+    QCOMPARE(s.kind(), ErrorKind::InvalidInput);
+    qInfo("not a texture: %s", s.message().c_str());
+}
+
+// A float texture: the surface path (bytes into GL_R8 texels) refuses, the pixel-buffer path takes
+// over and GL converts the bytes; with it left out, the host copy does.
+void TestGlInterop::falls_back_when_a_path_is_refused() {
+    REQUIRE_GL_AND_CUDA();
+    const Picture p = make_picture(97, 33, PixelLayout::Interleaved, 8);
+    ScopedTexture tex{gl_};
+    gl_.GenTextures(1, &tex.id);
+    gl_.BindTexture(GL_TEXTURE_2D, tex.id);
+    gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_R32F, GLsizei(p.width), GLsizei(p.height), 0, GL_RED, GL_FLOAT, nullptr);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    QVERIFY(gl_check(gl_, "GL_R32F texture").is_ok());
+
+    const std::vector<std::vector<InteropPath>> orders = {
+        {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy},
+        {InteropPath::SurfaceWrite, InteropPath::HostCopy}};
+    const InteropPath expected[] = {InteropPath::PixelBuffer, InteropPath::HostCopy};
+    for (int i = 0; i < 2; ++i) {
+        std::unique_ptr<GlInterop> interop;
+        std::vector<std::string> refusals;
+        const Status s = open_gl_interop_with_fallback(gl_, tex.id, p.width, p.height, &interop, &refusals, orders[i]);
+        QVERIFY2(s.is_ok(), s.message().c_str());
+        QCOMPARE(interop->path(), expected[i]);
+        QCOMPARE(int(refusals.size()), 1);
+        qInfo("refused: %s", refusals.front().c_str());
+        QVERIFY2(QString::fromStdString(refusals.front()).contains("GL_R8"), refusals.front().c_str());
+        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
+        QVERIFY(interop->render(LaunchShape::one_d(256)).is_ok());
+        const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+        QVERIFY2(diff.isEmpty(), qPrintable(QString(to_string(expected[i])) + ": " + diff));
+    }
+}
+
+// A launch the validator refuses leaves the resource unmapped: the next frame works.
+void TestGlInterop::launch_errors_come_back() {
+    REQUIRE_GL_AND_CUDA();
+    const Picture p = make_picture(64, 48, PixelLayout::Interleaved, 9);
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+        std::unique_ptr<GlInterop> interop;
+        QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
+        Status s = interop->render(LaunchShape::one_d(256));
+        QCOMPARE(s.kind(), ErrorKind::InvalidInput);  // no picture yet
+        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
+        s = interop->render(LaunchShape::two_d(64, 32));
+        QCOMPARE(s.kind(), ErrorKind::InvalidInput);
+        QVERIFY2(QString::fromStdString(s.message()).contains("2048 threads"), s.message().c_str());
+        s = interop->render(LaunchShape::two_d(16, 16));
+        QVERIFY2(s.is_ok(), s.message().c_str());
+        QCOMPARE(read_back(tex.id, p.width, p.height), p.gray);
+    }
+}
+
+QTEST_APPLESS_MAIN(TestGlInterop)
+#include "tst_gl_interop.moc"
