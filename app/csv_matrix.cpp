@@ -2,12 +2,16 @@
 
 #include <QLocale>
 
+#include <cmath>
 #include <limits>
 
 namespace cvz {
 
 Matrix parse_csv_matrix(const QByteArray& bytes, QString* error) {
-    QList<QByteArray> lines = bytes.split('\n');
+    // Spreadsheets save "CSV UTF-8" with a byte-order mark, which would otherwise make the first cell
+    // "not a number" with nothing visible wrong in it.
+    const QByteArray kUtf8Bom("\xEF\xBB\xBF");
+    QList<QByteArray> lines = (bytes.startsWith(kUtf8Bom) ? bytes.mid(kUtf8Bom.size()) : bytes).split('\n');
     while (!lines.isEmpty() && lines.back().trimmed().isEmpty()) lines.removeLast();
     if (lines.isEmpty()) {
         *error = QStringLiteral("the file holds no numbers");
@@ -62,7 +66,10 @@ QByteArray format_csv_matrix(const Matrix& m) {
     for (std::uint32_t r = 0; r < m.rows; ++r) {
         for (std::uint32_t c = 0; c < m.cols; ++c) {
             if (c) out += ',';
-            out += QByteArray::number(double(m.at(r, c)), 'g', 9);
+            const float v = m.at(r, c);
+            // QByteArray::number writes -0.0 as "0": keep the sign, so the value reads back bit for bit.
+            if (v == 0.0f && std::signbit(v)) out += "-0";
+            else out += QByteArray::number(double(v), 'g', 9);
         }
         out += '\n';
     }

@@ -5,6 +5,9 @@
 #include <QFileInfo>
 #include <QImageReader>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cvz {
 
 namespace {
@@ -18,32 +21,47 @@ LoadedImage failure(const QString& path, const QString& problem) {
     return result;
 }
 
-// Problems visible from the file system alone, before any byte is decoded; empty when none.
-QString file_problem(const QString& path) {
+// Problems visible from the file system alone, before any byte is decoded; empty when none. Opens
+// `file` for reading: the decoder reads the file opened here, so a file deleted or made unreadable
+// after these checks is still the one that was checked.
+QString file_problem(const QString& path, QFile* file) {
     const QFileInfo info(path);
     if (!info.exists()) return "no such file";
     if (info.isDir()) return "it is a directory, not an image file";
     if (!info.isFile()) return "it is not a regular file";
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))  // permissions, and anything else open() refuses
-        return "the file cannot be read (" + file.errorString() + ")";
-    if (file.size() == 0) return "the file is empty (0 bytes)";
+    file->setFileName(path);
+    if (!file->open(QIODevice::ReadOnly))  // permissions, and anything else open() refuses
+        return "the file cannot be read (" + file->errorString() + ")";
+    if (file->size() == 0) return "the file is empty (0 bytes)";
     return {};
 }
 
-// Empty when `size` is within ImageLimits, else a sentence naming the declared and allowed sizes.
-QString size_problem(const QSize& size) {
+// The bounds a call applies: the caller's, never above ImageLimits' constants.
+ImageLimits effective(const ImageLimits& asked) {
+    ImageLimits l;
+    l.max_pixels = std::clamp<qint64>(asked.max_pixels, 1, ImageLimits::kMaxPixels);
+    l.max_side = std::clamp(asked.max_side, 1, ImageLimits::kMaxSide);
+    return l;
+}
+
+// Empty when `size` is within `limits`, else a sentence naming the declared and allowed sizes.
+QString size_problem(const QSize& size, const ImageLimits& limits) {
     if (size.width() <= 0 || size.height() <= 0)
         return QString("the image declares %1 x %2 pixels, which is empty").arg(size.width()).arg(size.height());
     const qint64 pixels = qint64(size.width()) * size.height();
-    if (size.width() > ImageLimits::kMaxSide || size.height() > ImageLimits::kMaxSide ||
-        pixels > ImageLimits::kMaxPixels)
-        return QString("the image declares %1 x %2 pixels, more than the limit of %3 pixels (16384 x 16384) "
-                       "and %4 pixels per side")
+    if (size.width() > limits.max_side || size.height() > limits.max_side || pixels > limits.max_pixels) {
+        const auto square = qint64(std::sqrt(double(limits.max_pixels)));
+        const QString as_square = square * square == limits.max_pixels
+                                      ? QString(" (%1 x %1)").arg(square)
+                                      : QString();
+        return QString("the image declares %1 x %2 pixels, more than the limit of %3 pixels%4 "
+                       "and %5 pixels per side")
             .arg(size.width())
             .arg(size.height())
-            .arg(ImageLimits::kMaxPixels)
-            .arg(ImageLimits::kMaxSide);
+            .arg(limits.max_pixels)
+            .arg(as_square)
+            .arg(limits.max_side);
+    }
     return {};
 }
 
@@ -77,10 +95,12 @@ void allow_largest_legal_image() {
 
 // Alpha is dropped, not composited: the colour channels are kept as stored (as PIL's convert("RGB")
 // does), so a pixel's grey value does not depend on an invented background colour.
-LoadedImage load_image(const QString& path) {
-    if (const QString problem = file_problem(path); !problem.isEmpty()) return failure(path, problem);
+LoadedImage load_image(const QString& path, const ImageLimits& asked) {
+    const ImageLimits limits = effective(asked);
+    QFile file;
+    if (const QString problem = file_problem(path, &file); !problem.isEmpty()) return failure(path, problem);
 
-    QImageReader reader(path);
+    QImageReader reader(&file);  // a QFile: Qt still takes the file name's suffix as a format hint
     reader.setAutoTransform(true);  // EXIF orientation
     allow_largest_legal_image();
 
@@ -91,11 +111,11 @@ LoadedImage load_image(const QString& path) {
     // and the decoded size is checked again below.
     const QSize declared = reader.size();
     if (declared.isValid())
-        if (const QString problem = size_problem(declared); !problem.isEmpty()) return failure(path, problem);
+        if (const QString problem = size_problem(declared, limits); !problem.isEmpty()) return failure(path, problem);
 
     QImage decoded;
     if (!reader.read(&decoded) || decoded.isNull()) return failure(path, decode_problem(reader, declared.isValid()));
-    if (const QString problem = size_problem(decoded.size()); !problem.isEmpty()) return failure(path, problem);
+    if (const QString problem = size_problem(decoded.size(), limits); !problem.isEmpty()) return failure(path, problem);
 
     LoadedImage result;
     result.format = format;

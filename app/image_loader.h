@@ -10,6 +10,11 @@ namespace cvz {
 struct ImageLimits {
     static constexpr qint64 kMaxPixels = qint64(1) << 28;
     static constexpr int kMaxSide = 1 << 20;
+
+    // The bounds one call applies: these by default. A caller may lower them (the fuzz target does, to
+    // keep its memory small); values above the constants are clamped to them.
+    qint64 max_pixels = kMaxPixels;
+    int max_side = kMaxSide;
 };
 
 // A decoded image as 8-bit RGB (QImage::Format_RGB888), or the reason it could not be loaded.
@@ -23,6 +28,6 @@ struct LoadedImage {
 // Loads any format QImageReader reads. Converts palette, grayscale, alpha and 16-bit images to 8-bit
 // RGB, applies EXIF orientation, and refuses absurd dimensions before decoding. Alpha is dropped
 // (the stored colour is kept, not composited over a background).
-LoadedImage load_image(const QString& path);
+LoadedImage load_image(const QString& path, const ImageLimits& limits = {});
 
 }  // namespace cvz

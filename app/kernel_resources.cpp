@@ -9,7 +9,7 @@ BlockResources grayscale_block_resources(const LaunchShape& shape) {
 
 BlockResources matmul_block_resources(const MatmulLaunch& launch) {
     return {int(launch.block_shape().volume()),
-            launch.kernel == MatmulKernel::Naive ? KernelRegisterTable::kMatmulNaive : KernelRegisterTable::kMatmulTiled,
+            launch.kernel == MatmulKernel::Naive ? KernelRegisterTable::kMatmulNaive : KernelRegisterTable::matmul_tiled(launch.tile),
             int(launch.shared_bytes())};
 }
 

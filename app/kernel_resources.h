@@ -14,7 +14,10 @@ struct KernelRegisterTable {
     static constexpr int kGrayscale1d = 16;
     static constexpr int kGrayscale2d = 20;
     static constexpr int kMatmulNaive = 32;
-    static constexpr int kMatmulTiled = 32;
+    static constexpr int kMatmulTiled8 = 32;
+    static constexpr int kMatmulTiled16 = 32;
+    static constexpr int kMatmulTiled32 = 31;
+    static int matmul_tiled(unsigned tile) { return tile == 32 ? kMatmulTiled32 : tile == 16 ? kMatmulTiled16 : kMatmulTiled8; }
 };
 
 BlockResources grayscale_block_resources(const LaunchShape& shape);

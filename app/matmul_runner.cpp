@@ -25,12 +25,27 @@ MatmulResult run_matmul(const MatmulRequest& req) {
     wall.start();
     MatmulResult r;
     r.k = req.a.cols;
+    for (const Matrix* m : {&req.a, &req.b})
+        if (m->data.size() != m->size()) {
+            r.status = Status::error(ErrorKind::InvalidInput, "a matrix does not hold rows x cols values");
+            return r;
+        }
     if (QString e = check_matmul_shapes(req.a, req.b); !e.isEmpty()) {
         r.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
         return r;
     }
     const Dim3 grid = matmul_grid(req.launch, req.a.rows, req.b.cols);
     r.launch_text = QStringLiteral("%1 · grid %2x%3").arg(QString::fromStdString(to_string(req.launch))).arg(grid.x).arg(grid.y);
+    // The launch may not fit CUDA's limits, and two inputs within the limits can make an output beyond
+    // them (65536x1 @ 1x65536 would be 16 GiB): refuse both before allocating C.
+    if (std::string e = validate_matmul_launch(req.launch, req.a.rows, req.a.cols, req.b.cols); !e.empty()) {
+        r.status = Status::error(ErrorKind::InvalidInput, e);
+        return r;
+    }
+    if (QString e = check_matrix_dimensions(req.a.rows, req.b.cols); !e.isEmpty()) {
+        r.status = Status::error(ErrorKind::InvalidInput, "the product C would be too large: " + e.toStdString());
+        return r;
+    }
     r.c.rows = req.a.rows;
     r.c.cols = req.b.cols;
     r.c.data.assign(r.c.size(), 0.0f);

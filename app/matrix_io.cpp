@@ -39,6 +39,11 @@ LoadedMatrix load_matrix(const QString& path) {
         out.error = named(path, QStringLiteral("is a directory, not a file"));
         return out;
     }
+    // A FIFO would block the read until a writer comes; a device (a link to /dev/zero) never ends.
+    if (!info.isFile()) {
+        out.error = named(path, QStringLiteral("is not a regular file (a pipe, socket or device)"));
+        return out;
+    }
     if (info.size() > kMaxFileBytes) {
         out.error = named(path, QStringLiteral("the file is %1 bytes, more than any matrix within the limits needs").arg(info.size()));
         return out;

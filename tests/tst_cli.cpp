@@ -3,6 +3,8 @@
 // documented exit status of each kind of failure.
 #include <QtTest>
 
+#include "test_paths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImageReader>
@@ -19,7 +21,7 @@ using namespace cvz;
 
 namespace {
 
-const QString kSample = QStringLiteral(CUDAVIZ_SOURCE_DIR "/resources/samples/chelsea.png");
+const QString kSample = cvz::test::source_dir() + QStringLiteral("/resources/samples/chelsea.png");
 
 struct CliRun {
     int code = -1;
@@ -29,7 +31,7 @@ struct CliRun {
 
 CliRun run_cli(const QStringList& arguments) {
     QProcess process;
-    process.start(QStringLiteral(CUDAVIZ_CLI_PATH), arguments);
+    process.start(cvz::test::cli_path(), arguments);
     CliRun run;
     if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
         run.err = "cudaviz-cli did not finish normally: " + process.errorString();
@@ -119,7 +121,7 @@ private:
 
 void TestCli::initTestCase() {
     QVERIFY(dir_.isValid());
-    QVERIFY2(QFile::exists(QStringLiteral(CUDAVIZ_CLI_PATH)), CUDAVIZ_CLI_PATH);
+    QVERIFY2(QFile::exists(cvz::test::cli_path()), qPrintable(cvz::test::cli_path()));
     expected_ = reference_gray(kSample, &width_, &height_);
     QCOMPARE(QSize(width_, height_), QSize(451, 300));
     QFile text(path("notes.png"));

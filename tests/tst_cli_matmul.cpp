@@ -4,6 +4,8 @@
 // kind of failure, with no OUT left behind.
 #include <QtTest>
 
+#include "test_paths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -33,7 +35,7 @@ struct CliRun {
 
 CliRun run_cli(const QStringList& arguments) {
     QProcess process;
-    process.start(QStringLiteral(CUDAVIZ_CLI_PATH), arguments);
+    process.start(cvz::test::cli_path(), arguments);
     CliRun run;
     if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
         run.err = "cudaviz-cli did not finish normally: " + process.errorString();
@@ -131,7 +133,7 @@ void TestCliMatmul::add_problem(const QString& key, const Matrix& a, const QStri
 
 void TestCliMatmul::initTestCase() {
     QVERIFY(dir_.isValid());
-    QVERIFY2(QFile::exists(QStringLiteral(CUDAVIZ_CLI_PATH)), CUDAVIZ_CLI_PATH);
+    QVERIFY2(QFile::exists(cvz::test::cli_path()), qPrintable(cvz::test::cli_path()));
 
     // Odd, non-square sizes; the lecture's MNIST shape; a single element; K > 32 for the race.
     add_problem("97", random_matrix(97, 33, 1), "npy", random_matrix(33, 61, 2), "csv");

@@ -51,6 +51,11 @@ private slots:
     void wheel_on_view_zooms_about_cursor();
     void drag_on_view_pans();
     void view_mapping_uses_its_own_size();
+    void fit_to_content_past_the_image_data();
+    void fit_to_content_past_the_image();
+    void click_is_press_and_release_in_place_data();
+    void click_is_press_and_release_in_place();
+    void hover_reports_without_button();
 };
 
 // ---- mapping ------------------------------------------------------------------------------------
@@ -325,6 +330,80 @@ void TestImageView::view_mapping_uses_its_own_size() {
         QCOMPARE(a.widgetToImage(a.imageToWidget(p)), p);
         QCOMPARE(b.widgetToImage(b.imageToWidget(p)), p);
     }
+}
+
+// The overlay's grid may reach past the image (idle threads): fitting that extent keeps it all in
+// view, centred, and stays in "fitting" mode like a plain fit.
+void TestImageView::fit_to_content_past_the_image_data() {
+    QTest::addColumn<QSize>("image");
+    QTest::addColumn<QSizeF>("content");
+    QTest::addColumn<QSizeF>("view");
+    QTest::newRow("2-D 32x32 over 451x300") << QSize(451, 300) << QSizeF(480, 320) << QSizeF(600, 400);
+    QTest::newRow("1-D idle rows below") << QSize(97, 33) << QSizeF(97, 35) << QSizeF(300, 500);
+    QTest::newRow("content = image") << QSize(97, 33) << QSizeF(97, 33) << QSizeF(300, 200);
+}
+
+void TestImageView::fit_to_content_past_the_image() {
+    QFETCH(QSize, image);
+    QFETCH(QSizeF, content);
+    QFETCH(QSizeF, view);
+    ViewTransform t;
+    t.setImageSize(image);
+    t.setZoom(7);
+    t.fitTo(view, content);
+    QVERIFY(t.fitting());
+    QCOMPARE(t.zoom(), ViewTransform::fitZoom(content.toSize(), view));
+    QCOMPARE(t.center(), QPointF(content.width() / 2, content.height() / 2));
+    const QRectF shown(t.imageToWidget(QPointF(0, 0), view), t.imageToWidget(QPointF(content.width(), content.height()), view));
+    QVERIFY(QRectF(QPointF(0, 0), view).adjusted(-1, -1, 1, 1).contains(shown));
+}
+
+void TestImageView::click_is_press_and_release_in_place_data() {
+    QTest::addColumn<QPoint>("press");
+    QTest::addColumn<QPoint>("release");
+    QTest::addColumn<bool>("click");
+    QTest::newRow("in place") << QPoint(100, 80) << QPoint(100, 80) << true;
+    QTest::newRow("a hand's tremor") << QPoint(100, 80) << QPoint(102, 81) << true;
+    QTest::newRow("a drag") << QPoint(100, 80) << QPoint(130, 60) << false;
+}
+
+// A click picks a pixel for the inspector; a drag pans and picks nothing.
+void TestImageView::click_is_press_and_release_in_place() {
+    QFETCH(QPoint, press);
+    QFETCH(QPoint, release);
+    QFETCH(bool, click);
+    ViewTransform t;
+    RasterImageView view(&t);
+    view.resize(400, 300);
+    t.setImageSize(QSize(97, 33));
+    auto* navigator = view.findChild<ViewNavigator*>();
+    QVERIFY(navigator);
+    QSignalSpy clicked(navigator, &ViewNavigator::clicked);
+    const QPointF centre_before = t.center();
+    QTest::mousePress(&view, Qt::LeftButton, Qt::NoModifier, press);
+    QTest::mouseMove(&view, release);
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::NoModifier, release);
+    QCOMPARE(clicked.count(), click ? 1 : 0);
+    if (click) QCOMPARE(clicked.at(0).at(0).toPointF(), QPointF(release));
+    else QVERIFY(t.center() != centre_before);
+}
+
+void TestImageView::hover_reports_without_button() {
+    ViewTransform t;
+    RasterImageView view(&t);
+    view.resize(400, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* navigator = view.findChild<ViewNavigator*>();
+    QSignalSpy hovered(navigator, &ViewNavigator::hovered);
+    QSignalSpy left(navigator, &ViewNavigator::left);
+    QVERIFY(view.hasMouseTracking());
+    QTest::mouseMove(&view, QPoint(50, 60));
+    QTRY_VERIFY(hovered.count() >= 1);
+    QCOMPARE(hovered.last().at(0).toPointF(), QPointF(50, 60));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    QCOMPARE(left.count(), 1);
 }
 
 // Without a display (no Xvfb), run on Qt's offscreen platform rather than not at all.

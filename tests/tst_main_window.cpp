@@ -4,6 +4,8 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QDockWidget>
+#include <QAction>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -23,10 +25,17 @@
 #include "app/backend_choice.h"
 #include "app/job_runner.h"
 #include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_body.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "ui/display_path.h"
 #include "ui/image_surface.h"
 #include "ui/image_view.h"
+#include "ui/inspector_panel.h"
+#include "ui/launch_panel.h"
+#include "ui/launch_session.h"
+#include "ui/occupancy_panel.h"
+#include "ui/overlay_panel.h"
+#include "ui/timeline_bar.h"
 #include "ui/launch_shape_box.h"
 #include "ui/main_window.h"
 #include "ui/view_transform.h"
@@ -110,6 +119,10 @@ private slots:
     void settings_and_recent_files_remembered();
     void cuda_item_reflects_device();
     void file_filter_lists_supported_formats();
+    void inspector_shows_clicked_pixel();
+    void inspector_explains_idle_thread();
+    void overlay_toggles_with_g();
+    void readme_screenshots();
 
 private:
     // Shows `w` at a known size and waits for its first kernel result.
@@ -159,6 +172,7 @@ bool TestMainWindow::show_and_wait(MainWindow& w) {
 // its value), against the source colours and the CPU reference's bytes.
 void TestMainWindow::check_views(MainWindow& w) {
     QVERIFY(result_equals(w.resultImage(), test_gray_));
+    w.overlayAction()->setChecked(false);  // the bytes themselves, without the launch grid over them
     const QSize size = test_image_.size();
     auto colour = [&](int x, int y) { return test_image_.pixel(x, y); };
     auto grey = [&](int x, int y) {
@@ -367,7 +381,8 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     QVERIFY(in_step());
 
     // On screen: at 4x around a chosen point, the pixel at each view's centre is the same image
-    // pixel, in colour on the left and as the kernel's grey on the right.
+    // pixel, in colour on the left and as the kernel's grey on the right (no grid drawn over them).
+    w.overlayAction()->setChecked(false);
     w.viewTransform()->setZoom(4);
     w.viewTransform()->setCenter(QPointF(20.3, 10.7));
     const QPoint pixel(20, 10);
@@ -468,6 +483,187 @@ void TestMainWindow::file_filter_lists_supported_formats() {
     QVERIFY(filter.contains(QStringLiteral("*.png")));
     QVERIFY(filter.contains(QStringLiteral("*.jpg")));
     QVERIFY(filter.contains(QStringLiteral("All files (*)")));
+}
+
+// A click on the result view (press and release in place) pins the pixel: the inspector names its
+// thread and shows the index arithmetic, the three planar reads and the grey, as the kernel does it.
+void TestMainWindow::inspector_shows_clicked_pixel() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
+    layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
+    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("16x16")) && !w.jobs()->busy(), kRunTimeoutMs);
+    w.viewTransform()->setZoom(4);
+    w.viewTransform()->setCenter(QPointF(20, 10));
+
+    QWidget* view = w.resultView()->widget();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
+    const LaunchPlan plan = plan_grayscale_launch(LaunchShape::two_d(16, 16), 97, 33);
+    const ThreadOfPixel t = plan.thread_of_pixel(20, 10);
+    QCOMPARE(t.linear_thread, std::uint64_t(164));  // 10 * 16 + 4
+    const QRgb rgb = test_image_.pixel(20, 10);
+    const int grey = luma_u8(std::uint8_t(qRed(rgb)), std::uint8_t(qGreen(rgb)), std::uint8_t(qBlue(rgb)));
+    QCOMPARE(grey, int(test_gray_[990]));
+    const QString text = w.inspector()->plainText();
+    const QStringList expected = {
+        QStringLiteral("Pixel (20, 10)"),
+        QStringLiteral("blockIdx\n(1, 0)"),
+        QStringLiteral("threadIdx\n(4, 10)"),
+        QStringLiteral("1 (of 21 blocks)"),
+        QStringLiteral("164 (of 256 threads)"),
+        QStringLiteral("warp 5 (of 8), lane 4"),
+        QStringLiteral("c = blockIdx.x*blockDim.x + threadIdx.x = 1*16 + 4 = 20"),
+        QStringLiteral("r = blockIdx.y*blockDim.y + threadIdx.y = 0*16 + 10 = 10"),
+        QStringLiteral("i = r*w + c = 10*97 + 20 = 990"),
+        QStringLiteral("x[i] = x[990] = %1 (R)").arg(qRed(rgb)),
+        QStringLiteral("x[i+n] = x[4191] = %1 (G)").arg(qGreen(rgb)),
+        QStringLiteral("x[i+2n] = x[7392] = %1 (B)").arg(qBlue(rgb)),
+        QStringLiteral("-> %1").arg(grey),
+        QStringLiteral("out[990] = %1").arg(grey),
+    };
+    for (const QString& line : expected) QVERIFY2(text.contains(line), qPrintable(line + QStringLiteral("\n---\n") + text));
+
+    // Interleaved: 3i, 3i+1, 3i+2.
+    layout->setCurrentIndex(layout->findData(QStringLiteral("interleaved")));
+    QVERIFY2(w.inspector()->plainText().contains(QStringLiteral("x[3i+2] = x[2972]")), qPrintable(w.inspector()->plainText()));
+
+    // Hovering shows another pixel; leaving the view returns to the pinned one.
+    QTest::mouseMove(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
+    QTRY_VERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(view, &leave);
+    QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
+    QCOMPARE(w.overlayState().selected_pixel, QPoint(20, 10));
+    QCOMPARE(w.overlayState().selected_block, std::int64_t(1));
+}
+
+// Past the image, a thread the guard switches off: the inspector says so, in 1-D and 2-D.
+void TestMainWindow::inspector_explains_idle_thread() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));  // 112 x 48 threads over 97 x 33
+    w.inspectPixel(QPoint(100, 5), true);
+    QString text = w.inspector()->plainText();
+    QVERIFY2(text.contains(QStringLiteral("past the image")) && text.contains(QStringLiteral("c=100, r=5 outside 97x33")),
+             qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("blockIdx\n(6, 0)")));
+    w.launchPanel()->setShape(LaunchShape::one_d(256));  // 13 blocks: 3328 threads over 3201 pixels
+    w.inspectPixel(QPoint(5, 33), true);                   // i = 33*97 + 5 = 3206
+    text = w.inspector()->plainText();
+    QVERIFY2(text.contains(QStringLiteral("if (i < n): 3206 >= 3201, switched off")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("blockIdx\n(12)")));
+    w.inspectPixel(QPoint(96, 40), true);  // past the last thread
+    QVERIFY(w.inspector()->plainText().contains(QStringLiteral("no thread")));
+}
+
+// View > Grid Overlay (G) and the overlay panel's check box are one setting; the overlay appears
+// and disappears on both views.
+void TestMainWindow::overlay_toggles_with_g() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    QVERIFY(w.overlayAction()->isChecked());  // on by default: a new user sees the grid
+    QVERIFY(w.originalView()->overlay().enabled && w.resultView()->overlay().enabled);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    w.originalView()->widget()->setFocus();
+    QTest::keyClick(w.originalView()->widget(), Qt::Key_G);
+    QVERIFY(!w.overlayAction()->isChecked());
+    QVERIFY(!w.overlayPanel()->overlayEnabled());
+    QVERIFY(!w.originalView()->overlay().enabled && !w.resultView()->overlay().enabled);
+    QTest::qWait(20);
+    const QString plain =
+        check_on_screen(w.originalView(), test_image_.size(), [&](int x, int y) { return test_image_.pixel(x, y); });
+    QVERIFY2(plain.isEmpty(), qPrintable(plain));
+    w.overlayPanel()->setOverlayEnabled(true);
+    QVERIFY(w.overlayAction()->isChecked());
+    QVERIFY(QSettings().value(QStringLiteral("overlay/enabled")).toBool());
+}
+
+// Not a check: with CUDAVIZ_SCREENSHOT_DIR set, saves the README's screenshots of the window
+// (1200x750) in the states they describe.
+void TestMainWindow::readme_screenshots() {
+    const QString dir = qEnvironmentVariable("CUDAVIZ_SCREENSHOT_DIR");
+    if (dir.isEmpty()) QSKIP("set CUDAVIZ_SCREENSHOT_DIR to save the README screenshots");
+    MainWindow w(gl_);
+    w.resize(1200, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1 && !w.jobs()->busy(), kRunTimeoutMs);
+    auto settle = [&] {
+        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kRunTimeoutMs);
+        QTest::qWait(200);
+    };
+    auto save = [&](const QString& name) { QVERIFY(w.grab().save(QDir(dir).filePath(name))); };
+    auto raise_dock = [&](const char* name) { w.findChild<QDockWidget*>(QLatin1String(name))->raise(); };
+
+    // 1-D: the lecture's 256 threads per block over the flattened image of a 97x60 crop, whole on
+    // screen: blocks of 2.6 rows, their staircase boundaries, and the last block's 68 idle threads
+    // continuing the flattened order in the row after the last pixel.
+    const QString crop = dir_.filePath(QStringLiteral("chelsea_crop.png"));
+    QVERIFY(QImage(MainWindow::sampleFile()).copy(QRect(185, 95, 97, 60)).save(crop));
+    w.openFile(crop);
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == crop && w.completedRuns() >= 2, kRunTimeoutMs);
+    w.launchPanel()->setShape(LaunchShape::one_d(256));
+    w.inspectPixel(QPoint(40, 13), true);
+    settle();
+    w.zoomToFit();
+    raise_dock("inspectorDock");
+    save(QStringLiteral("overlay_1d.png"));
+    w.openFile(MainWindow::sampleFile());
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == MainWindow::sampleFile() && !w.jobs()->busy(), kRunTimeoutMs);
+
+    // 2-D 32x32: the grid's full extent, idle threads hatched right of and below the image.
+    w.launchPanel()->setShape(LaunchShape::two_d(32, 32));
+    w.inspectPixel(QPoint(-1, -1), true);
+    settle();
+    w.zoomToFit();
+    save(QStringLiteral("overlay_2d.png"));
+
+    // Occupancy on the chosen device for a 2-D 16x16 block.
+    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    settle();
+    raise_dock("occupancyDock");
+    save(QStringLiteral("occupancy.png"));
+
+    // Waves on a T4 (40 SMs), half way: done blocks grey, running ones outlined, the rest waiting.
+    const int t4 = w.occupancyPanel()->deviceBox()->findText(QStringLiteral("T4"), Qt::MatchStartsWith);
+    w.occupancyPanel()->deviceBox()->setCurrentIndex(t4);
+    w.overlayPanel()->setOpacity(0.25);
+    w.animationModeBox()->setCurrentIndex(w.animationModeBox()->findData(int(AnimationMode::Waves)));
+    w.timeline()->setPosition(2);
+    raise_dock("smDock");
+    settle();
+    save(QStringLiteral("animation.png"));
+
+    if (qEnvironmentVariableIntValue("CUDAVIZ_SCREENSHOT_EXTRA") == 1) {
+        w.overlayPanel()->setColoring(OverlayColoring::Warp);
+        w.overlayPanel()->setOpacity(0.6);
+        w.animationModeBox()->setCurrentIndex(0);
+        w.launchPanel()->setShape(LaunchShape::two_d(8, 16));
+        w.viewTransform()->setZoom(6);
+        w.viewTransform()->setCenter(QPointF(30, 20));
+        settle();
+        save(QStringLiteral("extra_warps.png"));
+        w.overlayPanel()->setColoring(OverlayColoring::Thread);
+        settle();
+        save(QStringLiteral("extra_threads.png"));
+        w.overlayPanel()->setColoring(OverlayColoring::Block);
+        w.launchPanel()->setShape(LaunchShape::one_d(64));
+        w.viewTransform()->setZoom(3);
+        w.viewTransform()->setCenter(QPointF(100, 100));
+        settle();
+        save(QStringLiteral("extra_staircase.png"));
+        w.inspectPixel(QPoint(20, 10), true);
+        w.animationModeBox()->setCurrentIndex(w.animationModeBox()->findData(int(AnimationMode::Warps)));
+        w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+        w.timeline()->setPosition(3);
+        w.viewTransform()->setZoom(8);
+        w.viewTransform()->setCenter(QPointF(24, 8));
+        settle();
+        save(QStringLiteral("extra_warp_animation.png"));
+    }
 }
 
 // Without a display (no Xvfb), run on Qt's offscreen platform rather than not at all.

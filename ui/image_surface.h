@@ -7,10 +7,12 @@ class QWidget;
 
 namespace cvz {
 
+struct OverlayState;
 class ViewTransform;
 
 // What the main window needs from an image view, whichever way it draws: the OpenGL ImageView or
-// the RasterImageView used where there is no OpenGL. Both follow a shared ViewTransform.
+// the RasterImageView used where there is no OpenGL. Both follow a shared ViewTransform and draw
+// the same launch overlay (OverlayState).
 class ImageSurface {
 public:
     virtual ~ImageSurface() = default;
@@ -21,6 +23,15 @@ public:
     // RGB888 for colour, Grayscale8 for single-channel results; a null image clears the view.
     virtual void setImage(const QImage& image) = 0;
     virtual QImage image() const = 0;
+
+    // What the pixels of blocks the animation has not finished yet show instead of the image: on
+    // the result view, the kernel's input. Null: the image itself.
+    virtual void setSourceImage(const QImage& image) = 0;
+
+    // The launch grid over the image: colours, idle threads, animation frame, selection. Drawn only
+    // while the state's plan matches the image's size.
+    virtual void setOverlay(const OverlayState& state) = 0;
+    virtual const OverlayState& overlay() const = 0;
 
     // What is on screen now, in device pixels.
     virtual QImage grabImage() = 0;

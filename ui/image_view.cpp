@@ -1,5 +1,6 @@
 #include "image_view.h"
 
+#include <QFile>
 #include <QMatrix4x4>
 #include <QOpenGLBuffer>
 #include <QOpenGLContext>
@@ -7,7 +8,12 @@
 #include <QOpenGLVertexArrayObject>
 
 #include <algorithm>
+#include <climits>
+#include <utility>
 
+#include "app/backend_choice.h"
+#include "interop_display.h"
+#include "kernels/grayscale/grayscale_planar.h"
 #include "view_navigator.h"
 #include "view_transform.h"
 
@@ -29,19 +35,72 @@ namespace {
 // The view background, the same in the raster view.
 constexpr float kBackground[3] = {0x30 / 255.0f, 0x30 / 255.0f, 0x30 / 255.0f};
 
+QByteArray read_resource(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool same_shape(const LaunchShape& a, const LaunchShape& b) {
+    return a.kind == b.kind && a.block.x == b.block.x && a.block.y == b.block.y && a.block.z == b.block.z;
+}
+
 }  // namespace
 
-ImageView::ImageView(ViewTransform* transform, QWidget* parent) : QOpenGLWidget(parent), transform_(transform) {
+// Uniform locations of the program, by name as in image.vert / image.frag.
+struct ImageView::Locations {
+    int corner = -1, image_to_clip = -1, quad_size = -1, image_size = -1, gray = -1, texture = -1;
+    int overlay = -1, anim = -1, show_idle = -1, opacity = -1, coloring = -1, px = -1;
+    int line_fade = -1, warp_fade = -1, w = -1, h = -1, bx = -1, by = -1, gx = -1, gy = -1;
+    int ext_h = -1, threads = -1, warps_per_block = -1, done_end = -1, run_end = -1, warp_block = -1;
+    int warp_done_end = -1, warp_run_end = -1, sel_block = -1, sel_x = -1, sel_y = -1;
+    int source = -1, source_gray = -1, has_source = -1;
+
+    explicit Locations(QOpenGLShaderProgram& p) {
+        corner = p.attributeLocation("a_corner");
+        const std::pair<int*, const char*> names[] = {
+            {&image_to_clip, "u_image_to_clip"}, {&quad_size, "u_quad_size"}, {&image_size, "u_image_size"},
+            {&gray, "u_gray"}, {&texture, "u_texture"}, {&overlay, "u_overlay"},
+            {&anim, "u_anim"}, {&show_idle, "u_show_idle"}, {&opacity, "u_opacity"}, {&coloring, "u_coloring"},
+            {&px, "u_px"}, {&line_fade, "u_line_fade"}, {&warp_fade, "u_warp_fade"},
+            {&w, "u_w"}, {&h, "u_h"}, {&bx, "u_bx"}, {&by, "u_by"}, {&gx, "u_gx"}, {&gy, "u_gy"},
+            {&ext_h, "u_ext_h"}, {&threads, "u_threads"}, {&warps_per_block, "u_warps_per_block"},
+            {&done_end, "u_done_end"}, {&run_end, "u_run_end"}, {&warp_block, "u_warp_block"},
+            {&warp_done_end, "u_warp_done_end"}, {&warp_run_end, "u_warp_run_end"}, {&sel_block, "u_sel_block"},
+            {&sel_x, "u_sel_x"}, {&sel_y, "u_sel_y"}, {&source, "u_source"}, {&source_gray, "u_source_gray"},
+            {&has_source, "u_has_source"}};
+        for (const auto& [location, name] : names) *location = p.uniformLocation(name);
+    }
+};
+
+// A linked program and its uniform locations.
+struct ImageView::Program {
+    std::unique_ptr<QOpenGLShaderProgram> shaders;
+    std::unique_ptr<Locations> loc;
+};
+
+ImageView::ImageView(ViewTransform* transform, QWidget* parent)
+    : QOpenGLWidget(parent), transform_(transform), path_text_(host_upload_text(cuda_device_available())) {
     setMinimumSize(64, 64);
     new ViewNavigator(this, transform_);
     connect(transform_, &ViewTransform::changed, this, qOverload<>(&QWidget::update));
 }
 
-ImageView::~ImageView() { cleanup(); }
+ImageView::~ImageView() { cleanup(); }  // closes the interop path, with the context current
 
 void ImageView::setImage(const QImage& image) {
     image_ = image;
-    texture_dirty_ = true;  // uploaded in paintGL, where the context is current
+    texture_.dirty = true;  // uploaded in paintGL, where the context is current
+    update();
+}
+
+void ImageView::setSourceImage(const QImage& image) {
+    source_ = image;
+    source_texture_.dirty = true;  // uploaded when an animation first needs it
+    update();
+}
+
+void ImageView::setOverlay(const OverlayState& state) {
+    overlay_ = state;
     update();
 }
 
@@ -52,6 +111,177 @@ QString ImageView::displayPath() const { return QStringLiteral("OpenGL"); }
 QPointF ImageView::widgetToImage(QPointF widget) const { return transform_->widgetToImage(widget, size()); }
 
 QPointF ImageView::imageToWidget(QPointF image) const { return transform_->imageToWidget(image, size()); }
+
+// ---- the real display path ----------------------------------------------------------------------
+
+void ImageView::setInteropSource(const RgbBuffer& rgb, PixelLayout layout) {
+    if (!acceptInteropSource(rgb)) return;
+    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
+    startInteropSource(layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), pixels) : rgb.bytes,
+                       QSize(int(rgb.width), int(rgb.height)), layout);
+}
+
+void ImageView::setInteropSource(RgbBuffer&& rgb, PixelLayout layout) {
+    if (!acceptInteropSource(rgb)) return;
+    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
+    startInteropSource(layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), pixels)
+                                                     : std::move(rgb.bytes),
+                       QSize(int(rgb.width), int(rgb.height)), layout);
+}
+
+// False when there is nothing to open: a malformed picture (a warning, host uploads), or no CUDA
+// device (no copy is kept).
+bool ImageView::acceptInteropSource(const RgbBuffer& rgb) {
+    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
+    if (pixels == 0 || rgb.bytes.size() != 3 * pixels || rgb.width > INT_MAX || rgb.height > INT_MAX) {
+        qWarning("cudaviz: setInteropSource: %ux%u with %zu bytes is not an RGB picture; host uploads instead",
+                 rgb.width, rgb.height, rgb.bytes.size());
+        clearInteropSource();
+        return false;
+    }
+    if (!cuda_device_available()) {
+        interop_source_.reset();
+        refusals_ = QStringList{tr("no CUDA device")};
+        setPathText(host_upload_text(false));
+        emitPending();
+        return false;
+    }
+    return true;
+}
+
+void ImageView::startInteropSource(std::vector<std::uint8_t> rgb, QSize size, PixelLayout layout) {
+    InteropRequest request;
+    request.rgb = std::move(rgb);
+    request.size = size;
+    request.layout = layout;
+    request.upload = true;
+    interop_source_ = std::move(request);
+    rendered_shape_.reset();
+    if (isValid()) {  // else initializeGL does it
+        makeCurrent();
+        syncInterop();
+        doneCurrent();
+    }
+    emitPending();
+    update();
+}
+
+void ImageView::setInteropShape(const LaunchShape& shape) {
+    interop_shape_ = shape;
+    if (interop_source_ && !interop_source_->failed && isValid()) {
+        makeCurrent();
+        syncInterop();
+        doneCurrent();
+        emitPending();
+        update();
+    }
+}
+
+void ImageView::clearInteropSource() {
+    interop_source_.reset();
+    if (interop_ && interop_->isOpen()) {
+        makeCurrent();  // open implies initialised: the context exists
+        dropInterop(QString());
+        doneCurrent();
+    }
+    setPathText(host_upload_text(cuda_device_available()));
+    emitPending();
+    update();
+}
+
+bool ImageView::interopLive() const {
+    // A host result of another size means the source given is not this picture's: draw the result.
+    return interop_ && interop_->isOpen() && interop_->rendered() &&
+           (image_.isNull() || image_.size() == interop_->size());
+}
+
+QStringList ImageView::interopRefusals() const { return refusals_; }
+
+QSize ImageView::shownSize() const { return interopLive() ? interop_->size() : image_.size(); }
+
+void ImageView::syncInterop() {
+    if (broken_ || !plain_) return;  // not initialised, or cannot draw at all (the raster view takes over)
+    if (!interop_source_ || interop_source_->failed) return;
+    InteropRequest& source = *interop_source_;
+    if (!interop_) interop_ = std::make_unique<InteropDisplay>();
+
+    if (!interop_->isOpen() || interop_->size() != source.size) {
+        interop_->close();
+        rendered_shape_.reset();
+        // GlInterop needs desktop GL with GL_R8 textures (and glGetTexImage and friends); an image
+        // over the texture limit is drawn downscaled by the host path instead.
+        refusals_.clear();
+        if (!has_rg_textures_ || context()->isOpenGLES()) {
+            refusals_ << tr("this OpenGL context has no GL_R8 textures or is OpenGL ES");
+        } else if (source.size.width() > max_texture_size_ || source.size.height() > max_texture_size_) {
+            refusals_ << tr("%1x%2 exceeds this GPU's %3-pixel texture limit")
+                             .arg(source.size.width())
+                             .arg(source.size.height())
+                             .arg(max_texture_size_);
+        } else {
+            QOpenGLContext* ctx = context();
+            const Status s = interop_->open(
+                [ctx](const char* name) { return reinterpret_cast<void*>(ctx->getProcAddress(name)); },
+                std::uint32_t(source.size.width()), std::uint32_t(source.size.height()));
+            if (!s) {
+                refusals_ = interop_->refusals();
+                if (refusals_.isEmpty()) refusals_ << QString::fromStdString(s.message());
+            }
+        }
+        if (!interop_->isOpen()) {  // an expected outcome (Mesa, remote X, ...), not an error
+            source.failed = true;
+            source.rgb = {};
+            setPathText(host_upload_text(true));
+            return;
+        }
+        source.upload = true;
+        setPathText(interop_->pathText());
+    }
+    if (source.upload) {
+        if (const Status s = interop_->setRgb(source.rgb.data(), source.layout); !s) {
+            dropInterop(QString::fromStdString(s.message()));
+            return;
+        }
+        source.upload = false;
+        rendered_shape_.reset();
+    }
+    if (interop_shape_ && !(rendered_shape_ && same_shape(*rendered_shape_, *interop_shape_))) {
+        const Status s = interop_->render(*interop_shape_);
+        if (!s && s.kind() != ErrorKind::InvalidInput) {
+            dropInterop(QString::fromStdString(s.message()));
+            return;
+        }
+        // InvalidInput: the validator rejected the shape before anything ran. The worker reports it;
+        // the texture keeps the last frame (as the window keeps the last result). Not retried.
+        rendered_shape_ = interop_shape_;
+    }
+}
+
+void ImageView::dropInterop(const QString& error) {
+    if (interop_) interop_->close();  // the context is current
+    rendered_shape_.reset();
+    if (interop_source_) {
+        interop_source_->failed = true;  // until the next setInteropSource
+        interop_source_->rgb = {};
+    }
+    // No upload needed here: a host result that arrived while interop was live is still dirty (paintGL
+    // uploads only what it draws), so the next paint draws it.
+    setPathText(host_upload_text(cuda_device_available()));
+    if (!error.isEmpty()) pending_error_ = tr("CUDA\u2013GL interop failed, showing host uploads: %1").arg(error);
+}
+
+void ImageView::setPathText(const QString& text) {
+    if (text == path_text_) return;
+    path_text_ = text;
+    pending_path_ = text;
+}
+
+void ImageView::emitPending() {
+    const QString error = std::exchange(pending_error_, QString());
+    const QString path = std::exchange(pending_path_, QString());
+    if (!error.isEmpty()) emit interopError(error);
+    if (!path.isEmpty()) emit displayPathChanged(path);
+}
 
 void ImageView::initializeGL() {
     // A reparented QOpenGLWidget gets a new context: drop what belonged to the old one first.
@@ -67,14 +297,37 @@ void ImageView::initializeGL() {
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size_);
     renderer_ = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
 
+    // The plain image: GLSL 1.10 / ES 2, as everywhere. The overlay: GLSL 1.30 (desktop GL 3.0)
+    // has exact 32-bit int arithmetic; if that program does not build, the float one still draws
+    // everything up to 2^24 pixels exactly. Without an overlay program the raster view takes over:
+    // it draws the overlay on the CPU.
+    // The 2-D overlay is built now to decide; the 1-D one when first needed.
     QString log;
-    if (!buildProgram(&log)) {
+    plain_ = buildProgram(QByteArray(), &log);
+    const bool want_int = !es && major >= 3 && qEnvironmentVariableIntValue("CUDAVIZ_OVERLAY_FLOAT_MATH") != 1;
+    int_math_ = want_int;
+    if (plain_ && want_int) overlay_programs_[1] = buildProgram(overlayHeader(GridKind::TwoD), &log);
+    if (plain_ && !overlay_programs_[1]) {
+        int_math_ = false;
+        overlay_programs_[1] = buildProgram(overlayHeader(GridKind::TwoD), &log);
+    }
+    if (!plain_ || !overlay_programs_[1]) {
         broken_ = true;
         emit failed(tr("OpenGL shader program failed: %1").arg(log.trimmed()));
         return;
     }
 
-    // A unit quad as a triangle strip; the vertex shader scales it to the image size.
+    // Bound in place of the source image when there is none: CPU renderers sample the source even
+    // where the shader does not use it, and a 1x1 texture costs nothing to sample.
+    const GLubyte black[4] = {0, 0, 0, 255};
+    glGenTextures(1, &dummy_texture_);
+    glBindTexture(GL_TEXTURE_2D, dummy_texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+
+    // A unit quad as a triangle strip; the vertex shader scales it to the drawn area.
     static const GLfloat corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
     vao_ = std::make_unique<QOpenGLVertexArrayObject>();
     vao_->create();  // optional: without VAO support the attributes are set on every draw
@@ -84,56 +337,85 @@ void ImageView::initializeGL() {
     quad_->allocate(corners, sizeof corners);
     quad_->release();
 
-    texture_ = 0;
-    texture_dirty_ = !image_.isNull();
+    texture_ = Texture{0, false, !image_.isNull()};
+    source_texture_ = Texture{0, false, !source_.isNull()};
+
+    // A source given before the context existed, or the one of a context that was replaced.
+    syncInterop();
+    if (!pending_path_.isEmpty() || !pending_error_.isEmpty())
+        QMetaObject::invokeMethod(this, &ImageView::emitPending, Qt::QueuedConnection);  // not from inside GL
 }
 
-bool ImageView::buildProgram(QString* log) {
-    program_ = std::make_unique<QOpenGLShaderProgram>();
-    if (!program_->addShaderFromSourceFile(QOpenGLShader::Vertex, QStringLiteral(":/shaders/image.vert")) ||
-        !program_->addShaderFromSourceFile(QOpenGLShader::Fragment, QStringLiteral(":/shaders/image.frag")) ||
-        !program_->link()) {
-        *log = program_->log();
-        program_.reset();
-        return false;
+QByteArray ImageView::overlayHeader(GridKind kind) const {
+    QByteArray header = int_math_ ? QByteArrayLiteral("#version 130\n#define CVZ_INT_MATH 1\n") : QByteArray();
+    header += QByteArrayLiteral("#define CVZ_OVERLAY 1\n");
+    if (kind == GridKind::OneD) header += QByteArrayLiteral("#define CVZ_GRID_1D 1\n");
+    return header;
+}
+
+ImageView::Program* ImageView::overlayProgram(GridKind kind) {
+    std::unique_ptr<Program>& program = overlay_programs_[kind == GridKind::OneD ? 0 : 1];
+    if (!program) {
+        QString log;
+        program = buildProgram(overlayHeader(kind), &log);
+        if (!program) {
+            broken_ = true;
+            emit failed(tr("OpenGL shader program failed: %1").arg(log.trimmed()));
+        }
     }
-    loc_corner_ = program_->attributeLocation("a_corner");
-    loc_image_to_clip_ = program_->uniformLocation("u_image_to_clip");
-    loc_image_size_ = program_->uniformLocation("u_image_size");
-    loc_gray_ = program_->uniformLocation("u_gray");
-    loc_texture_ = program_->uniformLocation("u_texture");
-    return true;
+    return program.get();
 }
 
-void ImageView::uploadTexture() {
-    texture_dirty_ = false;
-    if (image_.isNull()) return;
+std::unique_ptr<ImageView::Program> ImageView::buildProgram(const QByteArray& header, QString* log) {
+    // One source for all: the header picks the program and the index type (see image.frag).
+    const QByteArray vert = read_resource(QStringLiteral(":/shaders/image.vert"));
+    const QByteArray frag = read_resource(QStringLiteral(":/shaders/image.frag"));
+    if (vert.isEmpty() || frag.isEmpty()) {
+        *log = QStringLiteral("shader sources missing from the resources");
+        return nullptr;
+    }
+    auto program = std::make_unique<Program>();
+    program->shaders = std::make_unique<QOpenGLShaderProgram>();
+    if (!program->shaders->addShaderFromSourceCode(QOpenGLShader::Vertex, header + vert) ||
+        !program->shaders->addShaderFromSourceCode(QOpenGLShader::Fragment, header + frag) ||
+        !program->shaders->link()) {
+        *log = program->shaders->log();
+        return nullptr;
+    }
+    program->loc = std::make_unique<Locations>(*program->shaders);
+    return program;
+}
 
-    QImage upload = image_;
-    if (upload.width() > max_texture_size_ || upload.height() > max_texture_size_) {
+bool ImageView::upload(const QImage& image, Texture* texture, bool report) {
+    texture->dirty = false;
+    if (image.isNull()) return true;
+
+    QImage pixels = image;
+    if (pixels.width() > max_texture_size_ || pixels.height() > max_texture_size_) {
         // The shader samples in normalised coordinates, so a smaller texture still covers the
         // whole image rectangle and the mapping to image pixels is unchanged.
-        upload = upload.scaled(std::min(upload.width(), int(max_texture_size_)),
-                               std::min(upload.height(), int(max_texture_size_)), Qt::KeepAspectRatio,
+        pixels = pixels.scaled(std::min(pixels.width(), int(max_texture_size_)),
+                               std::min(pixels.height(), int(max_texture_size_)), Qt::KeepAspectRatio,
                                Qt::SmoothTransformation);
-        emit downscaled(tr("%1x%2 exceeds this GPU's %3-pixel texture limit; shown at %4x%5")
-                            .arg(image_.width())
-                            .arg(image_.height())
-                            .arg(max_texture_size_)
-                            .arg(upload.width())
-                            .arg(upload.height()));
+        if (report)
+            emit downscaled(tr("%1x%2 exceeds this GPU's %3-pixel texture limit; shown at %4x%5")
+                                .arg(image.width())
+                                .arg(image.height())
+                                .arg(max_texture_size_)
+                                .arg(pixels.width())
+                                .arg(pixels.height()));
     }
-    texture_gray_ = upload.format() == QImage::Format_Grayscale8;
-    if (!texture_gray_ && upload.format() != QImage::Format_RGB888)
-        upload = upload.convertToFormat(QImage::Format_RGB888);
+    texture->gray = pixels.format() == QImage::Format_Grayscale8;
+    if (!texture->gray && pixels.format() != QImage::Format_RGB888)
+        pixels = pixels.convertToFormat(QImage::Format_RGB888);
 
-    if (!texture_) glGenTextures(1, &texture_);
-    glBindTexture(GL_TEXTURE_2D, texture_);
+    if (!texture->id) glGenTextures(1, &texture->id);
+    glBindTexture(GL_TEXTURE_2D, texture->id);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // QImage pads every scanline to 4 bytes, as does GL
     GLint internal_format;
     GLenum format;
     const bool es = context()->isOpenGLES();
-    if (texture_gray_) {
+    if (texture->gray) {
         internal_format = has_rg_textures_ ? GL_R8 : GL_LUMINANCE;
         format = has_rg_textures_ ? GL_RED : GL_LUMINANCE;
     } else {
@@ -141,15 +423,15 @@ void ImageView::uploadTexture() {
         format = GL_RGB;
     }
     while (glGetError() != GL_NO_ERROR) {}  // start from a clean error state
-    glTexImage2D(GL_TEXTURE_2D, 0, internal_format, upload.width(), upload.height(), 0, format, GL_UNSIGNED_BYTE,
-                 upload.constBits());
+    glTexImage2D(GL_TEXTURE_2D, 0, internal_format, pixels.width(), pixels.height(), 0, format, GL_UNSIGNED_BYTE,
+                 pixels.constBits());
     if (const GLenum error = glGetError(); error != GL_NO_ERROR) {
         broken_ = true;
         emit failed(tr("OpenGL could not take a %1x%2 texture (GL error 0x%3)")
-                        .arg(upload.width())
-                        .arg(upload.height())
+                        .arg(pixels.width())
+                        .arg(pixels.height())
                         .arg(error, 0, 16));
-        return;
+        return false;
     }
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -161,50 +443,145 @@ void ImageView::uploadTexture() {
     } else {
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     }
+    return true;
+}
+
+bool ImageView::decorates() const {
+    const QSize shown = shownSize();
+    return overlay_.decorates() && overlay_.plan.width == std::uint32_t(shown.width()) &&
+           overlay_.plan.height == std::uint32_t(shown.height());
+}
+
+void ImageView::setIndex(QOpenGLShaderProgram& program, int location, std::int64_t value) {
+    if (int_math_) program.setUniformValue(location, GLint(std::clamp<std::int64_t>(value, INT_MIN, INT_MAX)));
+    else program.setUniformValue(location, GLfloat(value));
+}
+
+void ImageView::setOverlayUniforms(Program& overlay) {
+    QOpenGLShaderProgram& program = *overlay.shaders;
+    const Locations& l = *overlay.loc;
+    const OverlayState& o = overlay_;
+    const QSize quad = o.extent();
+    program.setUniformValue(l.quad_size, QVector2D(float(quad.width()), float(quad.height())));
+
+    const LaunchPlan& p = o.plan;
+    const AnimationFrame& a = o.animation;
+    const bool anim = a.mode != AnimationMode::Off;
+    const double device_px = transform_->zoom() * devicePixelRatioF();  // device pixels per image pixel
+    const QPointF line_fade = o.blockLineFade(device_px), warp_fade = o.warpLineFade(device_px);
+    program.setUniformValue(l.overlay, o.enabled ? 1.0f : 0.0f);
+    program.setUniformValue(l.anim, anim ? 1.0f : 0.0f);
+    program.setUniformValue(l.show_idle, o.show_idle ? 1.0f : 0.0f);
+    program.setUniformValue(l.opacity, float(o.opacity));
+    program.setUniformValue(l.coloring, float(int(o.coloring)));
+    program.setUniformValue(l.px, float(1.0 / device_px));
+    program.setUniformValue(l.line_fade, QVector2D(float(line_fade.x()), float(line_fade.y())));
+    program.setUniformValue(l.warp_fade, QVector2D(float(warp_fade.x()), float(warp_fade.y())));
+    setIndex(program, l.w, p.width);
+    setIndex(program, l.h, p.height);
+    setIndex(program, l.bx, p.shape.block.x);
+    setIndex(program, l.by, p.shape.block.y);
+    setIndex(program, l.gx, p.grid.x);
+    setIndex(program, l.gy, p.grid.y);
+    setIndex(program, l.ext_h, quad.height());
+    setIndex(program, l.threads, std::int64_t(p.total_threads));
+    setIndex(program, l.warps_per_block, std::int64_t(p.warps_per_block));
+    setIndex(program, l.done_end, std::int64_t(a.done_end));
+    setIndex(program, l.run_end, std::int64_t(a.run_end));
+    setIndex(program, l.warp_block, anim ? a.block : -1);
+    setIndex(program, l.warp_done_end, std::int64_t(a.warp_done_end));
+    setIndex(program, l.warp_run_end, std::int64_t(a.warp_run_end));
+    setIndex(program, l.sel_block, o.selected_block);
+    setIndex(program, l.sel_x, o.selected_pixel.x());
+    setIndex(program, l.sel_y, o.selected_pixel.y());
+
+    // Pixels of blocks not yet done show the kernel's input (on the result view); paintGL uploaded it.
+    const bool source = wantsSource() && source_texture_.id;
+    program.setUniformValue(l.has_source, source ? 1.0f : 0.0f);
+    program.setUniformValue(l.source_gray, source_texture_.gray ? 1.0f : 0.0f);
+    program.setUniformValue(l.source, 1);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, source ? source_texture_.id : dummy_texture_);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+bool ImageView::wantsSource() const {
+    return overlay_.animating() && !source_.isNull() && source_.size() == shownSize();
 }
 
 void ImageView::paintGL() {
     glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (broken_ || !program_) return;
-    if (texture_dirty_) uploadTexture();
-    if (broken_ || image_.isNull() || !texture_) return;
+    if (broken_ || !plain_) return;
+    syncInterop();  // normally nothing to do: the setters did it
+    if (!pending_path_.isEmpty() || !pending_error_.isEmpty())
+        QMetaObject::invokeMethod(this, &ImageView::emitPending, Qt::QueuedConnection);  // not from inside GL
+    // While the kernel's texture is live, the host result is not uploaded (it holds the same bytes);
+    // it stays dirty and goes up if the view falls back.
+    const bool live = interopLive();
+    if (!live && texture_.dirty) upload(image_, &texture_, true);
+    if (wantsSource() && source_texture_.dirty) upload(source_, &source_texture_, false);
+    const QSize shown = shownSize();
+    const GLuint texture = live ? GLuint(interop_->textureId()) : texture_.id;
+    if (broken_ || shown.isEmpty() || !texture) return;
 
     // Logical widget pixels, y down, to clip space; the viewport is already in device pixels.
     QMatrix4x4 image_to_clip;
     image_to_clip.ortho(0, float(width()), float(height()), 0, -1, 1);
     image_to_clip *= QMatrix4x4(transform_->imageToWidgetTransform(size()));
 
-    program_->bind();
-    program_->setUniformValue(loc_image_to_clip_, image_to_clip);
-    program_->setUniformValue(loc_image_size_, QVector2D(float(image_.width()), float(image_.height())));
-    program_->setUniformValue(loc_gray_, texture_gray_ ? 1.0f : 0.0f);
-    program_->setUniformValue(loc_texture_, 0);
+    // Nothing over the image: the plain program, which costs no more than drawing the texture.
+    Program* overlay = decorates() ? overlayProgram(overlay_.plan.shape.kind) : nullptr;
+    if (broken_) return;
+    Program& program = overlay ? *overlay : *plain_;
+    QOpenGLShaderProgram& shaders = *program.shaders;
+    const Locations& l = *program.loc;
+    shaders.bind();
+    shaders.setUniformValue(l.image_to_clip, image_to_clip);
+    shaders.setUniformValue(l.image_size, QVector2D(float(shown.width()), float(shown.height())));
+    // The kernel's texture is GL_R8: the shader shows its red channel as grey.
+    shaders.setUniformValue(l.gray, live || texture_.gray ? 1.0f : 0.0f);
+    shaders.setUniformValue(l.texture, 0);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture_);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    if (overlay) setOverlayUniforms(*overlay);
+    else shaders.setUniformValue(l.quad_size, QVector2D(float(shown.width()), float(shown.height())));
 
     QOpenGLVertexArrayObject::Binder vao_binder(vao_.get());
     quad_->bind();
-    program_->enableAttributeArray(loc_corner_);
-    program_->setAttributeBuffer(loc_corner_, GL_FLOAT, 0, 2);
+    shaders.enableAttributeArray(l.corner);
+    shaders.setAttributeBuffer(l.corner, GL_FLOAT, 0, 2);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     quad_->release();
-    program_->release();
+    shaders.release();
+}
 
-    // The block-grid overlay (next issue) is a second pass here: its own small program drawing the
-    // same quad with blending, from u_image_to_clip, v_pixel and uniforms for block and grid shape.
+void ImageView::drawFrameNow() {
+    makeCurrent();  // binds this widget's framebuffer
+    paintGL();
+    glFinish();
+    doneCurrent();
 }
 
 void ImageView::cleanup() {
-    if (!program_ && !texture_ && !quad_) return;
+    const bool interop_open = interop_ && interop_->isOpen();
+    if (!plain_ && !texture_.id && !source_texture_.id && !quad_ && !interop_open) return;
     makeCurrent();
-    if (texture_) glDeleteTextures(1, &texture_);
-    texture_ = 0;
+    // First the interop path (CUDA unregisters the texture), then its texture, then ours. A later
+    // context (the widget reparented) opens it again from the source kept.
+    if (interop_) interop_->close();
+    rendered_shape_.reset();
+    for (Texture* t : {&texture_, &source_texture_})
+        if (t->id) glDeleteTextures(1, &t->id);
+    if (dummy_texture_) glDeleteTextures(1, &dummy_texture_);
+    dummy_texture_ = 0;
+    texture_ = Texture{0, false, !image_.isNull()};
+    source_texture_ = Texture{0, false, !source_.isNull()};
     quad_.reset();
     vao_.reset();
-    program_.reset();
+    plain_.reset();
+    for (auto& program : overlay_programs_) program.reset();
     doneCurrent();
-    texture_dirty_ = !image_.isNull();
     if (context()) disconnect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ImageView::cleanup);
 }
 

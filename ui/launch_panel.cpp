@@ -1,5 +1,6 @@
 #include "launch_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -10,6 +11,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cvz {
@@ -57,6 +59,10 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     syncControls();
 }
 
+void LaunchPanel::syncNow() {
+    if (sync_pending_) syncControls();
+}
+
 void LaunchPanel::buildUi() {
     auto* v = new QVBoxLayout(this);
     auto* modes = new QHBoxLayout;
@@ -81,6 +87,28 @@ void LaunchPanel::buildUi() {
     pages_->addWidget(page2);
     v->addWidget(pages_);
 
+    // Matmul only: which kernel, which tile, and the missing-barrier lesson.
+    matmul_box_ = new QWidget(this);
+    auto* mm = new QFormLayout(matmul_box_);
+    mm->setContentsMargins(0, 0, 0, 0);
+    auto* kernels = new QHBoxLayout;
+    naive_ = new QRadioButton(tr("naive"), matmul_box_);
+    naive_->setToolTip(tr("One thread per output; row from y, column from x; K loads of A and of B per thread"));
+    tiled_ = new QRadioButton(tr("tiled (shared memory)"), matmul_box_);
+    tiled_->setToolTip(tr("TILE x TILE blocks stage tiles of A and B in shared memory, two __syncthreads() per phase"));
+    kernels->addWidget(naive_);
+    kernels->addWidget(tiled_);
+    mm->addRow(tr("Kernel"), kernels);
+    tile_box_ = new QComboBox(matmul_box_);
+    for (int t : {8, 16, 32}) tile_box_->addItem(QStringLiteral("%1 × %1").arg(t), t);
+    mm->addRow(tr("TILE"), tile_box_);
+    barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), matmul_box_);
+    barrier_box_->setToolTip(tr("Runs the tiled kernel on the emulator without the barrier after the multiply: "
+                                "a fast thread overwrites the tiles its neighbours still read"));
+    mm->addRow(barrier_box_);
+    matmul_box_->hide();
+    v->insertWidget(0, matmul_box_);
+
     presets_ = new QComboBox(this);
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : kPresets) presets_->addItem(QString::fromUtf8(p.label));
@@ -98,6 +126,48 @@ void LaunchPanel::buildUi() {
     connect(x_slider_, &QSlider::valueChanged, this, &LaunchPanel::onXChanged);
     connect(y_slider_, &QSlider::valueChanged, this, &LaunchPanel::onYChanged);
     connect(presets_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onPreset);
+    connect(naive_, &QRadioButton::toggled, this, &LaunchPanel::onMatmulControls);
+    connect(tile_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onMatmulControls);
+    connect(barrier_box_, &QCheckBox::toggled, this, &LaunchPanel::onMatmulControls);
+}
+
+void LaunchPanel::setKernel(PanelKernel kernel) {
+    if (kernel == kernel_) return;
+    kernel_ = kernel;
+    const bool mm = kernel == PanelKernel::Matmul;
+    matmul_box_->setVisible(mm);
+    one_d_->setEnabled(!mm);  // the matmul grid is 2-D: rows from y, columns from x
+    one_d_->setToolTip(mm ? tr("Matmul maps rows to y and columns to x: a 2-D grid")
+                          : tr("i = blockIdx.x * blockDim.x + threadIdx.x over the flattened image; if (i < n)"));
+    stats_->setText(mm ? matmul_stats_ : grayscale_stats_);
+    syncControls();
+}
+
+void LaunchPanel::setMatmulLaunch(const MatmulLaunch& launch) { commitMatmul(launch); }
+
+void LaunchPanel::commitMatmul(const MatmulLaunch& l) {
+    const bool changed = l.kernel != matmul_.kernel || !(l.block == matmul_.block) || l.tile != matmul_.tile ||
+                         l.second_barrier != matmul_.second_barrier;
+    matmul_ = l;
+    if (!sync_pending_) {
+        sync_pending_ = true;
+        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
+    }
+    if (changed) emit matmulLaunchChanged(matmul_);
+}
+
+void LaunchPanel::onMatmulControls() {
+    if (syncing_) return;
+    MatmulLaunch l = matmul_;
+    l.kernel = naive_->isChecked() ? MatmulKernel::Naive : MatmulKernel::Tiled;
+    l.tile = unsigned(tile_box_->currentData().toInt());
+    l.second_barrier = l.kernel == MatmulKernel::Naive || !barrier_box_->isChecked();
+    commitMatmul(l);
+}
+
+void LaunchPanel::showMatmulStats(const QString& html) {
+    matmul_stats_ = html;
+    if (kernel_ == PanelKernel::Matmul) stats_->setText(html);
 }
 
 void LaunchPanel::setShape(const LaunchShape& s) { commit(s); }
@@ -105,13 +175,45 @@ void LaunchPanel::setShape(const LaunchShape& s) { commit(s); }
 void LaunchPanel::commit(const LaunchShape& s) {
     const bool changed = s.kind != shape_.kind || !(s.block == shape_.block);
     shape_ = s;
-    syncControls();
+    // The controls follow on the next turn of the event loop, once for any number of changes:
+    // switching the 1-D/2-D page costs milliseconds, and shapes may arrive in bursts.
+    if (!sync_pending_) {
+        sync_pending_ = true;
+        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
+    }
     if (changed) emit shapeChanged(shape_);
 }
 
 void LaunchPanel::syncControls() {
+    sync_pending_ = false;
     syncing_ = true;
     const QSignalBlocker b1(one_d_), b2(two_d_);
+    if (kernel_ == PanelKernel::Matmul) {
+        const QSignalBlocker b3(naive_), b4(tiled_), b5(tile_box_), b6(barrier_box_);
+        one_d_->setChecked(false);
+        two_d_->setChecked(true);
+        pages_->setCurrentIndex(1);
+        const bool naive = matmul_.kernel == MatmulKernel::Naive;
+        naive_->setChecked(naive);
+        tiled_->setChecked(!naive);
+        tile_box_->setCurrentIndex(std::max(0, tile_box_->findData(int(matmul_.tile))));
+        tile_box_->setEnabled(!naive);
+        barrier_box_->setChecked(!matmul_.second_barrier);
+        barrier_box_->setEnabled(!naive);
+        const Dim3 b = matmul_.block_shape();
+        x_slider_->setValue(int(b.x));
+        y_slider_->setValue(int(b.y));
+        // The tiled kernel's block is TILE x TILE: the sliders show it but only TILE changes it.
+        x_slider_->setEnabled(naive);
+        y_slider_->setEnabled(naive);
+        x_spin_->setEnabled(naive);
+        y_spin_->setEnabled(naive);
+        syncing_ = false;
+        return;
+    }
+    for (QWidget* w : {static_cast<QWidget*>(x_slider_), static_cast<QWidget*>(y_slider_),
+                       static_cast<QWidget*>(x_spin_), static_cast<QWidget*>(y_spin_)})
+        w->setEnabled(true);
     one_d_->setChecked(shape_.kind == GridKind::OneD);
     two_d_->setChecked(shape_.kind == GridKind::TwoD);
     pages_->setCurrentIndex(shape_.kind == GridKind::OneD ? 0 : 1);
@@ -125,7 +227,7 @@ void LaunchPanel::syncControls() {
 }
 
 void LaunchPanel::onModeChanged() {
-    if (syncing_) return;
+    if (syncing_ || kernel_ == PanelKernel::Matmul) return;
     // Switching keeps the thread count where it can: 256 threads <-> 16x16.
     if (one_d_->isChecked()) commit(LaunchShape::one_d(shape_.block.x * shape_.block.y));
     else commit(LaunchShape::two_d(16, 16));
@@ -139,19 +241,36 @@ void LaunchPanel::onThreadsChanged(int value) {
 // Keep x*y <= 1024: the dimension being moved wins, the other gives way.
 void LaunchPanel::onXChanged(int x) {
     if (syncing_) return;
+    if (kernel_ == PanelKernel::Matmul) {
+        const unsigned my = std::min<unsigned>(matmul_.block.y, unsigned(kMaxThreads / x));
+        commitMatmul(MatmulLaunch::naive(unsigned(x), std::max(1u, my)));
+        return;
+    }
     const unsigned y = std::min<unsigned>(shape_.block.y, unsigned(kMaxThreads / x));
     commit(LaunchShape::two_d(unsigned(x), std::max(1u, y)));
 }
 
 void LaunchPanel::onYChanged(int y) {
     if (syncing_) return;
+    if (kernel_ == PanelKernel::Matmul) {
+        const unsigned mx = std::min<unsigned>(matmul_.block.x, unsigned(kMaxThreads / y));
+        commitMatmul(MatmulLaunch::naive(std::max(1u, mx), unsigned(y)));
+        return;
+    }
     const unsigned x = std::min<unsigned>(shape_.block.x, unsigned(kMaxThreads / y));
     commit(LaunchShape::two_d(std::max(1u, x), unsigned(y)));
 }
 
 void LaunchPanel::onPreset(int index) {
     if (index <= 0 || index > int(std::size(kPresets))) return;
-    commit(kPresets[index - 1].shape);
+    const LaunchShape& preset = kPresets[index - 1].shape;
+    if (kernel_ == PanelKernel::Matmul) {
+        // Matmul takes the 2-D presets as naive blocks; 1-D ones do not apply.
+        if (preset.kind == GridKind::TwoD) commitMatmul(MatmulLaunch::naive(preset.block.x, preset.block.y));
+        presets_->setCurrentIndex(0);
+        return;
+    }
+    commit(preset);
     presets_->setCurrentIndex(0);
 }
 
@@ -173,7 +292,8 @@ void LaunchPanel::showPlan(const LaunchPlan& p) {
     if (p.passes > 1)
         text += tr("<tr><td>Grid-stride passes</td><td align=right>%1 (gridDim.y capped at 65535)</td></tr>").arg(p.passes);
     text += QStringLiteral("</table>");
-    stats_->setText(text);
+    grayscale_stats_ = text;
+    if (kernel_ == PanelKernel::Grayscale) stats_->setText(text);
 }
 
 QString LaunchPanel::planText() const { return stats_->text(); }

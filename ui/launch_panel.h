@@ -3,8 +3,10 @@
 
 #include "app/launch_plan.h"
 #include "kernels/core/launch_shape.h"
+#include "kernels/matmul/matmul_launch.h"
 
 class QButtonGroup;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QRadioButton;
@@ -13,6 +15,9 @@ class QSpinBox;
 class QStackedWidget;
 
 namespace cvz {
+
+// Which kernel family the panel is editing: the image's grayscale launch or the matrices' matmul.
+enum class PanelKernel { Grayscale, Matmul };
 
 // The block-shape controls of issue 3: 1-D or 2-D, sliders with spin boxes for threads per block,
 // blockDim.x and blockDim.y, kept to shapes CUDA accepts (at most 1024 threads), presets, and the
@@ -23,7 +28,18 @@ public:
     explicit LaunchPanel(QWidget* parent = nullptr);
 
     LaunchShape shape() const { return shape_; }
-    void setShape(const LaunchShape& shape);  // emits shapeChanged on a real change
+    // Emits shapeChanged on a real change. The controls show it from the next turn of the event
+    // loop (or syncNow()).
+    void setShape(const LaunchShape& shape);
+    void syncNow();
+
+    // The matmul side (the Matrices tab): naive with a 2-D block from the same sliders, or tiled
+    // with TILE x TILE blocks, and the emulator-only "remove the second barrier" lesson.
+    void setKernel(PanelKernel kernel);
+    PanelKernel kernel() const { return kernel_; }
+    MatmulLaunch matmulLaunch() const { return matmul_; }
+    void setMatmulLaunch(const MatmulLaunch& launch);  // emits matmulLaunchChanged on a real change
+    void showMatmulStats(const QString& html);
 
     // Shows the plan's numbers (grid, totals, idle, warps) under the controls.
     void showPlan(const LaunchPlan& plan);
@@ -37,6 +53,7 @@ public:
 
 signals:
     void shapeChanged(const cvz::LaunchShape& shape);
+    void matmulLaunchChanged(const cvz::MatmulLaunch& launch);
 
 private:
     void buildUi();
@@ -47,9 +64,12 @@ private:
     void onPreset(int index);
     void syncControls();
     void commit(const LaunchShape& shape);
+    void commitMatmul(const MatmulLaunch& launch);
+    void onMatmulControls();
 
     LaunchShape shape_ = LaunchShape::one_d(256);
     bool syncing_ = false;
+    bool sync_pending_ = false;
     QRadioButton* one_d_ = nullptr;
     QRadioButton* two_d_ = nullptr;
     QStackedWidget* pages_ = nullptr;
@@ -61,6 +81,15 @@ private:
     QSpinBox* y_spin_ = nullptr;
     QComboBox* presets_ = nullptr;
     QLabel* stats_ = nullptr;
+
+    PanelKernel kernel_ = PanelKernel::Grayscale;
+    MatmulLaunch matmul_ = MatmulLaunch::naive(16, 16);
+    QString grayscale_stats_, matmul_stats_;
+    QWidget* matmul_box_ = nullptr;
+    QRadioButton* naive_ = nullptr;
+    QRadioButton* tiled_ = nullptr;
+    QComboBox* tile_box_ = nullptr;
+    QCheckBox* barrier_box_ = nullptr;
 };
 
 }  // namespace cvz

@@ -3,6 +3,7 @@
 #include <QPaintEvent>
 #include <QPainter>
 
+#include "raster_overlay.h"
 #include "view_navigator.h"
 #include "view_transform.h"
 
@@ -21,6 +22,16 @@ void RasterImageView::setImage(const QImage& image) {
     update();
 }
 
+void RasterImageView::setSourceImage(const QImage& image) {
+    source_ = image;
+    update();
+}
+
+void RasterImageView::setOverlay(const OverlayState& state) {
+    overlay_ = state;
+    update();
+}
+
 QImage RasterImageView::grabImage() { return grab().toImage(); }
 
 QString RasterImageView::displayPath() const { return QStringLiteral("raster fallback"); }
@@ -31,6 +42,14 @@ QPointF RasterImageView::imageToWidget(QPointF image) const { return transform_-
 
 void RasterImageView::paintEvent(QPaintEvent* event) {
     QPainter painter(this);
+    const bool decorate = overlay_.decorates() && !image_.isNull() &&
+                          overlay_.plan.width == std::uint32_t(image_.width()) &&
+                          overlay_.plan.height == std::uint32_t(image_.height());
+    if (decorate) {
+        painter.drawImage(0, 0,
+                          render_overlay_frame(overlay_, *transform_, size(), devicePixelRatioF(), image_, source_));
+        return;
+    }
     painter.fillRect(event->rect(), QColor(0x30, 0x30, 0x30));  // as the GL view clears
     if (pixmap_.isNull()) return;
     // Smooth only when zoomed out; zoomed in, each image pixel stays a crisp square as in the GL view.

@@ -3,11 +3,14 @@
 #include <QWidget>
 
 #include "image_surface.h"
+#include "overlay_state.h"
 
 namespace cvz {
 
 // The image view where OpenGL is unavailable (no GL driver, remote X without GLX, CUDAVIZ_RASTER=1
-// or --raster): QPainter draws the image through the same shared ViewTransform as the GL view.
+// or --raster): QPainter draws the image through the same shared ViewTransform as the GL view, and
+// the launch overlay is computed on the CPU for the pixels on screen (raster_overlay.h): the same
+// picture as the shader, more slowly.
 class RasterImageView : public QWidget, public ImageSurface {
     Q_OBJECT
 public:
@@ -17,6 +20,9 @@ public:
     ViewTransform* transform() const override { return transform_; }
     void setImage(const QImage& image) override;
     QImage image() const override { return image_; }
+    void setSourceImage(const QImage& image) override;
+    void setOverlay(const OverlayState& state) override;
+    const OverlayState& overlay() const override { return overlay_; }
     QImage grabImage() override;
     QString displayPath() const override;
     QPointF widgetToImage(QPointF widget) const override;
@@ -28,7 +34,9 @@ protected:
 private:
     ViewTransform* transform_;
     QImage image_;
+    QImage source_;
     QPixmap pixmap_;  // converted once: drawing a QImage converts it on every paint
+    OverlayState overlay_;
 };
 
 }  // namespace cvz

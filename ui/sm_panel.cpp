@@ -22,11 +22,17 @@ void SmPanel::setWave(std::uint64_t wave) {
     update();
 }
 
+void SmPanel::setHighlightBlock(std::int64_t block) {
+    if (block == highlight_) return;
+    highlight_ = block;
+    update();
+}
+
 QString SmPanel::caption() const {
     if (plan_.blocks == 0) return tr("No launch");
     if (wave_ >= plan_.waves) return tr("All %1 blocks done in %2 waves").arg(plan_.blocks).arg(plan_.waves);
     const std::uint64_t first = plan_.wave_first_block(wave_), end = plan_.wave_end_block(wave_);
-    QString text = tr("Wave %1 of %2: blocks %3–%4 on %5 SMs × %6 slot_count")
+    QString text = tr("Wave %1 of %2: blocks %3–%4 on %5 SMs × %6 slots")
                        .arg(wave_ + 1)
                        .arg(plan_.waves)
                        .arg(first)
@@ -34,7 +40,7 @@ QString SmPanel::caption() const {
                        .arg(plan_.sm_count)
                        .arg(plan_.blocks_per_sm);
     if (wave_ + 1 == plan_.waves && plan_.tail_fill < 1.0)
-        text += tr(" — the tail: %1% of the slot_count busy").arg(QString::number(100.0 * plan_.tail_fill, 'f', 0));
+        text += tr(" — the tail: %1% of the slots busy").arg(QString::number(100.0 * plan_.tail_fill, 'f', 0));
     return text;
 }
 
@@ -43,7 +49,7 @@ void SmPanel::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), palette().window());
     if (plan_.blocks == 0 || plan_.sm_count == 0) return;
     const QRect area = rect().adjusted(4, 4, -4, -4);
-    // Lay out SMs in a near-square grid whose cells are wide enough for the slot_count.
+    // Lay out SMs in a near-square grid whose cells are wide enough for the slots.
     const int sms = plan_.sm_count;
     const int cols = std::max(1, int(std::ceil(std::sqrt(double(sms) * area.width() / std::max(1, area.height())))));
     const int rows = (sms + cols - 1) / cols;
@@ -69,6 +75,11 @@ void SmPanel::paintEvent(QPaintEvent*) {
             const std::uint64_t block = first + std::uint64_t(s) * sms + std::uint64_t(sm);
             if (block < end) p.fillRect(cell, color_for_id(block));
             else p.fillRect(cell, QBrush(palette().color(QPalette::Midlight), Qt::BDiagPattern));
+            if (block < end && std::int64_t(block) == highlight_) {
+                p.setPen(QPen(QColor(0xff, 0xd4, 0x00), 2));  // overlay_style::kSelection
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(cell.adjusted(1, 1, -1, -1));
+            }
         }
     }
 }

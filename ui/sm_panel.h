@@ -15,6 +15,8 @@ public:
 
     void setPlan(const WavePlan& plan);
     void setWave(std::uint64_t wave);  // waves() means "all done"
+    // Outlines the slot holding `block` (the inspected block; -1: none).
+    void setHighlightBlock(std::int64_t block);
     std::uint64_t wave() const { return wave_; }
     QString caption() const;
 
@@ -27,6 +29,7 @@ protected:
 private:
     WavePlan plan_;
     std::uint64_t wave_ = 0;
+    std::int64_t highlight_ = -1;
 };
 
 }  // namespace cvz

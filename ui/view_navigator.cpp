@@ -14,6 +14,7 @@ ViewNavigator::ViewNavigator(QWidget* view, ViewTransform* transform)
     : QObject(view), view_(view), transform_(transform) {
     view_->installEventFilter(this);
     view_->setCursor(Qt::OpenHandCursor);
+    view_->setMouseTracking(true);  // hover reports without a button held
 }
 
 double ViewNavigator::wheelFactor(int angle_delta_y) {
@@ -33,22 +34,31 @@ bool ViewNavigator::eventFilter(QObject* watched, QEvent* event) {
         auto* mouse = static_cast<QMouseEvent*>(event);
         if (mouse->button() != Qt::LeftButton && mouse->button() != Qt::MiddleButton) return false;
         dragging_ = true;
-        last_pos_ = mouse->position();
+        last_pos_ = press_pos_ = mouse->position();
         view_->setCursor(Qt::ClosedHandCursor);
         return true;
     }
     case QEvent::MouseMove: {
-        if (!dragging_) return false;
         auto* mouse = static_cast<QMouseEvent*>(event);
+        if (!dragging_) {
+            if (mouse->buttons() == Qt::NoButton) emit hovered(mouse->position());
+            return false;
+        }
         transform_->panBy(mouse->position() - last_pos_);
         last_pos_ = mouse->position();
         return true;
     }
-    case QEvent::MouseButtonRelease:
+    case QEvent::MouseButtonRelease: {
         if (!dragging_) return false;
         dragging_ = false;
         view_->setCursor(Qt::OpenHandCursor);
+        auto* mouse = static_cast<QMouseEvent*>(event);
+        if ((mouse->position() - press_pos_).manhattanLength() < kClickSlop) emit clicked(mouse->position());
         return true;
+    }
+    case QEvent::Leave:
+        emit left();
+        return false;
     default:
         return false;
     }

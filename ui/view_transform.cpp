@@ -64,9 +64,12 @@ void ViewTransform::zoomAbout(QPointF widget, QSizeF view, double factor) {
 
 void ViewTransform::panBy(QPointF widget_delta) { set(zoom_, center_ - widget_delta / zoom_, false); }
 
-void ViewTransform::fitTo(QSizeF view) {
-    const double zoom = std::max(fitZoom(image_size_, view), kMinZoom);
-    set(zoom, QPointF(image_size_.width() / 2.0, image_size_.height() / 2.0), true);
+void ViewTransform::fitTo(QSizeF view) { fitTo(view, QSizeF(image_size_)); }
+
+void ViewTransform::fitTo(QSizeF view, QSizeF content) {
+    const QSize whole(int(std::ceil(content.width())), int(std::ceil(content.height())));
+    const double zoom = std::max(fitZoom(whole, view), kMinZoom);
+    set(zoom, QPointF(content.width() / 2.0, content.height() / 2.0), true);
 }
 
 }  // namespace cvz

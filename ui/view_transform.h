@@ -47,6 +47,9 @@ public:
     void zoomAbout(QPointF widget, QSizeF view, double factor);
     void panBy(QPointF widget_delta);  // the image follows the mouse
     void fitTo(QSizeF view);
+    // Fits `content` (image pixels from the image's top-left corner, e.g. the launch grid's extent
+    // past the image) instead of the image.
+    void fitTo(QSizeF view, QSizeF content);
 
 signals:
     void changed();

@@ -1,0 +1,378 @@
+#include "block_sweep.h"
+
+#include <QMetaObject>
+#include <QSaveFile>
+#include <QStringList>
+
+#include <mutex>
+
+#include "backend_choice.h"
+#include "job_runner.h"
+#include "kernel_resources.h"
+#include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_timing.h"
+#include "kernels/matmul/matmul_timing.h"
+
+namespace cvz {
+
+namespace {
+
+constexpr unsigned kMaxThreads = 1024;
+const QString kSweepTag = QStringLiteral("sweep");
+
+QString csv_field(const QString& text) {
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString problem_text(const SweepRequest& r) {
+    if (r.kernel == SweepKernel::Grayscale && (r.image.width == 0 || r.image.height == 0))
+        return QStringLiteral("no image");
+    if (r.kernel == SweepKernel::Matmul && (r.a.size() == 0 || r.b.size() == 0)) return QStringLiteral("no matrices");
+    if (r.kernel == SweepKernel::Grayscale)
+        return QStringLiteral("%1 × %2 image, %3")
+            .arg(r.image.width)
+            .arg(r.image.height)
+            .arg(r.layout == PixelLayout::Planar ? QStringLiteral("planar") : QStringLiteral("interleaved"));
+    return QStringLiteral("A %1×%2 @ B %3×%4").arg(r.a.rows).arg(r.a.cols).arg(r.b.rows).arg(r.b.cols);
+}
+
+// Empty when the request's input can be timed, else why not.
+QString input_error(const SweepRequest& r) {
+    if (r.kernel == SweepKernel::Grayscale) {
+        if (r.image.width == 0 || r.image.height == 0) return QStringLiteral("there is no image to time the kernel on");
+        if (r.image.bytes.size() != 3 * std::size_t(r.image.width) * r.image.height)
+            return QStringLiteral("the RGB buffer does not hold width x height pixels");
+        return {};
+    }
+    if (r.a.size() == 0 || r.b.size() == 0) return QStringLiteral("there are no matrices to time the kernels on");
+    return check_matmul_shapes(r.a, r.b);
+}
+
+double throughput(const SweepRequest& r, double ms) {
+    if (r.kernel == SweepKernel::Grayscale) return grayscale_gb_per_s(std::uint64_t(r.image.width) * r.image.height, ms);
+    return matmul_gflop_per_s(r.a.rows, r.b.cols, r.a.cols, ms);
+}
+
+void apply_timing(const SweepRequest& request, const ShapeTiming& t, SweepRow* row) {
+    if (t.timed) {
+        row->state = SweepRowState::Timed;
+        row->median_ms = t.median_ms;
+        row->launches = t.launches;
+        row->throughput = throughput(request, t.median_ms);
+        row->error.clear();
+    } else if (!t.status) {
+        row->state = SweepRowState::Failed;
+        row->error = QString::fromStdString(t.status.message());
+    }
+}
+
+}  // namespace
+
+// ---- shape sets ----
+
+std::vector<LaunchShape> power_of_two_2d_shapes() {
+    std::vector<LaunchShape> shapes;
+    for (unsigned y = 1; y <= kMaxThreads; y *= 2)
+        for (unsigned x = 1; x * y <= kMaxThreads; x *= 2) shapes.push_back(LaunchShape::two_d(x, y));
+    return shapes;
+}
+
+std::vector<LaunchShape> grayscale_1d_sweep_shapes() {
+    std::vector<LaunchShape> shapes;
+    for (unsigned t = 32; t <= kMaxThreads; t += 32) shapes.push_back(LaunchShape::one_d(t));
+    return shapes;
+}
+
+std::vector<unsigned> matmul_sweep_tiles() { return {8, 16, 32}; }
+
+// ---- rows and results ----
+
+QString SweepRow::label() const {
+    const QString block = QString::fromStdString(to_string(shape));
+    if (kernel == SweepKernel::Grayscale)
+        return (shape.kind == GridKind::OneD ? QStringLiteral("1-D ") : QStringLiteral("2-D ")) + block;
+    return QString::fromStdString(to_string(matmul_launch()));
+}
+
+MatmulLaunch SweepRow::matmul_launch() const {
+    return matmul_kernel == MatmulKernel::Tiled ? MatmulLaunch::tiled(shape.block.x)
+                                                : MatmulLaunch::naive(shape.block.x, shape.block.y);
+}
+
+bool SweepRow::in_heatmap() const {
+    const auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
+    if (shape.kind != GridKind::TwoD) return false;
+    if (kernel == SweepKernel::Matmul && matmul_kernel != MatmulKernel::Naive) return false;
+    return pow2(shape.block.x) && pow2(shape.block.y) && shape.block.x <= kMaxThreads && shape.block.y <= kMaxThreads;
+}
+
+bool SweepResult::anyTimed() const {
+    for (const SweepRow& r : rows)
+        if (r.state == SweepRowState::Timed) return true;
+    return false;
+}
+
+QString SweepResult::throughputUnit() const {
+    return kernel == SweepKernel::Grayscale ? QStringLiteral("GB/s") : QStringLiteral("GFLOP/s");
+}
+
+int SweepResult::indexOf(const LaunchShape& shape, MatmulKernel matmul_kernel) const {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SweepRow& r = rows[i];
+        if (r.shape.kind == shape.kind && r.shape.block == shape.block &&
+            (kernel == SweepKernel::Grayscale || r.matmul_kernel == matmul_kernel))
+            return int(i);
+    }
+    return -1;
+}
+
+double grayscale_gb_per_s(std::uint64_t pixels, double ms) {
+    if (ms <= 0) return 0;
+    return 4.0 * double(pixels) / (ms * 1e6);
+}
+
+double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms) {
+    if (ms <= 0) return 0;
+    return 2.0 * double(m) * double(n) * double(k) / (ms * 1e6);
+}
+
+std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profile) {
+    std::vector<SweepRow> rows;
+    const auto add = [&](const LaunchShape& shape, MatmulKernel mk) {
+        SweepRow row;
+        row.kernel = kernel;
+        row.shape = shape;
+        row.matmul_kernel = mk;
+        rows.push_back(row);
+    };
+    for (const LaunchShape& s : power_of_two_2d_shapes()) add(s, MatmulKernel::Naive);
+    if (kernel == SweepKernel::Grayscale) {
+        for (const LaunchShape& s : grayscale_1d_sweep_shapes()) add(s, MatmulKernel::Naive);
+    } else {
+        for (unsigned tile : matmul_sweep_tiles()) add(LaunchShape::two_d(tile, tile), MatmulKernel::Tiled);
+    }
+    remodel_occupancy(&rows, profile);
+    return rows;
+}
+
+void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile) {
+    for (SweepRow& r : *rows) {
+        const BlockResources res = r.kernel == SweepKernel::Grayscale ? grayscale_block_resources(r.shape)
+                                                                      : matmul_block_resources(r.matmul_launch());
+        r.occupancy = compute_occupancy(profile, res);
+    }
+}
+
+int mark_best(std::vector<SweepRow>* rows) {
+    int best = -1;
+    for (std::size_t i = 0; i < rows->size(); ++i) {
+        SweepRow& r = (*rows)[i];
+        r.best = false;
+        if (r.state != SweepRowState::Timed) continue;
+        if (best < 0 || r.median_ms < (*rows)[std::size_t(best)].median_ms) best = int(i);
+    }
+    if (best >= 0) (*rows)[std::size_t(best)].best = true;
+    return best;
+}
+
+// ---- CSV ----
+
+QString sweep_csv(const SweepResult& result) {
+    const bool gray = result.kernel == SweepKernel::Grayscale;
+    QString out = QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,%1,occupancy,blocks_per_sm,limit,best,error\n")
+                      .arg(gray ? QStringLiteral("gb_per_s") : QStringLiteral("gflop_per_s"));
+    for (const SweepRow& r : result.rows) {
+        const bool timed = r.state == SweepRowState::Timed;
+        const bool modeled = r.occupancy.blocks_per_sm > 0;
+        QStringList f;
+        f << (gray ? QStringLiteral("grayscale") : QStringLiteral("matmul")) << csv_field(r.label())
+          << QString::number(r.shape.block.x) << QString::number(r.shape.block.y)
+          << QString::number(r.shape.block.volume())
+          << (timed ? QStringLiteral("timed")
+                    : r.state == SweepRowState::Failed ? QStringLiteral("error") : QStringLiteral("not timed"))
+          << (timed ? QString::number(r.median_ms, 'f', 5) : QString())
+          << (timed ? QString::number(r.throughput, 'f', 2) : QString())
+          << (modeled ? QString::number(r.occupancy.occupancy, 'f', 3) : QString())
+          << QString::number(r.occupancy.blocks_per_sm)
+          << (modeled ? csv_field(to_string(r.occupancy.limit)) : QString())
+          << (r.best ? QStringLiteral("1") : QStringLiteral("0"))
+          << csv_field(r.state == SweepRowState::Failed ? r.error : QString());
+        out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString write_sweep_csv(const SweepResult& result, const QString& path) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return QStringLiteral("Cannot write %1: %2").arg(path, file.errorString());
+    const QByteArray bytes = sweep_csv(result).toUtf8();
+    if (file.write(bytes) != bytes.size() || !file.commit())
+        return QStringLiteral("Cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+// ---- timers and the sweep ----
+
+SweepTimer cuda_sweep_timer() {
+    return [](const SweepRequest& req, const std::vector<SweepRow>& rows, const TimingOptions& options) {
+        if (req.kernel == SweepKernel::Grayscale) {
+            std::vector<LaunchShape> shapes;
+            shapes.reserve(rows.size());
+            for (const SweepRow& r : rows) shapes.push_back(r.shape);
+            const std::uint64_t n = std::uint64_t(req.image.width) * req.image.height;
+            std::vector<std::uint8_t> planar;
+            const std::uint8_t* input = req.image.bytes.data();
+            if (req.layout == PixelLayout::Planar) {
+                planar = interleaved_to_planar(input, n);
+                input = planar.data();
+            }
+            const GrayscaleImage image{input, nullptr, req.image.width, req.image.height, req.layout};
+            return time_grayscale_shapes(image, shapes, options);
+        }
+        std::vector<MatmulLaunch> launches;
+        launches.reserve(rows.size());
+        for (const SweepRow& r : rows) launches.push_back(r.matmul_launch());
+        const MatmulProblem problem{req.a.data.data(), req.b.data.data(), nullptr, req.a.rows, req.a.cols, req.b.cols};
+        return time_matmul_launches(problem, launches, options);
+    };
+}
+
+SweepTimer default_sweep_timer() { return cuda_device_available() ? cuda_sweep_timer() : SweepTimer{}; }
+
+QString modeled_only_note(const QString& profile) {
+    return QStringLiteral("no CUDA device: showing modeled occupancy for %1 only").arg(profile);
+}
+
+SweepResult model_sweep(const SweepRequest& request) {
+    SweepResult r;
+    r.kernel = request.kernel;
+    r.profile = request.profile.name;
+    r.problem = problem_text(request);
+    r.rows = sweep_rows(request.kernel, request.profile);
+    return r;
+}
+
+SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, TimingOptions options,
+                      const std::function<void(int, const SweepRow&)>& row_done) {
+    SweepResult result = model_sweep(request);
+    const std::size_t total = result.rows.size();
+    if (!timer) {
+        result.note = modeled_only_note(result.profile);
+        if (options.progress) options.progress(total, total);
+        return result;
+    }
+    if (const QString e = input_error(request); !e.isEmpty()) {
+        result.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
+        result.note = e;
+        return result;
+    }
+    options.warmup = request.warmup;
+    options.repeats = request.repeats;
+    options.budget_ms = request.budget_ms;
+    options.device = request.device;
+    if (row_done) {
+        options.shape_done = [&, chained = std::move(options.shape_done)](std::size_t i, const ShapeTiming& t) {
+            if (chained) chained(i, t);
+            if (i >= total) return;
+            SweepRow row = result.rows[i];
+            apply_timing(request, t, &row);
+            row_done(int(i), row);
+        };
+    }
+    const TimingSweep timing = timer(request, result.rows, options);
+    for (std::size_t i = 0; i < total && i < timing.shapes.size(); ++i) apply_timing(request, timing.shapes[i], &result.rows[i]);
+    result.best = mark_best(&result.rows);
+    result.status = timing.status;
+    result.cancelled = timing.cancelled;
+    result.device = QString::fromStdString(timing.device);
+    if (!timing.status) {
+        result.note = QString::fromStdString(timing.status.message());
+    } else {
+        result.note = QStringLiteral("kernel time: median of %1 launches after %2 warm-ups%3; occupancy modeled for %4")
+                          .arg(request.repeats)
+                          .arg(request.warmup)
+                          .arg(result.device.isEmpty() ? QString() : QStringLiteral(" on ") + result.device, result.profile);
+        if (timing.cancelled)
+            result.note = QStringLiteral("cancelled after %1 of %2 shapes; ").arg(timing.completed).arg(total) + result.note;
+    }
+    return result;
+}
+
+// ---- SweepRunner ----
+
+// What a running sweep shares with its runner: the cancel flag, and the way back to the GUI thread,
+// cut when the runner goes (or a newer sweep supersedes this one).
+struct SweepRunner::Channel {
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    SweepRunner* owner = nullptr;
+
+    template <class F>
+    void post(F&& f) {
+        std::lock_guard lock(mutex);
+        // An event posted to an object is deleted with the object, so `f` never runs on a dead runner.
+        if (owner) QMetaObject::invokeMethod(owner, std::forward<F>(f), Qt::QueuedConnection);
+    }
+    void detach() {
+        cancel = true;
+        std::lock_guard lock(mutex);
+        owner = nullptr;
+    }
+};
+
+SweepRunner::SweepRunner(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs), timer_(default_sweep_timer()) {
+    if (!jobs_) {
+        own_jobs_ = std::make_unique<JobRunner>();
+        jobs_ = own_jobs_.get();
+    }
+}
+
+SweepRunner::~SweepRunner() {
+    if (channel_) channel_->detach();
+}
+
+void SweepRunner::setTimer(SweepTimer timer) { timer_ = std::move(timer); }
+
+void SweepRunner::cancel() {
+    if (channel_) channel_->cancel = true;
+}
+
+void SweepRunner::start(SweepRequest request) {
+    if (channel_) channel_->detach();  // a newer sweep: the older one stops and says nothing more
+    channel_ = std::make_shared<Channel>();
+    channel_->owner = this;
+    const quint64 serial = ++serial_;
+    running_ = true;
+    emit started(model_sweep(request));
+
+    // The request (an image can be large) moves to the worker; nothing of it stays shared.
+    jobs_->submit(kSweepTag, this, [this, channel = channel_, request = std::move(request), timer = timer_,
+                                    serial]() -> JobRunner::Continuation {
+        TimingOptions options;
+        options.cancel = &channel->cancel;
+        options.progress = [this, &channel, serial](std::size_t done, std::size_t total) {
+            channel->post([this, serial, done, total] {
+                if (serial == serial_) emit progress(int(done), int(total));
+            });
+        };
+        const auto row_done = [this, &channel, serial](int index, const SweepRow& row) {
+            channel->post([this, serial, index, row] {
+                if (serial == serial_) emit rowUpdated(index, row);
+            });
+        };
+        SweepResult result = run_sweep(request, timer, options, row_done);
+        channel->post([this, serial, result = std::move(result)] {
+            if (serial != serial_) return;
+            running_ = false;
+            emit finished(result);
+        });
+        return {};
+    });
+}
+
+}  // namespace cvz

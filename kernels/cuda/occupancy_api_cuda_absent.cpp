@@ -1,0 +1,12 @@
+// Compiled instead of occupancy_api.cu when the CUDA toolkit was not found at build time: there is no
+// runtime to ask, and the app computes occupancy from its device-profile model.
+#include "occupancy_api.h"
+
+namespace cvz {
+
+Status cuda_kernel_occupancy(KernelId, unsigned, std::size_t, int*, int*) {
+    return Status::error(ErrorKind::Unavailable,
+                         "cudaviz was built without the CUDA toolkit; occupancy comes from the device-profile model");
+}
+
+}  // namespace cvz

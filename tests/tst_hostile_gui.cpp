@@ -1,0 +1,405 @@
+// The main window against a hostile user, under Xvfb: a storm of launch-shape changes while runs are
+// in flight (the last shape wins, and the event loop never stalls), closing the window in the middle
+// of a run or a load (no crash; under the asan preset, no use after free), and bad files of every
+// kind, including one that vanishes or turns unreadable after it was chosen, each of which leaves the
+// image that was open on screen (ARCHITECTURE.md, invariants 6 and 7).
+#include <QtTest>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QSemaphore>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/job_runner.h"
+#include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "ui/display_path.h"
+#include "ui/launch_shape_box.h"
+#include "ui/main_window.h"
+
+using namespace cvz;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;    // generous: the asan build is slow
+constexpr qint64 kMaxGapMs = 250;    // the event loop must turn at least this often
+
+QImage make_image(int w, int h, int seed) {
+    QImage image(w, h, QImage::Format_RGB888);
+    for (int y = 0; y < h; ++y) {
+        uchar* line = image.scanLine(y);
+        for (int x = 0; x < w; ++x) {
+            line[3 * x] = uchar(x * 255 / w);
+            line[3 * x + 1] = uchar(y * 255 / h);
+            line[3 * x + 2] = uchar((x * 7 + y * 13 + seed) & 0xFF);
+        }
+    }
+    return image;
+}
+
+std::vector<std::uint8_t> reference_gray(const QImage& image) {
+    const RgbBuffer rgb = to_rgb_buffer(image);
+    std::vector<std::uint8_t> gray(std::size_t(rgb.width) * rgb.height);
+    grayscale_reference(GrayscaleImage{rgb.bytes.data(), gray.data(), rgb.width, rgb.height, PixelLayout::Interleaved});
+    return gray;
+}
+
+bool result_equals(const QImage& result, const std::vector<std::uint8_t>& gray) {
+    if (result.format() != QImage::Format_Grayscale8 || std::size_t(result.width()) * result.height() != gray.size())
+        return false;
+    for (int y = 0; y < result.height(); ++y)
+        if (std::memcmp(result.constScanLine(y), gray.data() + std::size_t(y) * result.width(), result.width()) != 0)
+            return false;
+    return true;
+}
+
+// This thread's CPU time and the time it spent runnable but waiting for a CPU, in ns, from
+// /proc/thread-self/schedstat; {-1, -1} where the kernel does not give them.
+struct ThreadTimes {
+    qint64 cpu_ns = -1;
+    qint64 run_delay_ns = -1;
+};
+
+ThreadTimes thread_times() {
+    QFile f(QStringLiteral("/proc/thread-self/schedstat"));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QList<QByteArray> fields = f.readAll().simplified().split(' ');
+    if (fields.size() < 2) return {};
+    return {fields[0].toLongLong(), fields[1].toLongLong()};
+}
+
+// Counts the event loop's turns with a 5 ms timer. The longest gap between two ticks is what a user
+// would feel as a frozen window; on a loaded machine part of it is only the GUI thread waiting for a
+// CPU (the kernel's run delay), which says nothing about the program, so the stall is the gap less
+// that wait: time the thread spent working or blocked without coming back to its event loop.
+class LoopWatch : public QObject {
+public:
+    LoopWatch() {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, this, [this] { tick(); });
+    }
+    void start() {
+        max_gap_ms_ = max_stall_ms_ = 0;
+        ticks_ = 0;
+        last_ = thread_times();
+        clock_.start();
+        timer_.start();
+    }
+    void stop() {
+        tick();
+        timer_.stop();
+    }
+    qint64 maxGapMs() const { return max_gap_ms_; }
+    qint64 maxStallMs() const { return max_stall_ms_; }
+    bool runDelayKnown() const { return last_.run_delay_ns >= 0; }
+    int ticks() const { return ticks_; }
+
+private:
+    void tick() {
+        const qint64 gap_ms = clock_.restart();
+        const ThreadTimes now = thread_times();
+        const qint64 waited_ms =
+            (now.run_delay_ns >= 0 && last_.run_delay_ns >= 0) ? (now.run_delay_ns - last_.run_delay_ns) / 1000000 : 0;
+        last_ = now;
+        max_gap_ms_ = std::max(max_gap_ms_, gap_ms);
+        max_stall_ms_ = std::max(max_stall_ms_, gap_ms - waited_ms);
+        ++ticks_;
+    }
+
+    QTimer timer_;
+    QElapsedTimer clock_;
+    ThreadTimes last_;
+    qint64 max_gap_ms_ = 0;
+    qint64 max_stall_ms_ = 0;
+    int ticks_ = 0;
+};
+
+}  // namespace
+
+class TestHostileGui : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void shape_storm_during_runs();
+    void close_during_run();
+    void close_during_load();
+    void bad_file_keeps_previous_image_data();
+    void bad_file_keeps_previous_image();
+    void file_vanishes_after_it_was_chosen_data();
+    void file_vanishes_after_it_was_chosen();
+
+private:
+    bool show_and_wait(MainWindow& w);
+    // Waits for the error box a failed open shows, checks that it names `file`, and closes it.
+    bool error_shown_for(MainWindow& w, const QString& file, const QString& problem);
+
+    QTemporaryDir dir_;
+    QString big_png_, small_png_;
+    QImage big_, small_;
+    DisplayPathChoice display_;
+};
+
+void TestHostileGui::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-hostile-gui"));
+    QVERIFY(dir_.isValid());
+    // Large enough that a run on the emulator is still going when the next change comes.
+    big_ = make_image(1200, 800, 1);
+    big_png_ = dir_.filePath(QStringLiteral("big.png"));
+    QVERIFY(big_.save(big_png_));
+    small_ = make_image(61, 37, 2);
+    small_png_ = dir_.filePath(QStringLiteral("small.png"));
+    QVERIFY(small_.save(small_png_));
+    display_ = choose_display_path(false);
+    qInfo("display path: %s (%s)", qPrintable(to_string(display_.path)), qPrintable(display_.reason));
+}
+
+void TestHostileGui::init() { QSettings().clear(); }
+
+void TestHostileGui::cleanup() {
+    // An error box left open by a failed check must not leak into the next test.
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (qobject_cast<QMessageBox*>(w)) w->close();
+}
+
+bool TestHostileGui::show_and_wait(MainWindow& w) {
+    w.resize(1000, 600);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kTimeoutMs);
+}
+
+bool TestHostileGui::error_shown_for(MainWindow& w, const QString& file, const QString& problem) {
+    if (!QTest::qWaitFor([&] { return w.errorBox() && w.errorBox()->isVisible() && !w.jobs()->busy(); }, kTimeoutMs)) {
+        qWarning("no error box; status: %s", qPrintable(w.statusText()));
+        return false;
+    }
+    const QString text = w.errorBox()->text();
+    const bool ok = text.contains(QFileInfo(file).fileName()) && text.contains(problem, Qt::CaseInsensitive);
+    if (!ok) qWarning("error box says: %s", qPrintable(text));
+    w.errorBox()->close();
+    if (!QTest::qWaitFor([&] { return !w.errorBox(); }, 2000)) qWarning("the error box did not close");
+    return ok;
+}
+
+// 300 changes of block shape and layout, three every 2 ms, by every route the toolbar offers: typed
+// text with Enter, a preset picked from the list, the API the settings use, invalid text in between.
+// Runs are in flight throughout. The window must keep turning its event loop (no stall over 250 ms)
+// and end showing the result of the last shape; then a burst made while the worker is busy must be
+// collapsed into one run, not queued.
+void TestHostileGui::shape_storm_during_runs() {
+    MainWindow w(display_, big_png_);
+    QVERIFY(show_and_wait(w));
+    auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
+    auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
+    QVERIFY(box && layout);
+    const std::vector<std::uint8_t> want = reference_gray(big_);
+
+    const QStringList valid = {"256", "16x16", "32x8", "1024", "8x8", "32x32", "64", "1x1024", "1024x1", "128", "7x3"};
+    const QStringList invalid = {"1025", "33x32", "0", "x", "1x1025", "-4", "99999999999"};
+    const int changes = 300;
+    const QString last = QStringLiteral("24x40");  // in no list above: the run shown must be this one
+    const int runs_before = w.completedRuns();
+
+    LoopWatch watch;
+    watch.start();
+    int i = 0;
+    QTimer storm;
+    storm.setInterval(2);
+    connect(&storm, &QTimer::timeout, this, [&] {
+        for (int burst = 0; burst < 3; ++burst) {
+            if (i == changes) {
+                box->setShapeText(last);
+                storm.stop();
+                ++i;
+                return;
+            }
+            const QString text = (i % 13 == 5) ? invalid[i % invalid.size()] : valid[i % valid.size()];
+            switch (i % 4) {
+                case 0: box->setShapeText(text); break;
+                case 1:  // typed, then Enter
+                    box->lineEdit()->setText(text);
+                    QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+                    break;
+                case 2: emit box->activated(i % box->count()); break;  // a preset picked from the list
+                case 3: layout->setCurrentIndex((i / 4) % 2); break;
+            }
+            ++i;
+        }
+    });
+    storm.start();
+    QVERIFY(QTest::qWaitFor([&] { return i > changes; }, kTimeoutMs));
+    QVERIFY2(QTest::qWaitFor([&] { return !w.jobs()->busy() && w.statusText().contains("block " + last); }, kTimeoutMs),
+             qPrintable(w.statusText()));
+    QTest::qWait(50);  // any late continuation would land now
+    watch.stop();
+
+    qInfo("%d changes: %d runs shown, %d loop turns, longest gap %lld ms, of which the GUI thread stalled %lld ms "
+          "(the rest it waited for a CPU%s)",
+          changes, w.completedRuns() - runs_before, watch.ticks(), watch.maxGapMs(), watch.maxStallMs(),
+          watch.runDelayKnown() ? "" : "; not measurable here, so the whole gap counts");
+    QVERIFY2(watch.maxStallMs() < kMaxGapMs,
+             qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(watch.maxStallMs())));
+    QCOMPARE(box->shapeText(), last);
+    QVERIFY2(w.statusText().contains("block " + last), qPrintable(w.statusText()));
+    QVERIFY(result_equals(w.resultImage(), want));  // every shape and layout gives the same bytes
+    QCOMPARE(w.currentFile(), big_png_);
+
+    // 60 changes while the worker is held busy by another job: a newer request replaces a queued
+    // older one, so when the worker is free exactly one run, the last, is made and shown, not 60.
+    QSemaphore release_worker;
+    w.jobs()->submit(QStringLiteral("test-hold"), this, [&release_worker]() -> JobRunner::Continuation {
+        release_worker.acquire();
+        return {};
+    });
+    const int runs_before_burst = w.completedRuns();
+    for (int k = 0; k < 60; ++k) box->setShapeText(valid[k % valid.size()]);
+    box->setShapeText(QStringLiteral("16x2"));
+    release_worker.release();
+    QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy() && w.statusText().contains("block 16x2"); }, kTimeoutMs));
+    QTest::qWait(50);
+    QCOMPARE(w.completedRuns() - runs_before_burst, 1);
+    QVERIFY(result_equals(w.resultImage(), want));
+}
+
+// The window closed and destroyed while the worker runs the kernel: the destructor waits for the
+// run, whose result then has nowhere to go and is dropped. ASan sees any use of the dead window.
+void TestHostileGui::close_during_run() {
+    for (int round = 0; round < 3; ++round) {
+        auto w = std::make_unique<MainWindow>(display_, big_png_);
+        QVERIFY(show_and_wait(*w));
+        auto* box = w->findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
+        box->setShapeText(round == 0 ? "1" : round == 1 ? "32x32" : "1x1024");  // a new run starts
+        w->requestRun();  // and one more queued behind it
+        QVERIFY(w->jobs()->busy());
+        if (round == 2) QTest::qWait(30);  // well inside the run
+        w->close();
+        w.reset();
+        QTest::qWait(100);  // deliver whatever the worker posted: it must find nothing to touch
+    }
+    // With WA_DeleteOnClose, as a window closed by its title bar and deleted by Qt.
+    auto* w = new MainWindow(display_, big_png_);
+    QPointer<MainWindow> alive(w);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    QVERIFY(show_and_wait(*w));
+    w->requestRun();
+    w->close();
+    QTRY_VERIFY_WITH_TIMEOUT(alive.isNull(), kTimeoutMs);
+    QTest::qWait(100);
+}
+
+void TestHostileGui::close_during_load() {
+    auto w = std::make_unique<MainWindow>(display_, small_png_);
+    QVERIFY(show_and_wait(*w));
+    w->openFile(big_png_);  // decoding on the worker
+    w->close();
+    w.reset();
+    QTest::qWait(100);
+    // Destroyed before the first load of its start file even began.
+    auto early = std::make_unique<MainWindow>(display_, big_png_);
+    early.reset();
+    QTest::qWait(100);
+}
+
+void TestHostileGui::bad_file_keeps_previous_image_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("problem");
+    auto write = [this](const QString& name, const QByteArray& bytes) {
+        QFile f(dir_.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    };
+    write("text.png", "This is text, not a picture.\n");
+    QTest::newRow("text named .png") << "text.png" << "not an image";
+    QFile png(small_png_);
+    QVERIFY(png.open(QIODevice::ReadOnly));
+    const QByteArray bytes = png.readAll();
+    write("truncated.png", bytes.left(bytes.size() / 2));
+    QTest::newRow("truncated png") << "truncated.png" << "truncated or corrupt";
+    write("empty.png", {});
+    QTest::newRow("empty file") << "empty.png" << "empty";
+    QTest::newRow("missing") << "missing.png" << "no such file";
+    QVERIFY(QDir(dir_.path()).mkpath("folder.png"));
+    QTest::newRow("directory") << "folder.png" << "directory";
+    const QString fifo = dir_.filePath("pipe.png");
+    if (!QFile::exists(fifo)) QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QTest::newRow("named pipe") << "pipe.png" << "not a regular file";
+    if (!QFile::exists(dir_.filePath("zero.png"))) QVERIFY(QFile::link("/dev/zero", dir_.filePath("zero.png")));
+    QTest::newRow("link to /dev/zero") << "zero.png" << "not a regular file";
+}
+
+void TestHostileGui::bad_file_keeps_previous_image() {
+    QFETCH(QString, name);
+    QFETCH(QString, problem);
+    MainWindow w(display_, small_png_);
+    QVERIFY(show_and_wait(w));
+    const QImage original = w.originalImage(), result = w.resultImage();
+    const int runs = w.completedRuns();
+
+    const QString file = dir_.filePath(name);
+    w.openFile(file);
+    QVERIFY(error_shown_for(w, file, problem));
+    QCOMPARE(w.currentFile(), small_png_);
+    QCOMPARE(w.originalImage(), original);
+    QCOMPARE(w.resultImage(), result);
+    QCOMPARE(w.completedRuns(), runs);  // nothing was run on a half-loaded image
+    QVERIFY(w.windowTitle().contains("small.png"));
+}
+
+void TestHostileGui::file_vanishes_after_it_was_chosen_data() {
+    QTest::addColumn<bool>("unreadable");  // false: deleted; true: chmod 000
+    QTest::newRow("deleted") << false;
+    QTest::newRow("made unreadable") << true;
+}
+
+// Chosen while the worker is busy with a long run, so the load waits its turn; meanwhile the file is
+// deleted, or its permissions taken away. When the load comes, it must fail with a message and keep
+// what was open.
+void TestHostileGui::file_vanishes_after_it_was_chosen() {
+    QFETCH(bool, unreadable);
+    if (unreadable && geteuid() == 0)
+        QSKIP("running as root, which reads files whatever their permissions; tst_hostile_inputs checks the "
+              "unreadable case through the CLI run as the user nobody");
+    MainWindow w(display_, big_png_);
+    QVERIFY(show_and_wait(w));
+    const QImage original = w.originalImage();
+    const QString file = dir_.filePath(unreadable ? "locked.png" : "doomed.png");
+    QFile::remove(file);
+    QVERIFY(QFile::copy(small_png_, file));
+
+    w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->setShapeText("1");  // a slow run: 1 thread per block
+    QVERIFY(w.jobs()->busy());
+    w.openFile(file);  // queued behind the run
+    if (unreadable) QVERIFY(QFile::setPermissions(file, QFileDevice::Permissions()));
+    else QVERIFY(QFile::remove(file));
+    QVERIFY(error_shown_for(w, file, unreadable ? "cannot be read" : "no such file"));
+    QCOMPARE(w.currentFile(), big_png_);
+    QCOMPARE(w.originalImage(), original);
+    QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs));
+    QVERIFY(result_equals(w.resultImage(), reference_gray(big_)));
+    if (unreadable) QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+QTEST_MAIN(TestHostileGui)
+#include "tst_hostile_gui.moc"

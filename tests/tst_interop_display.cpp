@@ -1,0 +1,436 @@
+// The result view's real display path (ui/interop_display.h, ImageView's interop source): which path
+// is live and what it says, and that the pixels on screen are the CPU reference's, byte for byte,
+// whichever path drew them (grabFramebuffer). Under Xvfb with Mesa and no CUDA device (CI) the view
+// must say "host upload (no CUDA)", draw the worker's host result exactly as before, and
+// InteropDisplay::open must answer Unavailable without crashing, in builds with and without the
+// CUDA toolkit. With a CUDA device the interop path must be live and draw the kernel's own texture
+// (those cases QSKIP here); through a headless NVIDIA EGL context (the H200) it must be the surface
+// write path.
+#include <QtTest>
+
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSignalSpy>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "app/backend_choice.h"
+#include "app/rgb_buffer.h"
+#include "kernels/cuda/gl_interop.h"
+#include "kernels/cuda/headless_egl_context.h"
+#include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "ui/display_path.h"
+#include "ui/image_view.h"
+#include "ui/interop_display.h"
+#include "ui/view_transform.h"
+
+using namespace cvz;
+
+Q_DECLARE_METATYPE(cvz::LaunchShape)
+Q_DECLARE_METATYPE(cvz::PixelLayout)
+
+namespace {
+
+// Every pixel different, extremes included.
+QImage make_test_image(int width, int height, int seed) {
+    QImage image(width, height, QImage::Format_RGB888);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            image.setPixel(x, y,
+                           qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13 + seed) % 256));
+    return image;
+}
+
+// The CPU reference for `rgb` (interleaved) read in `layout`: the same bytes in either layout.
+std::vector<std::uint8_t> reference_gray(const RgbBuffer& rgb, PixelLayout layout) {
+    const std::uint64_t n = std::uint64_t(rgb.width) * rgb.height;
+    const std::vector<std::uint8_t> input =
+        layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), n) : rgb.bytes;
+    std::vector<std::uint8_t> gray(n);
+    grayscale_reference(GrayscaleImage{input.data(), gray.data(), rgb.width, rgb.height, layout});
+    return gray;
+}
+
+QString first_differences(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want,
+                          std::uint32_t width) {
+    if (got.size() != want.size()) return QStringLiteral("%1 bytes, not %2").arg(got.size()).arg(want.size());
+    QString out;
+    std::uint64_t count = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != want[i] && count++ < 5)
+            out += QStringLiteral(" (%1,%2): %3 vs %4;").arg(i % width).arg(i / width).arg(got[i]).arg(want[i]);
+    return count ? QStringLiteral("%1 pixels differ:%2").arg(count).arg(out) : QString();
+}
+
+// What `view` shows at the middle of every image pixel, as grey bytes (red channel), or an error.
+QString grab_gray(ImageView& view, QSize size, std::vector<std::uint8_t>* gray) {
+    const QImage shot = view.grabFramebuffer();
+    const qreal dpr = view.devicePixelRatioF();
+    gray->assign(std::size_t(size.width()) * size.height(), 0);
+    for (int y = 0; y < size.height(); ++y)
+        for (int x = 0; x < size.width(); ++x) {
+            const QPointF w = view.imageToWidget(QPointF(x + 0.5, y + 0.5)) * dpr;
+            const QPoint device(int(std::floor(w.x())), int(std::floor(w.y())));
+            if (!shot.rect().contains(device)) return QStringLiteral("pixel %1,%2 is off screen").arg(x).arg(y);
+            const QRgb c = shot.pixel(device);
+            if (qRed(c) != qGreen(c) || qRed(c) != qBlue(c))
+                return QStringLiteral("pixel %1,%2 is not grey: #%3")
+                    .arg(x)
+                    .arg(y)
+                    .arg(c & 0xFFFFFF, 6, 16, QLatin1Char('0'));
+            (*gray)[std::size_t(y) * size.width() + x] = std::uint8_t(qRed(c));
+        }
+    return {};
+}
+
+#define VERIFY_SAME_BYTES(got, want, width)                    \
+    do {                                                       \
+        const QString diff_ = first_differences(got, want, width); \
+        QVERIFY2(diff_.isEmpty(), qPrintable(diff_));          \
+    } while (0)
+
+#define VERIFY_GRAB(view, size, gray)                          \
+    do {                                                       \
+        const QString problem_ = grab_gray(view, size, gray);  \
+        QVERIFY2(problem_.isEmpty(), qPrintable(problem_));    \
+    } while (0)
+
+// A shown view over a picture at a whole zoom, the picture centred.
+class Rig {
+public:
+    explicit Rig(QSize image, double zoom = 2) : view_(&transform_) {
+        view_.resize(640, 480);
+        view_.show();
+        exposed_ = QTest::qWaitForWindowExposed(&view_);
+        transform_.setImageSize(image);
+        transform_.setZoom(zoom);
+        transform_.setCenter(QPointF(image.width() / 2.0, image.height() / 2.0));
+    }
+    bool exposed() const { return exposed_; }
+    ImageView& view() { return view_; }
+    ViewTransform& transform() { return transform_; }
+
+private:
+    ViewTransform transform_;
+    ImageView view_;
+    bool exposed_ = false;
+};
+
+// A current Qt OpenGL context on an offscreen surface, for InteropDisplay alone.
+struct QtContext {
+    QOpenGLContext context;
+    QOffscreenSurface surface;
+    bool current = false;
+    QtContext() {
+        if (!context.create()) return;
+        surface.setFormat(context.format());
+        surface.create();
+        current = surface.isValid() && context.makeCurrent(&surface);
+    }
+    ~QtContext() {
+        if (current) context.doneCurrent();
+    }
+    InteropDisplay::Resolver resolver() {
+        QOpenGLContext* c = &context;
+        return [c](const char* name) { return reinterpret_cast<void*>(c->getProcAddress(name)); };
+    }
+};
+
+const QStringList kInteropTexts = {QStringLiteral("CUDA\u2013GL interop: surface write"),
+                                   QStringLiteral("CUDA\u2013GL interop: pixel buffer"),
+                                   QStringLiteral("host copy + glTexSubImage2D")};
+
+}  // namespace
+
+class TestInteropDisplay : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void path_texts();
+    void view_fallback_matches_reference_data();
+    void view_fallback_matches_reference();
+    void view_interop_live_with_device_data();
+    void view_interop_live_with_device();
+    void view_survives_reparenting_and_bad_sources();
+    void open_without_device_is_unavailable();
+    void open_rejects_empty_image();
+    void display_renders_reference_with_device();
+    void headless_egl_surface_write();
+
+private:
+    DisplayPathChoice gl_;
+    bool cuda_ = false;
+};
+
+#define REQUIRE_GL()                                                                                       \
+    do {                                                                                                   \
+        if (gl_.path != DisplayPath::OpenGL)                                                               \
+            QSKIP(qPrintable(QStringLiteral("no OpenGL for Qt here (%1)").arg(gl_.reason)));               \
+    } while (0)
+
+void TestInteropDisplay::initTestCase() {
+    gl_ = choose_display_path(false);
+    cuda_ = cuda_device_available();
+    qInfo("display: %s (%s); CUDA device: %s; built %s the CUDA toolkit", qPrintable(to_string(gl_.path)),
+          qPrintable(gl_.reason), cuda_ ? "yes" : "no", CUDAVIZ_HAVE_CUDA ? "with" : "without");
+}
+
+void TestInteropDisplay::path_texts() {
+    QCOMPARE(interop_path_text(InteropPath::SurfaceWrite), kInteropTexts[0]);
+    QCOMPARE(interop_path_text(InteropPath::PixelBuffer), kInteropTexts[1]);
+    QCOMPARE(interop_path_text(InteropPath::HostCopy), kInteropTexts[2]);
+    QCOMPARE(host_upload_text(false), QStringLiteral("host upload (no CUDA)"));
+    QCOMPARE(host_upload_text(true), QStringLiteral("host upload"));
+}
+
+void TestInteropDisplay::view_fallback_matches_reference_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<PixelLayout>("layout");
+    QTest::addColumn<LaunchShape>("shape");
+    QTest::newRow("97x61 interleaved, 1-D 256") << QSize(97, 61) << PixelLayout::Interleaved << LaunchShape::one_d(256);
+    QTest::newRow("97x61 planar, 2-D 16x16") << QSize(97, 61) << PixelLayout::Planar << LaunchShape::two_d(16, 16);
+    QTest::newRow("130x33 interleaved, 2-D 32x8")
+        << QSize(130, 33) << PixelLayout::Interleaved << LaunchShape::two_d(32, 8);
+}
+
+// What the window does with a result: the worker's host result (setImage), the kernel's input and
+// shape for the interop path. Without a device: the host path, exactly today's pixels.
+void TestInteropDisplay::view_fallback_matches_reference() {
+    REQUIRE_GL();
+    QFETCH(QSize, size);
+    QFETCH(PixelLayout, layout);
+    QFETCH(LaunchShape, shape);
+    const RgbBuffer rgb = to_rgb_buffer(make_test_image(size.width(), size.height(), 3));
+    const std::vector<std::uint8_t> want = reference_gray(rgb, layout);
+
+    Rig rig(size);
+    QVERIFY(rig.exposed());
+    ImageView& view = rig.view();
+    QSignalSpy errors(&view, &ImageView::interopError);
+    view.grabFramebuffer();  // initialised first: the source then opens at once, in the setter
+    view.setImage(gray_to_qimage(want, rgb.width, rgb.height));
+    view.setInteropSource(rgb, layout);
+    view.setInteropShape(shape);
+
+    if (!cuda_) {
+        QCOMPARE(view.displayPathText(), QStringLiteral("host upload (no CUDA)"));
+        QVERIFY(!view.interopLive());
+    } else {
+        QVERIFY2(kInteropTexts.contains(view.displayPathText()), qPrintable(view.displayPathText()));
+        QVERIFY(view.interopLive());
+    }
+    std::vector<std::uint8_t> got;
+    VERIFY_GRAB(view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+    QCOMPARE(errors.count(), 0);
+}
+
+void TestInteropDisplay::view_interop_live_with_device_data() {
+    QTest::addColumn<PixelLayout>("layout");
+    QTest::newRow("interleaved") << PixelLayout::Interleaved;
+    QTest::newRow("planar") << PixelLayout::Planar;
+}
+
+// With a device the kernel's texture is what is drawn: a host result delivered later (here a wrong
+// one, all black, to tell them apart) does not overwrite it; a new shape re-renders; clearing the
+// source goes back to the host result.
+void TestInteropDisplay::view_interop_live_with_device() {
+    REQUIRE_GL();
+    if (!cuda_) QSKIP("no CUDA device: the interop path cannot be live here");
+    QFETCH(PixelLayout, layout);
+    const QSize size(123, 77);
+    const RgbBuffer rgb = to_rgb_buffer(make_test_image(size.width(), size.height(), 5));
+    const std::vector<std::uint8_t> want = reference_gray(rgb, layout);
+
+    Rig rig(size);
+    QVERIFY(rig.exposed());
+    ImageView& view = rig.view();
+    QSignalSpy paths(&view, &ImageView::displayPathChanged);
+    QSignalSpy errors(&view, &ImageView::interopError);
+    view.setInteropSource(rgb, layout);  // opened now if initialised, else in initializeGL
+    view.setInteropShape(LaunchShape::two_d(16, 16));
+    view.grabFramebuffer();
+    QTRY_VERIFY(!paths.isEmpty());  // emitted from initializeGL, queued
+    QVERIFY2(kInteropTexts.contains(view.displayPathText()), qPrintable(view.interopRefusals().join("; ")));
+    QCOMPARE(paths.last().at(0).toString(), view.displayPathText());
+    QVERIFY(view.interopLive());
+    qInfo("live path: %s; refused: %s", qPrintable(view.displayPathText()),
+          qPrintable(view.interopRefusals().join("; ")));
+
+    std::vector<std::uint8_t> got;
+    VERIFY_GRAB(view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+
+    const std::vector<std::uint8_t> black(want.size(), 0);
+    view.setImage(gray_to_qimage(black, rgb.width, rgb.height));  // the worker's result arrives
+    view.setInteropShape(LaunchShape::one_d(128));
+    QVERIFY(view.interopLive());
+    VERIFY_GRAB(view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+
+    view.setInteropShape(LaunchShape::one_d(4096));  // rejected by the validator: the frame stays
+    QVERIFY(view.interopLive());
+    VERIFY_GRAB(view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+    QCOMPARE(errors.count(), 0);
+
+    view.clearInteropSource();
+    QVERIFY(!view.interopLive());
+    QCOMPARE(view.displayPathText(), QStringLiteral("host upload"));
+    VERIFY_GRAB(view, size, &got);
+    VERIFY_SAME_BYTES(got, black, rgb.width);
+}
+
+// The context is replaced when the widget moves to another window (cleanup, then initializeGL):
+// nothing leaks or crashes and the picture comes back. A malformed source is ignored.
+void TestInteropDisplay::view_survives_reparenting_and_bad_sources() {
+    REQUIRE_GL();
+    const QSize size(64, 40);
+    const RgbBuffer rgb = to_rgb_buffer(make_test_image(size.width(), size.height(), 7));
+    const std::vector<std::uint8_t> want = reference_gray(rgb, PixelLayout::Interleaved);
+
+    QWidget window;  // declared first: destroyed after the view, which is not its child yet
+    window.resize(400, 300);
+    ViewTransform transform;
+    transform.setImageSize(size);
+    transform.setZoom(2);
+    transform.setCenter(QPointF(size.width() / 2.0, size.height() / 2.0));
+    auto view = std::make_unique<ImageView>(&transform);
+    view->resize(320, 240);
+    view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+    view->setImage(gray_to_qimage(want, rgb.width, rgb.height));
+    view->setInteropSource(rgb, PixelLayout::Interleaved);
+    view->setInteropShape(LaunchShape::one_d(256));
+    const QString path = view->displayPathText();
+    std::vector<std::uint8_t> got;
+    VERIFY_GRAB(*view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+
+    view->setParent(&window);
+    view->move(0, 0);
+    view->show();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    VERIFY_GRAB(*view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+    QCOMPARE(view->displayPathText(), path);
+
+    RgbBuffer bad = rgb;
+    bad.bytes.pop_back();
+    view->setInteropSource(bad, PixelLayout::Interleaved);
+    QVERIFY(!view->interopLive());
+    QCOMPARE(view->displayPathText(), host_upload_text(cuda_));
+    VERIFY_GRAB(*view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+
+    view->setInteropSource(RgbBuffer(rgb), PixelLayout::Planar);  // the moving overload
+    VERIFY_GRAB(*view, size, &got);
+    VERIFY_SAME_BYTES(got, want, rgb.width);
+    view.reset();  // destroyed with a source set: cleanup closes the path with the context current
+}
+
+// InteropDisplay alone in a Qt context: no device (or no toolkit) is Unavailable, says why for every
+// path, leaves nothing open, and every later call is refused rather than crashing.
+void TestInteropDisplay::open_without_device_is_unavailable() {
+    REQUIRE_GL();
+    if (cuda_) QSKIP("a CUDA device is present: display_renders_reference_with_device covers it");
+    QtContext gl;
+    QVERIFY(gl.current);
+    InteropDisplay display;
+    const Status s = display.open(gl.resolver(), 64, 32);
+    QVERIFY(!s);
+    QCOMPARE(int(s.kind()), int(ErrorKind::Unavailable));
+    qInfo("refused: %s", s.message().c_str());
+    QVERIFY(!display.isOpen());
+    QCOMPARE(display.textureId(), 0u);
+    QVERIFY(display.size().isEmpty());
+    QVERIFY(display.pathText().isEmpty());
+    QCOMPARE(display.refusals().size(), 3);  // surface write, pixel buffer, host copy
+    const std::vector<std::uint8_t> rgb(3 * 64 * 32, 128);
+    QCOMPARE(int(display.setRgb(rgb.data(), PixelLayout::Interleaved).kind()), int(ErrorKind::Unavailable));
+    QCOMPARE(int(display.render(LaunchShape::one_d(256)).kind()), int(ErrorKind::Unavailable));
+    QVERIFY(!display.rendered());
+    std::vector<std::uint8_t> back;
+    QVERIFY(!display.readBack(&back));
+    display.close();
+    display.close();
+    // GL is left clean: no error queued by the attempts.
+    QCOMPARE(gl.context.functions()->glGetError(), GLenum(GL_NO_ERROR));
+}
+
+void TestInteropDisplay::open_rejects_empty_image() {
+    REQUIRE_GL();
+    QtContext gl;
+    QVERIFY(gl.current);
+    InteropDisplay display;
+    QCOMPARE(int(display.open(gl.resolver(), 0, 32).kind()), int(ErrorKind::InvalidInput));
+    QCOMPARE(int(display.open(InteropDisplay::Resolver(), 16, 16).kind()), int(ErrorKind::Unavailable));
+    QVERIFY(!display.isOpen());
+}
+
+// With a device, in Qt's context (Mesa here would take the host copy; NVIDIA GL a registered path):
+// the texture holds the reference's bytes; a rejected shape leaves them.
+void TestInteropDisplay::display_renders_reference_with_device() {
+    REQUIRE_GL();
+    if (!cuda_) QSKIP("no CUDA device");
+    QtContext gl;
+    QVERIFY(gl.current);
+    const QSize size(101, 57);
+    const RgbBuffer rgb = to_rgb_buffer(make_test_image(size.width(), size.height(), 9));
+    for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar}) {
+        const std::vector<std::uint8_t> want = reference_gray(rgb, layout);
+        const std::vector<std::uint8_t> input =
+            layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), want.size()) : rgb.bytes;
+        InteropDisplay display;
+        const Status s = display.open(gl.resolver(), rgb.width, rgb.height);
+        QVERIFY2(s.is_ok(), s.message().c_str());
+        qInfo("path in Qt's context: %s", qPrintable(display.pathText()));
+        QVERIFY(display.setRgb(input.data(), layout).is_ok());
+        QVERIFY(!display.rendered());
+        const Status r = display.render(LaunchShape::two_d(16, 16));
+        QVERIFY2(r.is_ok(), r.message().c_str());
+        QVERIFY(display.rendered());
+        std::vector<std::uint8_t> got;
+        QVERIFY(display.readBack(&got).is_ok());
+        VERIFY_SAME_BYTES(got, want, rgb.width);
+        QCOMPARE(int(display.render(LaunchShape::one_d(4096)).kind()), int(ErrorKind::InvalidInput));
+        QVERIFY(display.readBack(&got).is_ok());
+        VERIFY_SAME_BYTES(got, want, rgb.width);
+        display.close();
+    }
+}
+
+// On the GPU machine: a headless NVIDIA EGL context, as tst_gl_interop uses, where CUDA can register
+// the texture: InteropDisplay takes the surface write path and the texture is the reference.
+void TestInteropDisplay::headless_egl_surface_write() {
+    if (!cuda_) QSKIP("no CUDA device");
+    std::unique_ptr<HeadlessEglContext> egl;
+    if (const Status s = HeadlessEglContext::create(&egl); !s)
+        QSKIP(qPrintable(QStringLiteral("no headless OpenGL context: %1").arg(QString::fromStdString(s.message()))));
+    qInfo("OpenGL: %s", egl->description().c_str());
+    const QSize size(1921, 1081);  // odd, past a 1080p frame
+    const RgbBuffer rgb = to_rgb_buffer(make_test_image(size.width(), size.height(), 11));
+    const std::vector<std::uint8_t> want = reference_gray(rgb, PixelLayout::Interleaved);
+    InteropDisplay display;
+    const Status s = display.open(egl->resolver(), rgb.width, rgb.height);
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    if (egl->on_cuda_device())
+        QVERIFY2(display.path() == InteropPath::SurfaceWrite, qPrintable(display.refusals().join("; ")));
+    QVERIFY(display.setRgb(rgb.bytes.data(), PixelLayout::Interleaved).is_ok());
+    for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(32, 8)}) {
+        const Status r = display.render(shape);
+        QVERIFY2(r.is_ok(), r.message().c_str());
+        std::vector<std::uint8_t> got;
+        QVERIFY(display.readBack(&got).is_ok());
+        VERIFY_SAME_BYTES(got, want, rgb.width);
+    }
+    display.close();  // with the EGL context still current
+}
+
+QTEST_MAIN(TestInteropDisplay)
+#include "tst_interop_display.moc"

@@ -1,0 +1,301 @@
+// The launch panel (block-shape sliders, presets, the plan's numbers) on its own and wired into the
+// main window: one source of truth with the toolbar's box, the overlay redrawn from the new shape at
+// once (before the kernel has run again), runs superseded during a drag, occupancy following the
+// block. Under Xvfb with Mesa.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QLocale>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <atomic>
+#include <cmath>
+#include <future>
+
+#include "app/job_runner.h"
+#include "app/kernel_resources.h"
+#include "app/launch_plan.h"
+#include "ui/block_colors.h"
+#include "ui/display_path.h"
+#include "ui/image_surface.h"
+#include "ui/launch_panel.h"
+#include "ui/launch_session.h"
+#include "ui/launch_shape_box.h"
+#include "ui/main_window.h"
+#include "ui/occupancy_panel.h"
+#include "ui/overlay_panel.h"
+#include "ui/view_transform.h"
+
+using namespace cvz;
+
+Q_DECLARE_METATYPE(cvz::LaunchShape)
+
+namespace {
+
+constexpr int kRunTimeoutMs = 30000;
+
+bool same(const LaunchShape& a, const LaunchShape& b) { return a.kind == b.kind && a.block == b.block; }
+
+QImage make_test_image(int width, int height) {
+    QImage image(width, height, QImage::Format_RGB888);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            image.setPixel(x, y, qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13) % 256));
+    return image;
+}
+
+bool near(QRgb got, const QColor& want, int tolerance) {
+    return std::abs(qRed(got) - want.red()) <= tolerance && std::abs(qGreen(got) - want.green()) <= tolerance &&
+           std::abs(qBlue(got) - want.blue()) <= tolerance;
+}
+
+QRgb centre(ImageSurface* view, const QImage& shot, int x, int y) {
+    const QPointF w = view->imageToWidget(QPointF(x + 0.5, y + 0.5)) * view->widget()->devicePixelRatioF();
+    return shot.pixel(int(std::floor(w.x())), int(std::floor(w.y())));
+}
+
+}  // namespace
+
+class TestLaunchPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+
+    void sliders_change_the_shape();
+    void block_stays_within_1024_threads();
+    void mode_switch_keeps_thread_count();
+    void presets_apply();
+    void plan_numbers_shown_data();
+    void plan_numbers_shown();
+    void slider_moves_overlay_and_stats();
+    void toolbar_and_panel_stay_in_step();
+    void drag_supersedes_queued_runs();
+    void occupancy_follows_block();
+
+private:
+    bool show_and_wait(MainWindow& w);
+    QTemporaryDir dir_;
+    QString png_;
+    QImage image_;
+    DisplayPathChoice gl_;
+};
+
+void TestLaunchPanel::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QVERIFY(dir_.isValid());
+    image_ = make_test_image(97, 33);
+    png_ = dir_.filePath(QStringLiteral("test.png"));
+    QVERIFY(image_.save(png_));
+    gl_ = choose_display_path(false);
+}
+
+void TestLaunchPanel::init() { QSettings().clear(); }
+
+bool TestLaunchPanel::show_and_wait(MainWindow& w) {
+    w.resize(1400, 800);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kRunTimeoutMs);
+}
+
+void TestLaunchPanel::sliders_change_the_shape() {
+    LaunchPanel panel;
+    panel.setShape(LaunchShape::one_d(256));
+    QSignalSpy changed(&panel, &LaunchPanel::shapeChanged);
+    panel.threadsSlider()->setValue(300);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(same(panel.shape(), LaunchShape::one_d(300)));
+    // The keyboard moves the slider one thread at a time.
+    panel.threadsSlider()->setFocus();
+    QTest::keyClick(panel.threadsSlider(), Qt::Key_Right);
+    QVERIFY(same(panel.shape(), LaunchShape::one_d(301)));
+    // Setting the shape from outside emits only on a real change.
+    panel.setShape(LaunchShape::one_d(301));
+    QCOMPARE(changed.count(), 2);
+}
+
+void TestLaunchPanel::block_stays_within_1024_threads() {
+    LaunchPanel panel;
+    panel.setShape(LaunchShape::two_d(32, 32));
+    panel.xSlider()->setValue(64);  // x wins, y gives way: 64 x 16
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(64, 16)));
+    panel.ySlider()->setValue(512);  // y wins: 2 x 512
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(2, 512)));
+    QVERIFY(panel.shape().block.volume() <= 1024);
+    QTRY_COMPARE(panel.xSlider()->value(), 2);  // the controls show what was committed, a turn later
+}
+
+void TestLaunchPanel::mode_switch_keeps_thread_count() {
+    LaunchPanel panel;
+    panel.setShape(LaunchShape::two_d(32, 8));
+    panel.syncNow();  // as after a turn of the event loop: the 2-D page and radio button show
+    auto* one_d = panel.findChildren<QRadioButton*>().value(0);
+    QVERIFY(one_d);
+    one_d->click();
+    QVERIFY(same(panel.shape(), LaunchShape::one_d(256)));
+}
+
+void TestLaunchPanel::presets_apply() {
+    LaunchPanel panel;
+    panel.setShape(LaunchShape::one_d(256));
+    const int i = panel.presets()->findText(QStringLiteral("2-D 16×16 (lecture)"));
+    QVERIFY(i > 0);
+    QSignalSpy changed(&panel, &LaunchPanel::shapeChanged);
+    emit panel.presets()->activated(i);
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(panel.presets()->currentIndex(), 0);  // back to "Presets…"
+}
+
+void TestLaunchPanel::plan_numbers_shown_data() {
+    QTest::addColumn<LaunchShape>("shape");
+    QTest::addColumn<QString>("grid");
+    QTest::addColumn<QString>("idle");
+    // 97x33 = 3201 pixels. 1-D 256: 13 blocks, 3328 threads, 127 idle (3.8%).
+    QTest::newRow("1-D 256") << LaunchShape::one_d(256) << QStringLiteral("13") << QStringLiteral("127 (3.8%)");
+    // 2-D 16x16: 7x3 blocks = 5376 threads; 112x48 - 97x33 = 2175 idle (40.5%).
+    QTest::newRow("2-D 16x16") << LaunchShape::two_d(16, 16) << QStringLiteral("7 × 3") << QStringLiteral("2175 (40.5%)");
+}
+
+void TestLaunchPanel::plan_numbers_shown() {
+    QFETCH(LaunchShape, shape);
+    QFETCH(QString, grid);
+    QFETCH(QString, idle);
+    QLocale::setDefault(QLocale::c());  // no thousands separators
+    LaunchPanel panel;
+    const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
+    panel.showPlan(plan);
+    const QString text = panel.planText();
+    QVERIFY2(text.contains(grid), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("<b>%1</b> (%2").arg(idle.section(QLatin1Char(' '), 0, 0), idle.section(QLatin1Char('('), 1, 1).chopped(1))),
+             qPrintable(text));
+}
+
+// Moving a slider in the Launch dock: the session, the toolbar's box and the stats follow at once,
+// the overlay on the original view is redrawn for the new blocks (it needs only the shape), and the
+// kernel runs again with the new block.
+void TestLaunchPanel::slider_moves_overlay_and_stats() {
+    QLocale::setDefault(QLocale::c());
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    w.overlayPanel()->setOpacity(1.0);
+    w.overlayPanel()->setColoring(OverlayColoring::Block);
+    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    w.viewTransform()->setZoom(8);
+    w.viewTransform()->setCenter(QPointF(24, 12));
+    const int runs = w.completedRuns();
+
+    auto check_overlay = [&](const LaunchShape& shape) {
+        const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
+        const QImage shot = w.originalView()->grabImage();
+        int checked = 0;
+        for (int y = 8; y < 18; y += 3)
+            for (int x = 13; x < 36; x += 2) {
+                const QPointF wp = w.originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                if (!shot.rect().contains(wp.toPoint())) continue;
+                const QColor want = color_for_id(plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y)).linear_block);
+                if (!near(centre(w.originalView(), shot, x, y), want, 2)) return false;
+                ++checked;
+            }
+        return checked > 20;
+    };
+    QVERIFY(check_overlay(LaunchShape::two_d(16, 16)));
+
+    w.launchPanel()->xSlider()->setValue(24);  // 24 x 16: 5 x 3 blocks
+    const LaunchShape now = LaunchShape::two_d(24, 16);
+    QVERIFY(same(w.session()->shape(), now));
+    QCOMPARE(w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->shapeText(), QStringLiteral("24x16"));
+    QVERIFY(check_overlay(now));  // before any run finished: the overlay needs only the shape
+    QVERIFY(!check_overlay(LaunchShape::two_d(16, 16)));
+    // 5x3 blocks of 384 threads = 5760 threads, 5760 - 3201 = 2559 idle (44.4%).
+    const LaunchPlan plan = plan_grayscale_launch(now, 97, 33);
+    QCOMPARE(plan.idle_threads, std::uint64_t(2559));
+    QVERIFY2(w.launchPanel()->planText().contains(QStringLiteral("<b>2559</b> (44.4%)")), qPrintable(w.launchPanel()->planText()));
+    QVERIFY(w.overlayState().plan.idle_threads == plan.idle_threads);
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && w.statusText().contains(QStringLiteral("24x16")), kRunTimeoutMs);
+}
+
+void TestLaunchPanel::toolbar_and_panel_stay_in_step() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
+    QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
+    QVERIFY(same(w.launchPanel()->shape(), LaunchShape::two_d(32, 8)));
+    QVERIFY(same(w.session()->shape(), LaunchShape::two_d(32, 8)));
+    QTRY_COMPARE(w.launchPanel()->xSlider()->value(), 32);
+    w.launchPanel()->setShape(LaunchShape::one_d(100));
+    QCOMPARE(box->shapeText(), QStringLiteral("100"));
+    QCOMPARE(box->currentText(), QStringLiteral("1-D 100"));
+    // Remembered like a toolbar choice.
+    QCOMPARE(QSettings().value(QStringLiteral("run/block")).toString(), QStringLiteral("100"));
+}
+
+// A drag queues a run per step; while one runs, each newer one replaces the queued one. The window
+// does not wait: the overlay follows every step.
+void TestLaunchPanel::drag_supersedes_queued_runs() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    const int before = w.completedRuns();
+    w.launchPanel()->setShape(LaunchShape::one_d(256));
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > before && !w.jobs()->busy(), kRunTimeoutMs);
+    const int runs = w.completedRuns();
+    std::promise<void> gate;
+    std::shared_future<void> opened = gate.get_future().share();
+    std::atomic<bool> holding{false};
+    w.jobs()->submit(QStringLiteral("test-gate"), &w, [opened, &holding]() -> JobRunner::Continuation {
+        holding = true;
+        opened.wait();
+        return {};
+    });
+    QTRY_VERIFY(holding.load());
+    for (int t = 257; t <= 320; ++t) {
+        w.launchPanel()->threadsSlider()->setValue(t);
+        QCOMPARE(w.overlayState().plan.shape.block.x, unsigned(t));  // drawn at once
+    }
+    QCOMPARE(w.jobs()->queued(), 1);
+    gate.set_value();
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
+    QTest::qWait(50);
+    QCOMPARE(w.completedRuns(), runs + 1);
+    QVERIFY2(w.statusText().contains(QStringLiteral("1-D block 320")), qPrintable(w.statusText()));
+}
+
+void TestLaunchPanel::occupancy_follows_block() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    OccupancyPanel* occ = w.occupancyPanel();
+    QVERIFY(occ->deviceBox()->count() >= 6);
+    w.launchPanel()->setShape(LaunchShape::two_d(32, 32));
+    QCOMPARE(occ->occupancy().warps_per_block, 32);
+    const Occupancy expected = compute_occupancy(occ->profile(), grayscale_block_resources(LaunchShape::two_d(32, 32)));
+    QCOMPARE(occ->occupancy().blocks_per_sm, expected.blocks_per_sm);
+    QCOMPARE(w.session()->occupancy().blocks_per_sm, expected.blocks_per_sm);
+    QCOMPARE(occ->curve().size(), 32);
+    // Another device: the session's waves follow.
+    const int t4 = occ->deviceBox()->findText(QStringLiteral("T4"), Qt::MatchStartsWith);
+    QVERIFY(t4 >= 0);
+    occ->deviceBox()->setCurrentIndex(t4);
+    QCOMPARE(w.session()->device().sm_count, 40);
+    QCOMPARE(w.session()->waves().sm_count, 40);
+    QVERIFY(occ->summaryText().contains(QStringLiteral("Blocks per SM")));
+}
+
+int main(int argc, char* argv[]) {
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestLaunchPanel test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_launch_panel.moc"

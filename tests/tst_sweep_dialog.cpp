@@ -1,0 +1,324 @@
+// The block-size sweep dialog under Xvfb: a sweep with an injected fake timer (deterministic times),
+// the heatmap's colours, grey invalid cells and the outline of the fastest cell read back from
+// grab(); the progress bar, Cancel, CSV export, and the shapes a click chooses.
+//
+// CVZ_SWEEP_SHOW_MS=N keeps the timed dialog on screen N ms after its test (for screenshots).
+#include <QtTest>
+
+#include <QComboBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "app/backend_choice.h"
+#include "app/block_sweep.h"
+#include "ui/sweep_dialog.h"
+#include "ui/sweep_heatmap.h"
+
+using namespace cvz;
+
+namespace {
+
+int log2i(unsigned v) {
+    int n = 0;
+    while (v > 1) {
+        v >>= 1;
+        ++n;
+    }
+    return n;
+}
+
+// 2-D 32x8 is the fastest (10 us), each power-of-two step away costs 10 us; 1-D blocks 15 us and up.
+double fake_ms(const SweepRow& r) {
+    if (r.shape.kind == GridKind::OneD) return 0.015 + r.shape.block.x * 1e-6;
+    if (r.matmul_kernel == MatmulKernel::Tiled) return 0.02 + r.shape.block.x * 1e-4;
+    return 0.010 * (1 + std::abs(log2i(r.shape.block.x) - 5) + std::abs(log2i(r.shape.block.y) - 3));
+}
+
+// The fake refuses 2-D 4x4, as CUDA would refuse a shape it cannot run.
+SweepTimer fake_timer(int pause_ms) {
+    return [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
+        TimingSweep sweep = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* t) {
+            if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+            if (rows[i].shape.kind == GridKind::TwoD && rows[i].shape.block == Dim3{4, 4, 1}) {
+                t->status = Status::error(ErrorKind::InvalidInput, "fake: cudaErrorInvalidConfiguration");
+                return Status::ok();
+            }
+            t->timed = true;
+            t->median_ms = fake_ms(rows[i]);
+            t->launches = options.repeats;
+            return Status::ok();
+        });
+        sweep.device = "Fake GPU";
+        return sweep;
+    };
+}
+
+RgbBuffer test_image(std::uint32_t w, std::uint32_t h) {
+    RgbBuffer b;
+    b.width = w;
+    b.height = h;
+    b.bytes.assign(3 * std::size_t(w) * h, 128);
+    return b;
+}
+
+Matrix matrix(std::uint32_t rows, std::uint32_t cols) {
+    Matrix m;
+    m.rows = rows;
+    m.cols = cols;
+    m.data.assign(m.size(), 1.0f);
+    return m;
+}
+
+// Colours compared as the 8-bit pixels they paint.
+#define QCOMPARE_RGB(actual, expected) QCOMPARE(QColor(actual).name(), QColor(expected).name())
+
+// A pixel of the cell's fill, left of the centred text and right of the outline.
+QColor fill_at(const QImage& img, const SweepHeatmap* map, unsigned x, unsigned y) {
+    const QRect c = map->cellRect(x, y);
+    return img.pixelColor(c.left() + 5, c.center().y());
+}
+
+QColor outline_at(const QImage& img, const SweepHeatmap* map, unsigned x, unsigned y) {
+    const QRect c = map->cellRect(x, y);
+    return img.pixelColor(c.left() + 1, c.center().y());
+}
+
+void hold_for_screenshot(QWidget* w) {
+    const int ms = qEnvironmentVariableIntValue("CVZ_SWEEP_SHOW_MS");
+    if (ms <= 0) return;
+    w->raise();
+    w->activateWindow();
+    QTest::qWait(ms);
+}
+
+}  // namespace
+
+class TestSweepDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void opens_non_modal_with_the_model();
+    void modeled_sweep_without_gpu();
+    void timed_sweep_colours_and_outline();
+    void cancel_stops_the_sweep();
+    void export_csv_writes_the_file();
+    void clicks_choose_shapes();
+    void profile_change_remodels();
+};
+
+void TestSweepDialog::opens_non_modal_with_the_model() {
+    SweepDialog d;
+    d.setTimer({});
+    QVERIFY(!d.isModal());
+    QCOMPARE(d.kernel(), SweepKernel::Grayscale);
+    QCOMPARE(int(d.result().rows.size()), 98);
+    QCOMPARE(d.table()->rowCount(), 98);
+    // The 1-D rows (not in the heatmap) head the table.
+    QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("1-D 32"));
+    QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Occupancy);
+    QVERIFY(d.kernelBox()->itemText(0).contains(QStringLiteral("no image")));
+    d.setImage(test_image(64, 48), PixelLayout::Interleaved, QStringLiteral("test.png"));
+    QVERIFY(d.kernelBox()->itemText(0).contains(QStringLiteral("test.png, 64 × 48")));
+    d.setMatrices(matrix(3, 5), matrix(5, 7));
+    QVERIFY(d.kernelBox()->itemText(1).contains(QStringLiteral("A 3×5 @ B 5×7")));
+    d.setKernel(SweepKernel::Matmul);
+    QCOMPARE(int(d.result().rows.size()), 69);
+    QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("tiled TILE=8"));
+    QCOMPARE(d.table()->horizontalHeaderItem(2)->text(), QStringLiteral("GFLOP/s"));
+}
+
+void TestSweepDialog::modeled_sweep_without_gpu() {
+    SweepDialog d;
+    d.setTimer({});  // as on a machine without a CUDA device
+    d.resize(1200, 700);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(d.selectProfile(QStringLiteral("H200")));
+    bool finished = false;
+    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
+    QTest::mouseClick(d.startButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    QCOMPARE(d.progressBar()->value(), 100);
+    QCOMPARE(d.result().note, QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only"));
+    QVERIFY(d.noteText().contains(QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only")));
+    QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Occupancy);
+    QCOMPARE(d.heatmap()->outlinedRow(), -1);
+
+    const QImage img = d.heatmap()->grab().toImage();
+    const SweepResult& r = d.result();
+    // Occupancy colours: 32x8 (256 threads) reaches 100% on the H200; 1x1 blocks 50% (block slots).
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), 32, 8), SweepHeatmap::rampColor(0.0));
+    QCOMPARE(r.rows[std::size_t(r.indexOf(LaunchShape::two_d(1, 1)))].occupancy.occupancy, 0.5);
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), 1, 1), SweepHeatmap::rampColor(0.5));
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), 64, 32), SweepHeatmap::invalidColor());
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), 1024, 1024), SweepHeatmap::invalidColor());
+    hold_for_screenshot(&d);
+}
+
+void TestSweepDialog::timed_sweep_colours_and_outline() {
+    SweepDialog d;
+    d.setTimer(fake_timer(2));
+    d.setImage(test_image(64, 48));
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    bool finished = false;
+    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
+    int max_progress = 0;
+    connect(d.progressBar(), &QProgressBar::valueChanged, this, [&](int v) { max_progress = std::max(max_progress, v); });
+    QTest::mouseClick(d.startButton(), Qt::LeftButton);
+    QVERIFY(!d.startButton()->isEnabled());
+    QVERIFY(d.cancelButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 20000);
+    QCOMPARE(d.progressBar()->value(), 100);
+    QCOMPARE(max_progress, 100);
+    QVERIFY(d.startButton()->isEnabled());
+    QVERIFY(!d.cancelButton()->isEnabled());
+
+    const SweepResult& r = d.result();
+    QCOMPARE(r.rows[std::size_t(r.best)].label(), QStringLiteral("2-D 32x8"));
+    QVERIFY(d.bestText().contains(QStringLiteral("2-D 32x8")));
+    QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Time);
+    QCOMPARE(d.heatmap()->outlinedRow(), r.best);
+
+    const QImage img = d.heatmap()->grab().toImage();
+    SweepHeatmap* map = d.heatmap();
+    // Fastest green, slowest (1x1024, 12 steps away) red, the refused 4x4 in the error colour,
+    // more than 1024 threads grey; the fastest cell outlined, its neighbours not.
+    QCOMPARE_RGB(fill_at(img, map, 32, 8), SweepHeatmap::rampColor(0.0));
+    QCOMPARE_RGB(fill_at(img, map, 1, 1024), SweepHeatmap::rampColor(1.0));
+    QCOMPARE_RGB(fill_at(img, map, 4, 4), SweepHeatmap::failedColor());
+    QCOMPARE_RGB(fill_at(img, map, 1024, 2), SweepHeatmap::invalidColor());
+    QCOMPARE_RGB(fill_at(img, map, 64, 64), SweepHeatmap::invalidColor());
+    QCOMPARE_RGB(outline_at(img, map, 32, 8), SweepHeatmap::bestOutlineColor());
+    QVERIFY(outline_at(img, map, 16, 8).name() != SweepHeatmap::bestOutlineColor().name());
+    QVERIFY(outline_at(img, map, 32, 16).name() != SweepHeatmap::bestOutlineColor().name());
+    // A middle time lies between on the log scale: 16x16 is 2 steps (30 us) from 10 us to 130 us.
+    const double t = std::log(3.0) / std::log(13.0);
+    QCOMPARE_RGB(fill_at(img, map, 16, 16), SweepHeatmap::rampColor(t));
+
+    // The table: every row, the fastest marked, sortable by time.
+    QCOMPARE(d.table()->rowCount(), 98);
+    d.table()->sortItems(1);
+    QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("2-D 32x8"));
+    QCOMPARE(d.table()->item(0, 6)->text(), QStringLiteral("fastest"));
+    hold_for_screenshot(&d);
+}
+
+void TestSweepDialog::cancel_stops_the_sweep() {
+    SweepDialog d;
+    d.setTimer(fake_timer(15));
+    d.setImage(test_image(64, 48));
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    bool finished = false;
+    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
+    d.startSweep();
+    QVERIFY(d.isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(d.progressBar()->value() >= 5, 10000);
+    // Rows come in while the sweep runs: the heatmap is already in time colours.
+    QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Time);
+    QTest::mouseClick(d.cancelButton(), Qt::LeftButton);
+    QVERIFY(!d.cancelButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    QVERIFY(d.result().cancelled);
+    QVERIFY(d.progressBar()->value() < 100);
+    QVERIFY(d.progressBar()->text().contains(QStringLiteral("cancelled")));
+    int timed = 0;
+    for (const SweepRow& row : d.result().rows) timed += row.state == SweepRowState::Timed;
+    QVERIFY2(timed > 0 && timed < 98, qPrintable(QString::number(timed)));
+    QVERIFY(d.startButton()->isEnabled());
+    QVERIFY(d.kernelBox()->isEnabled());
+}
+
+void TestSweepDialog::export_csv_writes_the_file() {
+    SweepDialog d;
+    d.setTimer(fake_timer(0));
+    d.setImage(test_image(64, 48));
+    bool finished = false;
+    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
+    d.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    QVERIFY(d.exportButton()->isEnabled());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sweep.csv"));
+    QCOMPARE(d.exportCsv(path), QString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QCOMPARE(QString::fromUtf8(bytes), sweep_csv(d.result()));
+    QVERIFY(bytes.startsWith("kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s,"));
+    QVERIFY(bytes.contains("grayscale,2-D 32x8,32,8,256,timed,0.01000,1.23,1.000,8,warps per SM,1,\n"));
+    QVERIFY(d.noteText().contains(path));
+
+    const QString bad = dir.filePath(QStringLiteral("missing/folder/sweep.csv"));
+    const QString error = d.exportCsv(bad);
+    QVERIFY(error.contains(bad));
+    QVERIFY(d.noteText().contains(bad));
+}
+
+void TestSweepDialog::clicks_choose_shapes() {
+    SweepDialog d;
+    d.setTimer({});
+    d.resize(1200, 700);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QList<LaunchShape> shapes;
+    QList<MatmulLaunch> launches;
+    connect(&d, &SweepDialog::shapeChosen, this, [&](const LaunchShape& s) { shapes.append(s); });
+    connect(&d, &SweepDialog::matmulLaunchChosen, this, [&](const MatmulLaunch& l) { launches.append(l); });
+
+    QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(16, 16).center());
+    QCOMPARE(shapes.size(), 1);
+    QCOMPARE(shapes[0].kind, GridKind::TwoD);
+    QCOMPARE(shapes[0].block, (Dim3{16, 16, 1}));
+    QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(64, 32).center());  // grey: nothing
+    QCOMPARE(shapes.size(), 1);
+
+    // Double-clicking a 1-D row of the table.
+    QTableWidget* t = d.table();
+    const QRect cell = t->visualItemRect(t->item(0, 0));
+    QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(t->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(shapes.size(), 2);
+    QCOMPARE(shapes[1].kind, GridKind::OneD);
+    QCOMPARE(shapes[1].block.x, 32u);
+
+    d.setKernel(SweepKernel::Matmul);
+    QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(8, 4).center());
+    QCOMPARE(launches.size(), 1);
+    QCOMPARE(launches[0].kernel, MatmulKernel::Naive);
+    QCOMPARE(launches[0].block, (Dim3{8, 4, 1}));
+    const QPoint tiled16 = t->visualItemRect(t->item(1, 0)).center();
+    QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, tiled16);
+    QTest::mouseDClick(t->viewport(), Qt::LeftButton, {}, tiled16);
+    QCOMPARE(launches.size(), 2);
+    QCOMPARE(launches[1].kernel, MatmulKernel::Tiled);
+    QCOMPARE(launches[1].tile, 16u);
+    QCOMPARE(shapes.size(), 2);  // matmul clicks choose matmul launches only
+}
+
+void TestSweepDialog::profile_change_remodels() {
+    SweepDialog d;
+    d.setTimer(fake_timer(0));
+    d.setImage(test_image(64, 48));
+    bool finished = false;
+    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
+    d.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    const double ms = d.result().rows[0].median_ms;
+    QVERIFY(d.selectProfile(QStringLiteral("T4")));
+    QCOMPARE(d.result().profile, QStringLiteral("T4 (sm_75)"));
+    const SweepResult& r = d.result();
+    const SweepRow& big = r.rows[std::size_t(r.indexOf(LaunchShape::two_d(32, 32)))];
+    QCOMPARE(big.occupancy.blocks_per_sm, 1);  // T4: 1024 threads per SM
+    QCOMPARE(r.rows[0].median_ms, ms);         // the times stay
+    QVERIFY(!d.selectProfile(QStringLiteral("GTX 480")));
+}
+
+QTEST_MAIN(TestSweepDialog)
+#include "tst_sweep_dialog.moc"

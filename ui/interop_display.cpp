@@ -1,0 +1,149 @@
+// No Qt GL headers here: gl_interop.h brings the system's <GL/gl.h> and <GL/glext.h> (see the header).
+#include "interop_display.h"
+
+#include <QtGlobal>
+
+#include <type_traits>
+
+#include "kernels/cuda/gl_interop.h"
+#include "kernels/cuda/gl_texture.h"
+#include "kernels/grayscale/grayscale_launch.h"
+
+namespace cvz {
+
+static_assert(std::is_same_v<GLuint, unsigned>, "textureId() hands out a GLuint as unsigned");
+
+QString interop_path_text(InteropPath path) {
+    switch (path) {
+        case InteropPath::SurfaceWrite: return QStringLiteral("CUDA\u2013GL interop: surface write");
+        case InteropPath::PixelBuffer: return QStringLiteral("CUDA\u2013GL interop: pixel buffer");
+        case InteropPath::HostCopy: return QStringLiteral("host copy + glTexSubImage2D");
+    }
+    return {};
+}
+
+QString host_upload_text(bool cuda_available) {
+    return cuda_available ? QStringLiteral("host upload") : QStringLiteral("host upload (no CUDA)");
+}
+
+struct InteropDisplay::Impl {
+    GlFunctions gl;
+    GLuint texture = 0;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    std::unique_ptr<GlInterop> interop;
+    QStringList refusals;
+    bool has_rgb = false;
+    bool rendered = false;
+};
+
+InteropDisplay::InteropDisplay() : impl_(std::make_unique<Impl>()) {}
+
+InteropDisplay::~InteropDisplay() {
+    if (impl_->interop || impl_->texture) {
+        qWarning("cudaviz: an InteropDisplay was destroyed while open; its CUDA registration and GL texture "
+                 "are leaked (close() must run with its GL context current)");
+        (void)impl_->interop.release();
+    }
+}
+
+Status InteropDisplay::open(const Resolver& resolve, std::uint32_t width, std::uint32_t height) {
+    close();
+    impl_->refusals.clear();
+    if (width == 0 || height == 0) return Status::error(ErrorKind::InvalidInput, "the image is empty");
+    if (Status s = impl_->gl.load(resolve); !s) {
+        impl_->refusals << QString::fromStdString(s.message());
+        return Status::error(ErrorKind::Unavailable, s.message());
+    }
+    Impl& d = *impl_;
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+        GLuint texture = 0;
+        if (Status s = create_r8_texture(d.gl, width, height, &texture); !s) return s;  // GL refused the size
+        {
+            // Magnified: nearest, each image pixel a crisp square, as the host path draws it. Minified:
+            // linear, since the texture has one level (mipmaps would change storage CUDA registered).
+            GLint bound = 0;
+            d.gl.GetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+            d.gl.BindTexture(GL_TEXTURE_2D, texture);
+            d.gl.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+            d.gl.BindTexture(GL_TEXTURE_2D, GLuint(bound));
+        }
+        const Status s = GlInterop::open(d.gl, texture, width, height, path, &d.interop);
+        if (s) {
+            d.texture = texture;
+            d.width = width;
+            d.height = height;
+            return Status::ok();
+        }
+        d.interop.reset();
+        d.gl.DeleteTextures(1, &texture);  // the next path gets a texture CUDA never registered
+        if (s.kind() == ErrorKind::InvalidInput) return s;  // the texture is wrong: no other path would do
+        d.refusals << QStringLiteral("%1: %2").arg(QString::fromLatin1(to_string(path)),
+                                                   QString::fromStdString(s.message()));
+    }
+    return Status::error(ErrorKind::Unavailable,
+                         "no CUDA-GL display path: " + d.refusals.join(QStringLiteral("; ")).toStdString());
+}
+
+void InteropDisplay::close() {
+    Impl& d = *impl_;
+    d.interop.reset();  // unregisters from CUDA (and frees the pixel buffer) before the texture goes
+    if (d.texture) d.gl.DeleteTextures(1, &d.texture);
+    d.texture = 0;
+    d.width = d.height = 0;
+    d.has_rgb = d.rendered = false;
+}
+
+bool InteropDisplay::isOpen() const { return impl_->interop != nullptr; }
+
+InteropPath InteropDisplay::path() const {
+    return impl_->interop ? impl_->interop->path() : InteropPath::HostCopy;
+}
+
+QString InteropDisplay::pathText() const { return isOpen() ? interop_path_text(path()) : QString(); }
+
+QSize InteropDisplay::size() const {
+    return isOpen() ? QSize(int(impl_->width), int(impl_->height)) : QSize();
+}
+
+unsigned InteropDisplay::textureId() const { return isOpen() ? impl_->texture : 0; }
+
+QStringList InteropDisplay::refusals() const { return impl_->refusals; }
+
+Status InteropDisplay::setRgb(const std::uint8_t* rgb, PixelLayout layout) {
+    Impl& d = *impl_;
+    if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
+    if (!rgb) return Status::error(ErrorKind::InvalidInput, "no picture");
+    d.rendered = false;
+    d.has_rgb = false;
+    if (Status s = d.interop->set_rgb(rgb, layout); !s) return s;
+    d.has_rgb = true;
+    return Status::ok();
+}
+
+Status InteropDisplay::render(const LaunchShape& shape) {
+    Impl& d = *impl_;
+    if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
+    if (!d.has_rgb) return Status::error(ErrorKind::Unavailable, "no picture yet: call setRgb first");
+    // The user's launch is checked here, before CUDA sees it, so that InvalidInput means exactly
+    // "this shape": the texture keeps the last good frame and the path stays usable.
+    if (std::string e = validate_grayscale_launch(shape, d.width, d.height); !e.empty())
+        return Status::error(ErrorKind::InvalidInput, e);
+    const Status s = d.interop->render(shape);
+    if (!s)  // CUDA's cudaErrorInvalidValue also maps to InvalidInput; here it is a broken path
+        return s.kind() == ErrorKind::InvalidInput ? Status::error(ErrorKind::Device, s.message()) : s;
+    d.rendered = true;
+    return s;
+}
+
+bool InteropDisplay::rendered() const { return impl_->rendered; }
+
+Status InteropDisplay::readBack(std::vector<std::uint8_t>* gray) const {
+    const Impl& d = *impl_;
+    if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
+    gray->assign(std::size_t(d.width) * d.height, 0);
+    d.gl.Finish();
+    return read_gray_texture(d.gl, d.texture, d.width, d.height, gray->data());
+}
+
+}  // namespace cvz

@@ -1,0 +1,89 @@
+#pragma once
+// The GL side of the result view's real display path (ARCHITECTURE.md, invariant 4): one GL_R8
+// texture of the image's size, the GL entry points resolved from the view's context, and the
+// GlInterop (kernels/cuda/gl_interop.h) through which the grayscale kernel writes that texture.
+// The view (ImageView) only decides when to open, feed, render and close, and draws textureId()
+// with its usual shader (a red-only texture, drawn grey).
+//
+// Deliberately free of GL and CUDA headers, so that it can sit next to Qt's GL headers in any order
+// (<GL/glext.h> and Qt's qopenglext.h clash when the system one comes first); the .cpp includes
+// gl_interop.h, which is CUDA-free too. Without the CUDA toolkit the same code links against
+// kernels/cuda/cuda_absent.cpp, where every path is refused, so open() answers Unavailable.
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "kernels/core/launch_shape.h"
+#include "kernels/core/status.h"
+#include "kernels/grayscale/grayscale_image.h"
+
+namespace cvz {
+
+enum class InteropPath;  // kernels/cuda/gl_interop.h: SurfaceWrite, PixelBuffer, HostCopy
+
+// What the status bar says for each way the result view's pixels reach the screen.
+QString interop_path_text(InteropPath path);  // "CUDA–GL interop: surface write", ..., "host copy + glTexSubImage2D"
+QString host_upload_text(bool cuda_available);  // "host upload" | "host upload (no CUDA)"
+
+// Every call below is made on the GUI thread with the GL context that open() resolved its entry
+// points from current (the view's makeCurrent, or an EGL context in tests). close() must run with
+// that context current too (Qt's hellogl2 rule: in the view's cleanup, on aboutToBeDestroyed):
+// it destroys the GlInterop (CUDA unregisters the texture or buffer) before it deletes the texture.
+class InteropDisplay {
+public:
+    // Returns the address of the GL function `name` in the current context, or null: Qt's
+    // QOpenGLContext::getProcAddress, or HeadlessEglContext::resolver().
+    using Resolver = std::function<void*(const char* name)>;
+
+    InteropDisplay();
+    // Must be closed by then. One still open cannot be freed without its context: it is leaked, with
+    // a warning, rather than unregistered from the wrong (or no) context.
+    ~InteropDisplay();
+    InteropDisplay(const InteropDisplay&) = delete;
+    InteropDisplay& operator=(const InteropDisplay&) = delete;
+
+    // Loads the GL entry points, makes a width x height GL_R8 texture (one level, nearest when
+    // magnified, linear when minified) and opens the fastest path that works: SurfaceWrite,
+    // PixelBuffer, then HostCopy, each on a fresh texture (one that CUDA once registered takes host
+    // uploads ~3x slower, gl_interop.h). Closes whatever was open first.
+    //  - Unavailable: no path opened (no CUDA device, the toolkit absent at build time, GL that
+    //    CUDA cannot share and no CUDA for the host copy either, a context without the entry
+    //    points); refusals() says why for each path. Nothing stays allocated: draw host uploads.
+    //  - InvalidInput / Device: the size or GL itself refused the texture (empty image, over
+    //    GL_MAX_TEXTURE_SIZE, out of memory). Also nothing allocated.
+    Status open(const Resolver& resolve, std::uint32_t width, std::uint32_t height);
+    void close();
+
+    bool isOpen() const;
+    InteropPath path() const;  // valid while open
+    QString pathText() const;  // interop_path_text(path()); empty when closed
+    QSize size() const;        // of the open texture; empty when closed
+    // The GL_R8 texture to draw; 0 when closed. Holds the kernel's output once rendered() is true.
+    unsigned textureId() const;
+    // Why each path tried by the last open() was refused: "surface write (CUDA-GL interop): ...".
+    QStringList refusals() const;
+
+    // The width x height RGB picture (3 bytes a pixel, stored in `layout`) to the GPU, where it
+    // stays for every later render(). Once per image. Clears rendered().
+    Status setRgb(const std::uint8_t* rgb, PixelLayout layout);
+    // One frame: the grayscale kernel with the lecture's grid for `shape` writes the texture. Once
+    // per change of shape or picture, not per paint. A shape the launch validator rejects comes back
+    // as InvalidInput and leaves the texture as it was; any other error means the path is broken.
+    Status render(const LaunchShape& shape);
+    // True after a render() that succeeded since the last open() or setRgb().
+    bool rendered() const;
+
+    // The texture as the GPU holds it (glGetTexImage), width x height bytes: for tests.
+    Status readBack(std::vector<std::uint8_t>* gray) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cvz

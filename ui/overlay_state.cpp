@@ -1,0 +1,39 @@
+#include "overlay_state.h"
+
+#include <algorithm>
+
+#include "app/overlay_geometry.h"
+
+namespace cvz {
+
+namespace {
+
+double fade(double cell_device_px) { return std::clamp((cell_device_px - 2.5) / 4.0, 0.0, 1.0); }
+
+}  // namespace
+
+QSize OverlayState::extent() const {
+    if (!hasPlan()) return QSize(int(plan.width), int(plan.height));
+    if (!enabled || !show_idle) return QSize(int(plan.width), int(plan.height));
+    const GridExtent e = grid_extent(plan);
+    return QSize(int(std::min<std::uint64_t>(e.width, 1u << 30)), int(std::min<std::uint64_t>(e.height, 1u << 30)));
+}
+
+QPointF OverlayState::blockLineFade(double device_px) const {
+    const double bx = plan.shape.block.x, by = plan.shape.block.y, w = plan.width;
+    if (plan.shape.kind == GridKind::OneD) {
+        // A 1-D block is a run of N pixels of the flattened image: N wide while it fits a row, and
+        // one row tall (its staircase edges step row by row) unless it spans whole rows.
+        return {fade(std::min(bx, w) * device_px), fade(std::max(1.0, bx / std::max(1.0, w)) * device_px)};
+    }
+    return {fade(bx * device_px), fade(by * device_px)};
+}
+
+QPointF OverlayState::warpLineFade(double device_px) const {
+    const double bx = plan.shape.block.x, w = plan.width;
+    if (plan.shape.kind == GridKind::OneD) return {fade(std::min(32.0, w) * device_px), fade(device_px)};
+    // A warp is 32 consecutive threads, x fastest: rows of min(32, blockDim.x) threads.
+    return {fade(std::min(32.0, bx) * device_px), fade(std::max(1.0, 32.0 / bx) * device_px)};
+}
+
+}  // namespace cvz

@@ -1,0 +1,438 @@
+#include "sweep_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <limits>
+
+#include "app/backend_choice.h"
+#include "sweep_heatmap.h"
+
+namespace cvz {
+
+namespace {
+
+enum Column { kShape, kMs, kThroughput, kOccupancy, kBlocks, kLimit, kStatus, kColumns };
+constexpr int kIndexRole = Qt::UserRole;
+constexpr int kSortRole = Qt::UserRole + 1;
+
+// Sorts by a number kept beside the text, so that "0.5" sorts before "12" and empty cells go last.
+class NumberItem : public QTableWidgetItem {
+public:
+    NumberItem(const QString& text, double key) : QTableWidgetItem(text) {
+        setData(kSortRole, key);
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override {
+        return data(kSortRole).toDouble() < other.data(kSortRole).toDouble();
+    }
+};
+
+QString ms_text(double ms) { return QString::number(ms, 'f', ms < 0.1 ? 4 : 3); }
+
+}  // namespace
+
+SweepDialog::SweepDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Block-size sweep"));
+    setModal(false);
+    setSizeGripEnabled(true);
+    resize(1340, 800);
+    runner_ = new SweepRunner(jobs, this);
+    buildUi();
+    fillProfiles();
+    updateKernelTexts();
+    showModel();
+
+    connect(runner_, &SweepRunner::started, this, &SweepDialog::onStarted);
+    connect(runner_, &SweepRunner::rowUpdated, this, &SweepDialog::onRowUpdated);
+    connect(runner_, &SweepRunner::progress, this, &SweepDialog::onProgress);
+    connect(runner_, &SweepRunner::finished, this, &SweepDialog::onFinished);
+}
+
+void SweepDialog::buildUi() {
+    auto* v = new QVBoxLayout(this);
+
+    auto* controls = new QHBoxLayout;
+    kernel_box_ = new QComboBox(this);
+    kernel_box_->addItem(QString(), int(SweepKernel::Grayscale));
+    kernel_box_->addItem(QString(), int(SweepKernel::Matmul));
+    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    profile_box_ = new QComboBox(this);
+    profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses (the times come from the real GPU)"));
+    start_ = new QPushButton(tr("Start"), this);
+    start_->setDefault(true);
+    controls->addWidget(new QLabel(tr("Kernel:"), this));
+    controls->addWidget(kernel_box_);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Occupancy model:"), this));
+    controls->addWidget(profile_box_);
+    controls->addStretch();
+    controls->addWidget(start_);
+    v->addLayout(controls);
+
+    auto* run = new QHBoxLayout;
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setValue(0);
+    progress_->setFormat(tr("not started"));
+    progress_->setTextVisible(true);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setEnabled(false);
+    run->addWidget(progress_, 1);
+    run->addWidget(cancel_);
+    v->addLayout(run);
+
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(note_);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* map_box = new QGroupBox(tr("2-D blocks"), split);
+    auto* mv = new QVBoxLayout(map_box);
+    mv->setContentsMargins(4, 4, 4, 4);
+    heatmap_ = new SweepHeatmap(map_box);
+    mv->addWidget(heatmap_);
+    auto* table_box = new QGroupBox(tr("Every shape"), split);
+    auto* tv = new QVBoxLayout(table_box);
+    tv->setContentsMargins(4, 4, 4, 4);
+    table_title_ = new QLabel(table_box);
+    table_title_->setWordWrap(true);
+    tv->addWidget(table_title_);
+    table_ = new QTableWidget(0, kColumns, table_box);
+    table_->setHorizontalHeaderLabels(
+        {tr("Shape"), tr("Median ms"), tr("GB/s"), tr("Occupancy"), tr("Blocks/SM"), tr("Limited by"), tr("Status")});
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // the result's order until a header is clicked
+    table_->setSortingEnabled(true);
+    table_->setToolTip(tr("Double-click a row to use its block"));
+    tv->addWidget(table_);
+    split->addWidget(map_box);
+    split->addWidget(table_box);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({heatmap_->sizeHint().width() + 16, 540});
+    v->addWidget(split, 1);
+
+    auto* bottom = new QHBoxLayout;
+    best_ = new QLabel(this);
+    best_->setTextFormat(Qt::RichText);
+    best_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    export_ = new QPushButton(tr("Export CSV…"), this);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    bottom->addWidget(best_, 1);
+    bottom->addWidget(export_);
+    bottom->addWidget(buttons);
+    v->addLayout(bottom);
+
+    connect(start_, &QPushButton::clicked, this, &SweepDialog::startSweep);
+    connect(cancel_, &QPushButton::clicked, this, &SweepDialog::cancelSweep);
+    connect(export_, &QPushButton::clicked, this, &SweepDialog::onExportClicked);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(kernel_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { showModel(); });
+    connect(profile_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SweepDialog::onProfileChanged);
+    connect(heatmap_, &SweepHeatmap::cellClicked, this, &SweepDialog::choose);
+    connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
+        if (QTableWidgetItem* item = table_->item(r, kShape)) choose(item->data(kIndexRole).toInt());
+    });
+}
+
+void SweepDialog::fillProfiles() {
+    profiles_.clear();
+    if (cuda_device_available())
+        if (std::optional<DeviceProfile> real = cuda_device_profile(0)) profiles_.append(*real);
+    profiles_.append(builtin_device_profiles());
+    for (const DeviceProfile& p : profiles_) {
+        const QString text = p.measured ? tr("This GPU: %1 (sm_%2%3)").arg(p.name).arg(p.cc_major).arg(p.cc_minor) : p.name;
+        profile_box_->addItem(text, p.name);
+    }
+    profile_box_->setCurrentIndex(0);
+}
+
+// ---- inputs ----
+
+void SweepDialog::setImage(const RgbBuffer& image, PixelLayout layout, const QString& name) {
+    image_ = image;
+    layout_ = layout;
+    image_name_ = name;
+    updateKernelTexts();
+    if (!isRunning() && kernel() == SweepKernel::Grayscale) showModel();
+}
+
+void SweepDialog::setImage(const QImage& image, PixelLayout layout, const QString& name) {
+    setImage(to_rgb_buffer(image), layout, name);
+}
+
+void SweepDialog::setMatrices(const Matrix& a, const Matrix& b, const QString& name) {
+    a_ = a;
+    b_ = b;
+    matrices_name_ = name;
+    updateKernelTexts();
+    if (!isRunning() && kernel() == SweepKernel::Matmul) showModel();
+}
+
+void SweepDialog::updateKernelTexts() {
+    QString image = tr("no image (model only)");
+    if (image_.width && image_.height) {
+        image = QStringLiteral("%1 × %2").arg(image_.width).arg(image_.height);
+        if (!image_name_.isEmpty()) image = image_name_ + QStringLiteral(", ") + image;
+    }
+    QString matrices = tr("no matrices (model only)");
+    if (a_.size() && b_.size()) {
+        matrices = QStringLiteral("A %1×%2 @ B %3×%4").arg(a_.rows).arg(a_.cols).arg(b_.rows).arg(b_.cols);
+        if (!matrices_name_.isEmpty()) matrices = matrices_name_ + QStringLiteral(", ") + matrices;
+    }
+    kernel_box_->setItemText(0, tr("Grayscale on %1").arg(image));
+    kernel_box_->setItemText(1, tr("Matmul naive + tiled on %1").arg(matrices));
+}
+
+void SweepDialog::setKernel(SweepKernel k) { kernel_box_->setCurrentIndex(k == SweepKernel::Grayscale ? 0 : 1); }
+
+SweepKernel SweepDialog::kernel() const { return SweepKernel(kernel_box_->currentData().toInt()); }
+
+bool SweepDialog::selectProfile(const QString& name) {
+    for (int i = 0; i < profiles_.size(); ++i) {
+        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
+            profile_box_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+DeviceProfile SweepDialog::profile() const {
+    const int i = profile_box_->currentIndex();
+    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
+}
+
+void SweepDialog::setTimer(SweepTimer timer) {
+    runner_->setTimer(std::move(timer));
+    if (!isRunning()) showModel();
+}
+
+SweepRequest SweepDialog::request() const {
+    SweepRequest r;
+    r.kernel = kernel();
+    r.image = image_;
+    r.layout = layout_;
+    r.a = a_;
+    r.b = b_;
+    r.profile = profile();
+    return r;
+}
+
+// ---- running ----
+
+void SweepDialog::startSweep() {
+    if (isRunning()) return;
+    runner_->start(request());
+}
+
+void SweepDialog::cancelSweep() {
+    if (!isRunning()) return;
+    runner_->cancel();
+    cancel_->setEnabled(false);
+    cancel_->setText(tr("Cancelling…"));
+}
+
+bool SweepDialog::isRunning() const { return runner_->isRunning(); }
+
+void SweepDialog::showModel() {
+    finished_once_ = false;
+    progress_->setValue(0);
+    progress_->setFormat(tr("not started"));
+    setResult(model_sweep(request()));
+}
+
+void SweepDialog::onStarted(const SweepResult& modeled) {
+    setResult(modeled);
+    start_->setEnabled(false);
+    kernel_box_->setEnabled(false);
+    cancel_->setText(tr("Cancel"));
+    cancel_->setEnabled(true);
+    progress_->setValue(0);
+    progress_->setFormat(tr("0 of %1 shapes").arg(modeled.rows.size()));
+    refreshLabels();
+}
+
+void SweepDialog::onRowUpdated(int index, const SweepRow& row) {
+    if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
+    result_.rows[std::size_t(index)] = row;
+    const int old_best = result_.best;
+    result_.best = mark_best(&result_.rows);
+    heatmap_->updateRow(index, result_.rows[std::size_t(index)]);
+    table_->setSortingEnabled(false);
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        const int idx = table_->item(r, kShape)->data(kIndexRole).toInt();
+        if (idx == index || idx == old_best || idx == result_.best) setTableRow(r, idx);
+    }
+    table_->setSortingEnabled(true);
+    refreshLabels();
+}
+
+void SweepDialog::onProgress(int done, int total) {
+    if (total <= 0) return;
+    progress_->setValue(int(qint64(done) * 100 / total));
+    progress_->setFormat(tr("%1 of %2 shapes · %p%").arg(done).arg(total));
+}
+
+void SweepDialog::onFinished(const SweepResult& result) {
+    SweepResult r = result;
+    const DeviceProfile p = profile();
+    if (r.profile != p.name) {  // the profile was changed while the sweep ran
+        remodel_occupancy(&r.rows, p);
+        r.profile = p.name;
+    }
+    finished_once_ = true;
+    setResult(r);
+    start_->setEnabled(true);
+    kernel_box_->setEnabled(true);
+    cancel_->setEnabled(false);
+    cancel_->setText(tr("Cancel"));
+    if (r.cancelled) {
+        progress_->setFormat(tr("cancelled · %p%"));
+    } else if (!r.status) {
+        progress_->setFormat(tr("failed"));
+    } else {
+        progress_->setValue(100);
+        progress_->setFormat(tr("%1 of %1 shapes · %p%").arg(r.rows.size()));
+    }
+    emit sweepFinished(result_);
+}
+
+void SweepDialog::onProfileChanged() {
+    const DeviceProfile p = profile();
+    remodel_occupancy(&result_.rows, p);
+    result_.profile = p.name;
+    if (finished_once_ && !result_.anyTimed() && result_.status) result_.note = modeled_only_note(p.name);
+    setResult(result_);
+}
+
+void SweepDialog::setResult(const SweepResult& result) {
+    result_ = result;
+    heatmap_->setResult(result_);
+    refreshTable();
+    refreshLabels();
+    export_->setEnabled(!result_.rows.empty());
+}
+
+// ---- table and labels ----
+
+void SweepDialog::refreshTable() {
+    table_->setSortingEnabled(false);
+    table_->clearContents();
+    table_->setRowCount(int(result_.rows.size()));
+    table_->horizontalHeaderItem(kThroughput)->setText(result_.throughputUnit());
+    // The shapes the heatmap cannot show (1-D blocks, tiled TILEs) first.
+    int t = 0;
+    for (bool heat : {false, true})
+        for (std::size_t i = 0; i < result_.rows.size(); ++i)
+            if (result_.rows[i].in_heatmap() == heat) setTableRow(t++, int(i));
+    table_->setSortingEnabled(true);
+    table_->resizeColumnsToContents();
+    table_title_->setText(result_.kernel == SweepKernel::Grayscale
+                              ? tr("1-D blocks first, then the 2-D blocks of the heatmap. Click a header to sort.")
+                              : tr("The tiled kernel (TILE × TILE blocks) first, then the naive kernel's blocks. "
+                                   "Click a header to sort."));
+}
+
+void SweepDialog::setTableRow(int t, int index) {
+    const SweepRow& r = result_.rows[std::size_t(index)];
+    const double inf = std::numeric_limits<double>::infinity();
+    const bool timed = r.state == SweepRowState::Timed;
+    auto* shape = new QTableWidgetItem(r.label());
+    shape->setData(kIndexRole, index);
+    table_->setItem(t, kShape, shape);
+    table_->setItem(t, kMs, new NumberItem(timed ? ms_text(r.median_ms) : QString(), timed ? r.median_ms : inf));
+    table_->setItem(t, kThroughput,
+                    new NumberItem(timed ? QString::number(r.throughput, 'f', 1) : QString(), timed ? -r.throughput : inf));
+    const bool fits = r.occupancy.blocks_per_sm > 0;
+    table_->setItem(t, kOccupancy, new NumberItem(fits ? QStringLiteral("%1%").arg(qRound(100 * r.occupancy.occupancy))
+                                                       : tr("none"),
+                                                  -r.occupancy.occupancy));
+    table_->setItem(t, kBlocks, new NumberItem(QString::number(r.occupancy.blocks_per_sm), -r.occupancy.blocks_per_sm));
+    table_->setItem(t, kLimit, new QTableWidgetItem(fits ? to_string(r.occupancy.limit) : r.occupancy.error));
+    QString status = timed ? tr("timed") : r.state == SweepRowState::Failed ? tr("error") : QString();
+    if (r.best) status = tr("fastest");
+    auto* st = new QTableWidgetItem(status);
+    if (r.state == SweepRowState::Failed) st->setToolTip(r.error);
+    if (r.best) {
+        QFont f = st->font();
+        f.setBold(true);
+        st->setFont(f);
+        st->setForeground(SweepHeatmap::bestOutlineColor());
+        shape->setFont(f);
+    }
+    table_->setItem(t, kStatus, st);
+}
+
+void SweepDialog::refreshLabels() {
+    const QString what = result_.kernel == SweepKernel::Grayscale ? tr("Grayscale") : tr("Matmul");
+    QString note = result_.note;
+    if (note.isEmpty() && !isRunning()) {
+        note = runner_->hasTimer() ? tr("Start times every shape on the GPU; occupancy is modeled for %1.").arg(result_.profile)
+                                   : tr("No CUDA device: Start shows the modeled occupancy for %1 only.").arg(result_.profile);
+    } else if (isRunning()) {
+        note = tr("timing every shape… the heatmap fills in as the shapes are done.");
+    }
+    note_->setText(QStringLiteral("<b>%1</b> on %2 — %3")
+                       .arg(what, result_.problem.toHtmlEscaped(), note.toHtmlEscaped()));
+    if (result_.best >= 0) {
+        const SweepRow& b = result_.rows[std::size_t(result_.best)];
+        best_->setText(tr("Fastest: <b>%1</b> — %2 ms · %3 %4 · modeled occupancy %5%")
+                           .arg(b.label(), ms_text(b.median_ms), QString::number(b.throughput, 'f', 1),
+                                result_.throughputUnit())
+                           .arg(qRound(100 * b.occupancy.occupancy)));
+    } else {
+        best_->setText(result_.anyTimed() ? QString() : tr("Colours show modeled occupancy until the shapes are timed."));
+    }
+}
+
+QString SweepDialog::noteText() const { return note_->text(); }
+QString SweepDialog::bestText() const { return best_->text(); }
+
+void SweepDialog::choose(int index) {
+    if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
+    const SweepRow& r = result_.rows[std::size_t(index)];
+    if (r.kernel == SweepKernel::Grayscale) emit shapeChosen(r.shape);
+    else emit matmulLaunchChosen(r.matmul_launch());
+}
+
+// ---- export ----
+
+QString SweepDialog::exportCsv(const QString& path) {
+    const QString error = write_sweep_csv(result_, path);
+    if (error.isEmpty()) note_->setText(note_->text() + tr("<br>Saved %1").arg(path.toHtmlEscaped()));
+    else note_->setText(note_->text() + QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+    return error;
+}
+
+void SweepDialog::onExportClicked() {
+    const QString suggested = QDir::home().filePath(
+        QStringLiteral("sweep-%1.csv").arg(result_.kernel == SweepKernel::Grayscale ? QStringLiteral("grayscale") : QStringLiteral("matmul")));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export sweep as CSV"), suggested,
+                                                      tr("CSV files (*.csv);;All files (*)"));
+    if (path.isEmpty()) return;
+    if (const QString error = exportCsv(path); !error.isEmpty()) QMessageBox::warning(this, tr("Export CSV"), error);
+}
+
+}  // namespace cvz

@@ -1,0 +1,113 @@
+#pragma once
+#include <QDialog>
+#include <QList>
+
+#include "app/block_sweep.h"
+#include "app/device_profile.h"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace cvz {
+
+class JobRunner;
+class SweepHeatmap;
+
+// The block-size sweep (issue 5, item 4), a non-modal dialog: pick the kernel (grayscale on the
+// current image, matmul on the current matrices) and the device profile for the occupancy model,
+// Start; the sweep runs on a worker with a progress bar and Cancel. The 2-D blocks appear as a
+// heatmap (blockDim.x across, blockDim.y down), every shape in a table; Export CSV… writes the result.
+// Without a CUDA device the sweep shows the modeled occupancy and says so.
+// Clicking a cell, or double-clicking a table row, chooses that shape.
+class SweepDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `jobs`: the worker to run on (the main window's, so a sweep never competes with a kernel run for
+    // the GPU); without one the dialog's runner makes its own.
+    explicit SweepDialog(JobRunner* jobs = nullptr, QWidget* parent = nullptr);
+
+    // The inputs. Set them whenever the document changes; a running sweep keeps its own copy.
+    void setImage(const RgbBuffer& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
+    void setImage(const QImage& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
+    void setMatrices(const Matrix& a, const Matrix& b, const QString& name = {});
+
+    void setKernel(SweepKernel kernel);
+    SweepKernel kernel() const;
+    // Selects the occupancy model's profile by name (a builtin, or the real GPU's name); false if unknown.
+    bool selectProfile(const QString& name);
+    DeviceProfile profile() const;
+
+    // Tests inject a fake timer; by default the GPU times the rows when there is one.
+    void setTimer(SweepTimer timer);
+    SweepRunner* runner() const { return runner_; }
+
+    void startSweep();   // what Start does
+    void cancelSweep();  // what Cancel does
+    bool isRunning() const;
+    const SweepResult& result() const { return result_; }
+
+    // Writes the CSV; returns an empty string, or the error (naming the file) that was also shown.
+    QString exportCsv(const QString& path);
+
+    SweepHeatmap* heatmap() const { return heatmap_; }
+    QTableWidget* table() const { return table_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QPushButton* startButton() const { return start_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* exportButton() const { return export_; }
+    QComboBox* kernelBox() const { return kernel_box_; }
+    QComboBox* profileBox() const { return profile_box_; }
+    QString noteText() const;
+    QString bestText() const;
+
+signals:
+    void shapeChosen(const cvz::LaunchShape& shape);           // a grayscale shape was clicked
+    void matmulLaunchChosen(const cvz::MatmulLaunch& launch);  // a matmul shape was clicked
+    void sweepFinished(const cvz::SweepResult& result);
+
+private:
+    void buildUi();
+    void fillProfiles();
+    void updateKernelTexts();
+    SweepRequest request() const;
+    void showModel();  // the current kernel's rows, modeled, untimed
+    void setResult(const SweepResult& result);
+    void refreshTable();
+    void setTableRow(int table_row, int index);
+    void refreshLabels();
+    void onStarted(const SweepResult& modeled);
+    void onRowUpdated(int index, const SweepRow& row);
+    void onProgress(int done, int total);
+    void onFinished(const SweepResult& result);
+    void onProfileChanged();
+    void choose(int index);
+    void onExportClicked();
+
+    SweepRunner* runner_ = nullptr;
+    RgbBuffer image_;
+    PixelLayout layout_ = PixelLayout::Interleaved;
+    QString image_name_;
+    Matrix a_;
+    Matrix b_;
+    QString matrices_name_;
+    QList<DeviceProfile> profiles_;
+    SweepResult result_;
+    bool finished_once_ = false;
+
+    QComboBox* kernel_box_ = nullptr;
+    QComboBox* profile_box_ = nullptr;
+    QPushButton* start_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* note_ = nullptr;
+    QLabel* best_ = nullptr;
+    SweepHeatmap* heatmap_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QLabel* table_title_ = nullptr;
+    QPushButton* export_ = nullptr;
+};
+
+}  // namespace cvz
