@@ -4,6 +4,7 @@
 // kind of failure, with no OUT left behind.
 #include <QtTest>
 
+#include "cli_runner.h"
 #include "test_paths.h"
 
 #include <QDir>
@@ -27,29 +28,9 @@ using namespace cvz;
 
 namespace {
 
-struct CliRun {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-CliRun run_cli(const QStringList& arguments) {
-    QProcess process;
-    process.start(cvz::test::cli_path(), arguments);
-    CliRun run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "cudaviz-cli did not finish normally: " + process.errorString();
-        return run;
-    }
-    run.code = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString describe(const CliRun& run) {
-    return QString("exit %1\nstdout: %2\nstderr: %3").arg(run.code).arg(run.out, run.err);
-}
+using cvz::test::CliRun;
+using cvz::test::describe;
+using cvz::test::run_cli;
 
 bool write_file(const QString& path, const QByteArray& bytes) {
     QFile f(path);

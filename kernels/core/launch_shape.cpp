@@ -7,4 +7,8 @@ std::string to_string(const LaunchShape& shape) {
     return std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y);
 }
 
+std::string to_string(Dim3 d) {
+    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
 }  // namespace cvz

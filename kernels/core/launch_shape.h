@@ -20,4 +20,7 @@ struct LaunchShape {
 // "256" for 1-D, "16x16" for 2-D: the CLI's --block syntax.
 std::string to_string(const LaunchShape& shape);
 
+// "64x32x1": a dim3 in error messages.
+std::string to_string(Dim3 d);
+
 }  // namespace cvz

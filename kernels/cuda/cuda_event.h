@@ -2,8 +2,11 @@
 // RAII CUDA event, for timing work on a stream.
 #include <cuda_runtime.h>
 
+#include <chrono>
+
 #include <utility>
 
+#include "../core/gpu_timings.h"
 #include "cuda_check.h"
 
 namespace cvz {
@@ -43,6 +46,18 @@ inline Status elapsed_ms(const CudaEvent& begin, const CudaEvent& end, double* m
     float f = 0;
     CVZ_CUDA_TRY(cudaEventElapsedTime(&f, begin.get(), end.get()));
     *ms = f;
+    return Status::ok();
+}
+
+// The upload, kernel and download stages of a run between four recorded events, and its wall time
+// since `wall_start`, allocation and launch overhead included.
+inline Status read_stage_timings(const CudaEvent& begin, const CudaEvent& uploaded, const CudaEvent& computed,
+                                 const CudaEvent& downloaded, std::chrono::steady_clock::time_point wall_start,
+                                 GpuTimings* t) {
+    if (Status s = elapsed_ms(begin, uploaded, &t->upload_ms); !s) return s;
+    if (Status s = elapsed_ms(uploaded, computed, &t->kernel_ms); !s) return s;
+    if (Status s = elapsed_ms(computed, downloaded, &t->download_ms); !s) return s;
+    t->total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
     return Status::ok();
 }
 

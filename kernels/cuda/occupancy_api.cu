@@ -1,14 +1,7 @@
-// The CUDA occupancy API asked about cudaviz's kernels.
-//
-// The API takes the address of a __global__ function. The kernels the app launches live in anonymous
-// namespaces of grayscale_cuda.cu and matmul_cuda.cu, out of reach from here, so this file declares
-// kernels that are token for token the same: the same bodies (grayscale_body.h, matmul_body.h), the
-// same DeviceContext, the same parameters and the same __launch_bounds__. Compiled with the same
-// flags they are the same machine code (checked with `cuobjdump -sass` on both objects: the SASS
-// differs only in the mangled names), hence the same registers and the same occupancy. A change to a
-// launcher's kernel declaration must be made here too.
-#include "../grayscale/grayscale_body.h"
-#include "../matmul/matmul_body.h"
+// The CUDA occupancy API asked about cudaviz's kernels: the very kernels the launchers use, from
+// grayscale_kernels.cuh and matmul_kernels.cuh (same source, same flags, hence the same registers).
+#include "../grayscale/grayscale_kernels.cuh"
+#include "../matmul/matmul_kernels.cuh"
 #include "cuda_check.h"
 #include "device_context.cuh"
 #include "occupancy_api.h"
@@ -16,24 +9,6 @@
 namespace cvz {
 
 namespace {
-
-// As in grayscale_cuda.cu (instantiated there with DeviceContext for linear memory).
-template <class Ctx>
-__global__ void grayscale_1d_kernel(GrayscaleImage im, Ctx ctx) {
-    grayscale_1d(ctx, im);
-}
-template <class Ctx>
-__global__ void grayscale_2d_kernel(GrayscaleImage im, Ctx ctx) {
-    grayscale_2d(ctx, im);
-}
-
-// As in matmul_cuda.cu.
-__global__ void matmul_naive_kernel(MatmulProblem p) { matmul_naive(DeviceContext{}, p); }
-
-template <unsigned TILE>
-__global__ void __launch_bounds__(TILE * TILE) matmul_tiled_kernel(MatmulProblem p) {
-    matmul_tiled<TILE>(DeviceContext{}, p);
-}
 
 const void* kernel_address(KernelId id) {
     switch (id) {

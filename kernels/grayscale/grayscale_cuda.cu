@@ -12,22 +12,12 @@
 #include "grayscale_body.h"
 #include "grayscale_cuda.h"
 #include "grayscale_device_launch.h"
+#include "grayscale_kernels.cuh"
 #include "grayscale_launch.h"
 
 namespace cvz {
 
 namespace {
-
-template <class Ctx>
-__global__ void grayscale_1d_kernel(GrayscaleImage im, Ctx ctx) {
-    grayscale_1d(ctx, im);
-}
-template <class Ctx>
-__global__ void grayscale_2d_kernel(GrayscaleImage im, Ctx ctx) {
-    grayscale_2d(ctx, im);
-}
-
-std::string dims(Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
 
 template <class Ctx>
 Status launch(const GrayscaleImage& im, GridKind kind, Dim3 g, Dim3 b, std::size_t shared_bytes, cudaStream_t stream,
@@ -40,7 +30,7 @@ Status launch(const GrayscaleImage& im, GridKind kind, Dim3 g, Dim3 b, std::size
     const cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) return Status::ok();
     const std::string what = std::string("grayscale ") + (kind == GridKind::OneD ? "1-D" : "2-D") +
-                             " kernel launch (grid " + dims(g) + ", block " + dims(b) + ", " +
+                             " kernel launch (grid " + to_string(g) + ", block " + to_string(b) + ", " +
                              std::to_string(shared_bytes) + " bytes of dynamic shared memory)";
     return cuda_status(err, what.c_str());
 }
@@ -103,14 +93,7 @@ Status grayscale_cuda(const GrayscaleImage& host, const LaunchShape& shape, GpuT
     CVZ_CUDA_TRY(cudaMemcpyAsync(host.gray, gray.get(), n, cudaMemcpyDeviceToHost, stream));
     if (Status s = e3.record(stream); !s) return s;
     CVZ_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (timings) {
-        if (Status s = elapsed_ms(e0, e1, &timings->upload_ms); !s) return s;
-        if (Status s = elapsed_ms(e1, e2, &timings->kernel_ms); !s) return s;
-        if (Status s = elapsed_ms(e2, e3, &timings->download_ms); !s) return s;
-        timings->total_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
-    }
-    return Status::ok();
+    return timings ? read_stage_timings(e0, e1, e2, e3, wall_start, timings) : Status::ok();
 }
 
 }  // namespace cvz

@@ -8,17 +8,11 @@
 #include "matmul_body.h"
 #include "matmul_cuda.h"
 #include "matmul_device_launch.h"
+#include "matmul_kernels.cuh"
 
 namespace cvz {
 
 namespace {
-
-__global__ void matmul_naive_kernel(MatmulProblem p) { matmul_naive(DeviceContext{}, p); }
-
-template <unsigned TILE>
-__global__ void __launch_bounds__(TILE * TILE) matmul_tiled_kernel(MatmulProblem p) {
-    matmul_tiled<TILE>(DeviceContext{}, p);
-}
 
 template <unsigned TILE>
 void launch_tiled(const MatmulProblem& p, dim3 grid, std::size_t shared, cudaStream_t stream) {
@@ -72,13 +66,7 @@ Status matmul_cuda(const MatmulProblem& host, const MatmulLaunch& l, GpuTimings*
     CVZ_CUDA_TRY(cudaMemcpyAsync(host.c, c.get(), nc * sizeof(float), cudaMemcpyDeviceToHost, stream));
     if (Status s = e3.record(stream); !s) return s;
     CVZ_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (timings) {
-        if (Status s = elapsed_ms(e0, e1, &timings->upload_ms); !s) return s;
-        if (Status s = elapsed_ms(e1, e2, &timings->kernel_ms); !s) return s;
-        if (Status s = elapsed_ms(e2, e3, &timings->download_ms); !s) return s;
-        timings->total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
-    }
-    return Status::ok();
+    return timings ? read_stage_timings(e0, e1, e2, e3, wall_start, timings) : Status::ok();
 }
 
 }  // namespace cvz

@@ -1,25 +1,16 @@
-// The matmul kernels launched with no validation of ours, for CUDA's own refusals. The kernels of
-// matmul_cuda.cu sit in an anonymous namespace there; these are declared the same way (same bodies,
-// DeviceContext, parameters and __launch_bounds__), so they compile to the same code.
+// The matmul kernels (matmul_kernels.cuh) launched with no validation of ours, for CUDA's own refusals.
 #include <string>
 
+#include "../core/launch_shape.h"
 #include "../cuda/cuda_check.h"
 #include "../cuda/device_context.cuh"
 #include "matmul_body.h"
+#include "matmul_kernels.cuh"
 #include "matmul_unvalidated.h"
 
 namespace cvz {
 
 namespace {
-
-__global__ void matmul_naive_kernel(MatmulProblem p) { matmul_naive(DeviceContext{}, p); }
-
-template <unsigned TILE>
-__global__ void __launch_bounds__(TILE * TILE) matmul_tiled_kernel(MatmulProblem p) {
-    matmul_tiled<TILE>(DeviceContext{}, p);
-}
-
-std::string dims(Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
 
 }  // namespace
 
@@ -41,7 +32,7 @@ Status launch_matmul_unvalidated(const MatmulProblem& p, const MatmulLaunch& l, 
     const cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) return Status::ok();
     const std::string kernel = l.kernel == MatmulKernel::Naive ? "naive" : "tiled TILE=" + std::to_string(l.tile);
-    const std::string what = "matmul " + kernel + " kernel launch (grid " + dims(g) + ", block " + dims(b) + ", " +
+    const std::string what = "matmul " + kernel + " kernel launch (grid " + to_string(g) + ", block " + to_string(b) + ", " +
                              std::to_string(dynamic_shared_bytes) + " bytes of dynamic shared memory)";
     return cuda_status(err, what.c_str());
 }
