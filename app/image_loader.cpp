@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 namespace cvz {
 
@@ -82,13 +83,19 @@ QString decode_problem(const QImageReader& reader, bool size_known) {
     return "the image data is truncated or corrupt" + qt_says;
 }
 
-// Qt refuses to allocate decoded images over 128 MB by default; the largest legal image decodes to
-// kMaxPixels at up to 8 bytes per pixel (16-bit RGBA), so allow that and no more.
-void allow_largest_legal_image() {
-    constexpr qint64 kBytesPerPixel = 8;
-    constexpr qint64 kLimitMiB = ImageLimits::kMaxPixels * kBytesPerPixel / (1024 * 1024);
-    static_assert(kLimitMiB <= 0x7fffffff, "allocation limit is an int in MiB");
-    if (QImageReader::allocationLimit() < int(kLimitMiB)) QImageReader::setAllocationLimit(int(kLimitMiB));
+// Qt refuses to decode into a QImage larger than QImageReader::allocationLimit() (128 MiB by default).
+// Where the header declared a size within the limits, allow what it needs at up to 8 bytes per pixel
+// (16-bit RGBA). Where the handler cannot tell the size before decoding (ICNS, MNG), allow only what
+// the largest legal image needs at 4 bytes per pixel: a 120-byte MNG declaring 64262 x 8349 pixels
+// would otherwise have Qt allocate and fill 2 GiB before the decoded size could be checked. Never
+// below Qt's default, which the rest of the program (icons) relies on. The limit is process-wide; it
+// is set for each load.
+void set_allocation_limit(const QSize& declared, const ImageLimits& limits) {
+    constexpr qint64 kMiB = 1024 * 1024;
+    constexpr qint64 kQtDefaultMiB = 128;
+    const qint64 bytes = declared.isValid() ? qint64(declared.width()) * declared.height() * 8 : limits.max_pixels * 4;
+    static_assert(ImageLimits::kMaxPixels * 8 / kMiB <= 0x7fffffff, "allocation limit is an int in MiB");
+    QImageReader::setAllocationLimit(int(std::max(kQtDefaultMiB, (bytes + kMiB - 1) / kMiB)));
 }
 
 }  // namespace
@@ -102,26 +109,33 @@ LoadedImage load_image(const QString& path, const ImageLimits& asked) {
 
     QImageReader reader(&file);  // a QFile: Qt still takes the file name's suffix as a format hint
     reader.setAutoTransform(true);  // EXIF orientation
-    allow_largest_legal_image();
 
-    if (!reader.canRead()) return failure(path, decode_problem(reader, false));
-    const QString format = QString::fromLatin1(reader.format());  // known once canRead() chose a handler
+    // Some of Qt's handlers allocate what a header declares before reading it (an ICNS entry of 139
+    // bytes may ask for 2 GiB); where that allocation fails, Qt throws std::bad_alloc, which must end
+    // as a message here, not as std::terminate on the worker thread.
+    try {
+        if (!reader.canRead()) return failure(path, decode_problem(reader, false));
+        const QString format = QString::fromLatin1(reader.format());  // known once canRead() chose a handler
 
-    // A handler that cannot tell the size without decoding is still guarded by the allocation limit,
-    // and the decoded size is checked again below.
-    const QSize declared = reader.size();
-    if (declared.isValid())
-        if (const QString problem = size_problem(declared, limits); !problem.isEmpty()) return failure(path, problem);
+        // A handler that cannot tell the size without decoding is still guarded by the allocation limit,
+        // and the decoded size is checked again below.
+        const QSize declared = reader.size();
+        if (declared.isValid())
+            if (const QString problem = size_problem(declared, limits); !problem.isEmpty()) return failure(path, problem);
+        set_allocation_limit(declared, limits);
 
-    QImage decoded;
-    if (!reader.read(&decoded) || decoded.isNull()) return failure(path, decode_problem(reader, declared.isValid()));
-    if (const QString problem = size_problem(decoded.size(), limits); !problem.isEmpty()) return failure(path, problem);
+        QImage decoded;
+        if (!reader.read(&decoded) || decoded.isNull()) return failure(path, decode_problem(reader, declared.isValid()));
+        if (const QString problem = size_problem(decoded.size(), limits); !problem.isEmpty()) return failure(path, problem);
 
-    LoadedImage result;
-    result.format = format;
-    result.rgb = decoded.convertToFormat(QImage::Format_RGB888);
-    if (result.rgb.isNull()) return failure(path, "not enough memory to convert the image to 8-bit RGB");
-    return result;
+        LoadedImage result;
+        result.format = format;
+        result.rgb = decoded.convertToFormat(QImage::Format_RGB888);
+        if (result.rgb.isNull()) return failure(path, "not enough memory to convert the image to 8-bit RGB");
+        return result;
+    } catch (const std::bad_alloc&) {
+        return failure(path, "not enough memory to decode it (the file may declare far more data than it holds)");
+    }
 }
 
 }  // namespace cvz

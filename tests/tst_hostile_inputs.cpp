@@ -20,6 +20,7 @@
 #include <limits>
 #include <random>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,14 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/matmul/matmul_launch.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CVZ_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CVZ_TEST_UNDER_ASAN 1
+#endif
+#endif
 
 Q_DECLARE_METATYPE(cvz::LaunchShape)
 Q_DECLARE_METATYPE(cvz::MatmulLaunch)
@@ -260,6 +269,8 @@ private slots:
     void image_vanishes_before_loading();
     void image_unreadable_before_loading();
     void image_pipe_or_device_is_refused();
+    void image_decoder_out_of_memory_is_a_message();
+    void image_of_unknown_size_cannot_claim_gigabytes();
 
     // matrices
     void npy_cut_at_every_byte();
@@ -481,6 +492,57 @@ void TestHostileInputs::image_pipe_or_device_is_refused() {
     const LoadedImage from_device = load_image(device);  // must not read forever
     QVERIFY(!from_device.ok());
     QVERIFY2(from_device.error.contains("not a regular file"), qPrintable(from_device.error));
+}
+
+// Found by the image fuzz target: a 138-byte ICNS file whose entry declares 2 GiB makes Qt's ICNS
+// handler allocate 2 GiB before reading. Where that allocation fails, Qt throws std::bad_alloc, which
+// used to end the program (std::terminate). The CLI, run with its memory limited, must say so instead.
+void TestHostileInputs::image_decoder_out_of_memory_is_a_message() {
+    QFile regression(QStringLiteral(CUDAVIZ_SOURCE_DIR "/tests/fuzz/regressions/image/icns-entry-declares-2gib.bin"));
+    QVERIFY(regression.open(QIODevice::ReadOnly));
+    const QString file = path("huge-entry.icns");
+    QVERIFY(write_file(file, regression.readAll().mid(1)));  // the fuzz input's first byte picks the suffix
+
+    QProcess cli;
+#ifdef CVZ_TEST_UNDER_ASAN
+    // AddressSanitizer reserves terabytes of address space, so no RLIMIT_AS: cap allocations instead.
+    // No leak check in this child: Qt's ICNS handler drops a 46-byte QByteArray when the exception
+    // passes through it (Qt's code, after the failure this test provokes).
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("ASAN_OPTIONS",
+               env.value("ASAN_OPTIONS") + ":allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=0");
+    cli.setProcessEnvironment(env);
+#else
+    cli.setChildProcessModifier([] {
+        const rlimit limit{rlim_t(1536) << 20, rlim_t(1536) << 20};  // 1.5 GiB of address space
+        ::setrlimit(RLIMIT_AS, &limit);
+    });
+#endif
+    cli.start(QStringLiteral(CUDAVIZ_CLI_PATH), {"grayscale", file, path("huge-entry-out.png")});
+    QVERIFY(cli.waitForFinished(120000));
+    const QString err = QString::fromLocal8Bit(cli.readAllStandardError());
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(cli.exitCode() == 1, qPrintable(QStringLiteral("exit code %1: %2").arg(cli.exitCode()).arg(err)));
+    QVERIFY2(err.contains("not enough memory") && err.contains("huge-entry.icns"), qPrintable(err));
+}
+
+// Found by the image fuzz target: a 120-byte MNG file (a format whose size Qt cannot tell before
+// decoding) declaring 64262 x 8349 pixels had Qt allocate and fill 2 GiB before load_image could check
+// the decoded size. Now refused at once, and the process's peak memory barely moves.
+void TestHostileInputs::image_of_unknown_size_cannot_claim_gigabytes() {
+    QFile regression(QStringLiteral(CUDAVIZ_SOURCE_DIR "/tests/fuzz/regressions/image/mng-declares-64262x8349.bin"));
+    QVERIFY(regression.open(QIODevice::ReadOnly));
+    const QString file = path("huge.mng");
+    QVERIFY(write_file(file, regression.readAll().mid(1)));
+    rusage before{};
+    ::getrusage(RUSAGE_SELF, &before);
+    const LoadedImage img = load_image(file);
+    rusage after{};
+    ::getrusage(RUSAGE_SELF, &after);
+    QVERIFY(!img.ok());
+    QVERIFY2(rejected_properly(img, file).isEmpty(), qPrintable(img.error));
+    const long grown_mib = (after.ru_maxrss - before.ru_maxrss) / 1024;  // ru_maxrss is in KiB
+    QVERIFY2(grown_mib < 512, qPrintable(QStringLiteral("peak memory grew by %1 MiB").arg(grown_mib)));
 }
 
 // ---- matrices -----------------------------------------------------------------------------------
