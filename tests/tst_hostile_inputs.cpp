@@ -7,6 +7,8 @@
 // (scripts/sanitize), where any out-of-bounds access or undefined behaviour on the way fails it.
 #include <QtTest>
 
+#include "npy_bytes.h"
+
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
@@ -140,24 +142,7 @@ QByteArray jpeg_declaring(QByteArray jpeg, quint16 width, quint16 height) {
     return jpeg;
 }
 
-// A .npy v1 (or v2/v3) file: magic, version, header length, the dict padded to 64 bytes, `data`.
-QByteArray npy_bytes(const QByteArray& dict, const QByteArray& data, int version = 1) {
-    QByteArray header = dict;
-    const int pre = version == 1 ? 10 : 12;
-    while ((pre + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    QByteArray out("\x93NUMPY", 6);
-    out += char(version);
-    out += char(0);
-    const quint32 len = quint32(header.size());
-    out += char(len & 0xFF);
-    out += char((len >> 8) & 0xFF);
-    if (version != 1) {
-        out += char((len >> 16) & 0xFF);
-        out += char((len >> 24) & 0xFF);
-    }
-    return out + header + data;
-}
+using cvz::test::npy_bytes;
 
 QByteArray npy_dict(const char* descr, const char* shape) {
     return QByteArray("{'descr': ") + descr + ", 'fortran_order': False, 'shape': " + shape + ", }";

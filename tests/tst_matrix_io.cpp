@@ -2,6 +2,8 @@
 // reading back; the generators; shape checks before a matmul.
 #include <QtTest>
 
+#include "npy_bytes.h"
+
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -18,24 +20,7 @@ using namespace cvz;
 
 namespace {
 
-// A .npy file built by hand: version 1 (or 2), a header dict, then `data` as given.
-QByteArray npy_bytes(const QByteArray& dict, const QByteArray& data, int version = 1) {
-    QByteArray header = dict;
-    const int pre = version == 1 ? 10 : 12;
-    while ((pre + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    QByteArray out("\x93NUMPY", 6);
-    out += char(version);
-    out += char(0);
-    const quint32 len = quint32(header.size());
-    out += char(len & 0xFF);
-    out += char((len >> 8) & 0xFF);
-    if (version != 1) {
-        out += char((len >> 16) & 0xFF);
-        out += char((len >> 24) & 0xFF);
-    }
-    return out + header + data;
-}
+using cvz::test::npy_bytes;
 
 template <class T>
 QByteArray raw(const QList<T>& values, bool big_endian = false) {
