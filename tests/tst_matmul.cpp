@@ -2,6 +2,8 @@
 // reference on odd, non-square shapes; exact agreement among all variants; the missing-barrier race.
 #include <QtTest>
 
+#include "matmul_cases.h"
+
 #include <cmath>
 #include <random>
 #include <vector>
@@ -16,28 +18,13 @@ Q_DECLARE_METATYPE(cvz::MatmulLaunch)
 
 namespace {
 
-std::vector<float> random_matrix(std::uint64_t count, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float& x : v) x = u(rng);
-    return v;
-}
-
-struct Shape {
-    std::uint32_t m, k, n;
-};
+using cvz::test::all_launches;
+using cvz::test::random_matrix;
+using cvz::test::Shape;
+using cvz::test::shape_name;
 
 const QList<Shape> kShapes = {{97, 33, 61}, {5, 784, 10}, {1, 1, 1}, {13, 47, 9}, {33, 17, 1}, {1, 65, 40}};
 
-QList<MatmulLaunch> all_launches() {
-    QList<MatmulLaunch> l = {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 8), MatmulLaunch::naive(8, 32),
-                             MatmulLaunch::naive(7, 3),   MatmulLaunch::naive(1, 1),  MatmulLaunch::naive(32, 32)};
-    for (unsigned t : {8u, 16u, 32u}) l << MatmulLaunch::tiled(t);
-    return l;
-}
-
-QString shape_name(const Shape& s) { return QString("%1x%2 @ %2x%3").arg(s.m).arg(s.k).arg(s.n); }
 
 }  // namespace
 

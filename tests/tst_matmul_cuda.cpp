@@ -6,6 +6,8 @@
 // Cases that need a device QSKIP without one (CI); the same program runs on the lent GPU.
 #include <QtTest>
 
+#include "matmul_cases.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,6 +34,11 @@ Q_DECLARE_METATYPE(cvz::Dim3)
 
 namespace {
 
+using cvz::test::all_launches;
+using cvz::test::random_matrix;
+using cvz::test::Shape;
+using cvz::test::shape_name;
+
 // What C holds before a run: a NaN no kernel computes, so an output left unwritten shows.
 const std::uint32_t kPoisonBits = 0x7fa5a5a5u;
 
@@ -47,30 +54,10 @@ std::uint32_t bits(float f) {
     return u;
 }
 
-std::vector<float> random_matrix(std::uint64_t count, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float& x : v) x = u(rng);
-    return v;
-}
-
-struct Shape {
-    std::uint32_t m, k, n;
-};
-
 // Odd and non-square; K not a multiple of any TILE (13x47 @ 47x9); one row (1x65); the lecture's MNIST
 // layer (5x784 @ 784x10); a single element; one larger than a 32x32 block in every direction.
 const QList<Shape> kShapes = {{97, 33, 61}, {5, 784, 10}, {1, 1, 1}, {13, 47, 9}, {1, 65, 40}, {257, 300, 129}};
 
-QList<MatmulLaunch> all_launches() {
-    QList<MatmulLaunch> l = {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 8), MatmulLaunch::naive(8, 32),
-                             MatmulLaunch::naive(7, 3),   MatmulLaunch::naive(1, 1),  MatmulLaunch::naive(32, 32)};
-    for (unsigned t : {8u, 16u, 32u}) l << MatmulLaunch::tiled(t);
-    return l;
-}
-
-QString shape_name(const Shape& s) { return QString("%1x%2 @ %2x%3").arg(s.m).arg(s.k).arg(s.n); }
 
 // "" when every element has the same bits, else where the first few differences are. With
 // `nan_as_nan`, any NaN matches any NaN: IEEE 754 leaves NaN payloads open, and they differ (the GPU
