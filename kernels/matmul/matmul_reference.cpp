@@ -2,16 +2,53 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "../core/cpu_dispatch.h"
 
 namespace cvz {
 
-void matmul_reference(const MatmulProblem& p) {
-    for (std::uint64_t r = 0; r < p.m; ++r)
-        for (std::uint64_t c = 0; c < p.n; ++c) {
-            double acc = 0;
-            for (std::uint64_t i = 0; i < p.k; ++i) acc += double(p.a[a_index(p, r, i)]) * double(p.b[b_index(p, i, c)]);
-            p.c[c_index(p, r, c)] = float(acc);
+namespace {
+
+// Both loops run k outermost and the columns innermost: each output still sums its terms in the order
+// i = 0, 1, ..., K-1 (so the bytes are those of the textbook r, c, i loop), while the inner loop walks
+// rows of B and C contiguously and vectorises across columns. Plain-value parameters: the stores may
+// alias, so nothing the loop needs is read back through a pointer.
+void rows_in_double(const float* a, const float* b, float* c, std::uint64_t m, std::uint64_t k, std::uint64_t n,
+                    double* acc) {
+    for (std::uint64_t r = 0; r < m; ++r) {
+        for (std::uint64_t j = 0; j < n; ++j) acc[j] = 0;
+        for (std::uint64_t i = 0; i < k; ++i) {
+            const double ari = a[r * k + i];
+            const float* brow = b + i * n;
+            for (std::uint64_t j = 0; j < n; ++j) acc[j] += ari * double(brow[j]);  // exact product, one rounding
         }
+        for (std::uint64_t j = 0; j < n; ++j) c[r * n + j] = float(acc[j]);
+    }
+}
+
+void rows_fma(const float* a, const float* b, float* c, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    for (std::uint64_t r = 0; r < m; ++r) {
+        float* crow = c + r * n;
+        for (std::uint64_t j = 0; j < n; ++j) crow[j] = 0.0f;
+        for (std::uint64_t i = 0; i < k; ++i) {
+            const float ari = a[r * k + i];
+            const float* brow = b + i * n;
+            for (std::uint64_t j = 0; j < n; ++j) crow[j] = fmaf(ari, brow[j], crow[j]);
+        }
+    }
+}
+
+}  // namespace
+
+void matmul_reference(const MatmulProblem& p) {
+    std::vector<double> acc(p.n);
+    double* row = acc.data();
+    on_cpu_path([=] { rows_in_double(p.a, p.b, p.c, p.m, p.k, p.n, row); });
+}
+
+void matmul_fma_loop(const MatmulProblem& p) {
+    on_cpu_path([=] { rows_fma(p.a, p.b, p.c, p.m, p.k, p.n); });
 }
 
 double matmul_max_relative_error(const float* got, const float* ref, std::uint64_t count) {
