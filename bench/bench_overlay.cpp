@@ -26,9 +26,9 @@
 #include "app/launch_plan.h"
 #include "app/occupancy_model.h"
 #include "app/wave_model.h"
-#include "ui/image_view.h"
-#include "ui/overlay_state.h"
-#include "ui/view_transform.h"
+#include "ui/views/image_view.h"
+#include "ui/views/overlay_state.h"
+#include "ui/views/view_transform.h"
 
 using namespace cvz;
 

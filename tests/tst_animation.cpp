@@ -16,15 +16,15 @@
 #include "app/job_runner.h"
 #include "app/overlay_geometry.h"
 #include "app/wave_model.h"
-#include "ui/display_path.h"
-#include "ui/image_surface.h"
-#include "ui/launch_panel.h"
+#include "ui/views/display_path.h"
+#include "ui/views/image_surface.h"
+#include "ui/panels/launch_panel.h"
 #include "ui/launch_session.h"
-#include "ui/main_window.h"
-#include "ui/occupancy_panel.h"
-#include "ui/sm_panel.h"
-#include "ui/timeline_bar.h"
-#include "ui/view_transform.h"
+#include "ui/windows/main_window.h"
+#include "ui/panels/occupancy_panel.h"
+#include "ui/panels/sm_panel.h"
+#include "ui/panels/timeline_bar.h"
+#include "ui/views/view_transform.h"
 
 using namespace cvz;
 

@@ -29,9 +29,9 @@
 #include "app/job_runner.h"
 #include "app/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_reference.h"
-#include "ui/display_path.h"
-#include "ui/launch_shape_box.h"
-#include "ui/main_window.h"
+#include "ui/views/display_path.h"
+#include "ui/panels/launch_shape_box.h"
+#include "ui/windows/main_window.h"
 
 using namespace cvz;
 

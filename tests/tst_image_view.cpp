@@ -8,9 +8,9 @@
 
 #include <cmath>
 
-#include "ui/raster_image_view.h"
-#include "ui/view_navigator.h"
-#include "ui/view_transform.h"
+#include "ui/views/raster_image_view.h"
+#include "ui/views/view_navigator.h"
+#include "ui/views/view_transform.h"
 
 using namespace cvz;
 

@@ -1,4 +1,4 @@
-// The result view's real display path (ui/interop_display.h, ImageView's interop source): which path
+// The result view's real display path (ui/views/interop_display.h, ImageView's interop source): which path
 // is live and what it says, and that the pixels on screen are the CPU reference's, byte for byte,
 // whichever path drew them (grabFramebuffer). Under Xvfb with Mesa and no CUDA device (CI) the view
 // must say "host upload (no CUDA)", draw the worker's host result exactly as before, and
@@ -23,10 +23,10 @@
 #include "kernels/cuda/headless_egl_context.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
-#include "ui/display_path.h"
-#include "ui/image_view.h"
-#include "ui/interop_display.h"
-#include "ui/view_transform.h"
+#include "ui/views/display_path.h"
+#include "ui/views/image_view.h"
+#include "ui/views/interop_display.h"
+#include "ui/views/view_transform.h"
 
 using namespace cvz;
 

@@ -11,13 +11,13 @@
 
 #include "app/job_runner.h"
 #include "app/kernel_resources.h"
-#include "ui/display_path.h"
-#include "ui/launch_panel.h"
-#include "ui/main_window.h"
-#include "ui/matmul_page.h"
-#include "ui/occupancy_panel.h"
-#include "ui/sweep_dialog.h"
-#include "ui/timeline_bar.h"
+#include "ui/views/display_path.h"
+#include "ui/panels/launch_panel.h"
+#include "ui/windows/main_window.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/panels/occupancy_panel.h"
+#include "ui/windows/sweep_dialog.h"
+#include "ui/panels/timeline_bar.h"
 
 using namespace cvz;
 

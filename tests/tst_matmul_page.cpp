@@ -17,8 +17,8 @@
 #include "app/matrix_generator.h"
 #include "app/matrix_io.h"
 #include "kernels/core/index_math.h"
-#include "ui/matmul_page.h"
-#include "ui/matrix_heatmap.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/views/matrix_heatmap.h"
 
 using namespace cvz;
 

@@ -13,7 +13,7 @@
 
 #include "app/matrix.h"
 #include "app/matrix_generator.h"
-#include "ui/matrix_heatmap.h"
+#include "ui/views/matrix_heatmap.h"
 
 using namespace cvz;
 

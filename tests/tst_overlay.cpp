@@ -11,13 +11,13 @@
 #include "app/launch_plan.h"
 #include "app/overlay_geometry.h"
 #include "app/pixel_inspection.h"
-#include "ui/block_colors.h"
-#include "ui/image_surface.h"
-#include "ui/image_view.h"
-#include "ui/inspector_panel.h"
-#include "ui/overlay_state.h"
-#include "ui/raster_image_view.h"
-#include "ui/view_transform.h"
+#include "ui/views/block_colors.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/image_view.h"
+#include "ui/panels/inspector_panel.h"
+#include "ui/views/overlay_state.h"
+#include "ui/views/raster_image_view.h"
+#include "ui/views/view_transform.h"
 
 using namespace cvz;
 

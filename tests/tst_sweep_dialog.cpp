@@ -17,8 +17,8 @@
 
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
-#include "ui/sweep_dialog.h"
-#include "ui/sweep_heatmap.h"
+#include "ui/windows/sweep_dialog.h"
+#include "ui/views/sweep_heatmap.h"
 
 using namespace cvz;
 

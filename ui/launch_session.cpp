@@ -1,4 +1,4 @@
-#include "launch_session.h"
+#include "ui/launch_session.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
-#include "display_path.h"
-#include "main_window.h"
+#include "ui/views/display_path.h"
+#include "ui/windows/main_window.h"
 
 int main(int argc, char* argv[]) {
     // Views may be reparented or live in several windows; shared contexts keep their GL resources valid.

@@ -1,6 +1,6 @@
 // The image and, over it, the launch grid: which block, thread and warp each pixel belongs to, the
 // idle threads the guard switches off, the execution animation and the inspector's selection; all
-// from a few uniforms (ARCHITECTURE.md, invariant 5). ui/raster_overlay.cpp draws the same picture
+// from a few uniforms (ARCHITECTURE.md, invariant 5). ui/views/raster_overlay.cpp draws the same picture
 // on the CPU for the raster fallback, and the tests compare both with LaunchPlan::thread_of_pixel,
 // the kernels' own index functions.
 //
@@ -137,7 +137,7 @@ vec3 hsv(float h, float s, float v) {
     return v * mix(vec3(1.0), ramp, s);
 }
 
-// ui/block_colors.cpp, color_for_id: the hue is fract((id mod 2^24) * golden ratio), in float.
+// ui/views/block_colors.cpp, color_for_id: the hue is fract((id mod 2^24) * golden ratio), in float.
 vec3 id_color(IDX id, float value) {
     float h = float(low24(id)) * 0.61803398874989484820;
     return hsv(h - floor(h), 0.65, value);

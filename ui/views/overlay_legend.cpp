@@ -1,4 +1,4 @@
-#include "overlay_legend.h"
+#include "ui/views/overlay_legend.h"
 
 #include <QLocale>
 #include <QPainter>
@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "block_colors.h"
+#include "ui/views/block_colors.h"
 
 namespace cvz {
 

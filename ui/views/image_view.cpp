@@ -1,4 +1,4 @@
-#include "image_view.h"
+#include "ui/views/image_view.h"
 
 #include <QFile>
 #include <QMatrix4x4>
@@ -12,10 +12,10 @@
 #include <utility>
 
 #include "app/backend_choice.h"
-#include "interop_display.h"
+#include "ui/views/interop_display.h"
 #include "kernels/grayscale/grayscale_planar.h"
-#include "view_navigator.h"
-#include "view_transform.h"
+#include "ui/views/view_navigator.h"
+#include "ui/views/view_transform.h"
 
 // Not every GL header defines the sized formats; the values are fixed by the GL specification.
 #ifndef GL_R8

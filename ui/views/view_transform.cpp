@@ -1,4 +1,4 @@
-#include "view_transform.h"
+#include "ui/views/view_transform.h"
 
 #include <algorithm>
 #include <cmath>

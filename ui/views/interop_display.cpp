@@ -1,5 +1,5 @@
 // No Qt GL headers here: gl_interop.h brings the system's <GL/gl.h> and <GL/glext.h> (see the header).
-#include "interop_display.h"
+#include "ui/views/interop_display.h"
 
 #include <QtGlobal>
 

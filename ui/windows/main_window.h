@@ -6,10 +6,10 @@
 
 #include <memory>
 
-#include "display_path.h"
+#include "ui/views/display_path.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/matmul/matmul_launch.h"
-#include "overlay_state.h"
+#include "ui/views/overlay_state.h"
 
 class QAction;
 class QComboBox;

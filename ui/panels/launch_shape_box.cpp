@@ -1,4 +1,4 @@
-#include "launch_shape_box.h"
+#include "ui/panels/launch_shape_box.h"
 
 #include <QLineEdit>
 #include <QRegularExpression>

@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "overlay_state.h"
+#include "ui/views/overlay_state.h"
 
 namespace cvz {
 

@@ -1,4 +1,4 @@
-#include "sweep_heatmap.h"
+#include "ui/views/sweep_heatmap.h"
 
 #include <QHelpEvent>
 #include <QLinearGradient>

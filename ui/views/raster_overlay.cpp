@@ -1,4 +1,4 @@
-#include "raster_overlay.h"
+#include "ui/views/raster_overlay.h"
 
 #include <QColor>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "app/overlay_geometry.h"
-#include "block_colors.h"
-#include "overlay_state.h"
-#include "view_transform.h"
+#include "ui/views/block_colors.h"
+#include "ui/views/overlay_state.h"
+#include "ui/views/view_transform.h"
 
 namespace cvz {
 

@@ -1,11 +1,11 @@
-#include "raster_image_view.h"
+#include "ui/views/raster_image_view.h"
 
 #include <QPaintEvent>
 #include <QPainter>
 
-#include "raster_overlay.h"
-#include "view_navigator.h"
-#include "view_transform.h"
+#include "ui/views/raster_overlay.h"
+#include "ui/views/view_navigator.h"
+#include "ui/views/view_transform.h"
 
 namespace cvz {
 

@@ -1,4 +1,4 @@
-#include "inspector_panel.h"
+#include "ui/panels/inspector_panel.h"
 
 #include <QLabel>
 #include <QScrollArea>

@@ -1,4 +1,4 @@
-#include "overlay_state.h"
+#include "ui/views/overlay_state.h"
 
 #include <algorithm>
 

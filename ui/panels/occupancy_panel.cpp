@@ -1,4 +1,4 @@
-#include "occupancy_panel.h"
+#include "ui/panels/occupancy_panel.h"
 
 #include <climits>
 

@@ -1,4 +1,4 @@
-#include "matmul_page.h"
+#include "ui/pages/matmul_page.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -22,9 +22,9 @@
 #include "app/job_runner.h"
 #include "app/matrix_generator.h"
 #include "app/matrix_io.h"
-#include "block_colors.h"
+#include "ui/views/block_colors.h"
 #include "kernels/core/index_math.h"
-#include "matrix_heatmap.h"
+#include "ui/views/matrix_heatmap.h"
 
 namespace cvz {
 

@@ -1,11 +1,11 @@
-#include "sm_panel.h"
+#include "ui/panels/sm_panel.h"
 
 #include <QPainter>
 #include <QPaintEvent>
 
 #include <cmath>
 
-#include "block_colors.h"
+#include "ui/views/block_colors.h"
 
 namespace cvz {
 

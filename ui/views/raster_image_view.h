@@ -2,8 +2,8 @@
 #include <QPixmap>
 #include <QWidget>
 
-#include "image_surface.h"
-#include "overlay_state.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/overlay_state.h"
 
 namespace cvz {
 

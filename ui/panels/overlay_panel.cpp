@@ -1,4 +1,4 @@
-#include "overlay_panel.h"
+#include "ui/panels/overlay_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "view_navigator.h"
+#include "ui/views/view_navigator.h"
 
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "view_transform.h"
+#include "ui/views/view_transform.h"
 
 namespace cvz {
 

@@ -1,4 +1,4 @@
-#include "block_colors.h"
+#include "ui/views/block_colors.h"
 
 #include <algorithm>
 #include <cmath>

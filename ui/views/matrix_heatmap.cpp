@@ -1,4 +1,4 @@
-#include "matrix_heatmap.h"
+#include "ui/views/matrix_heatmap.h"
 
 #include <QLinearGradient>
 #include <QMouseEvent>

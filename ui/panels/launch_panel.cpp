@@ -1,4 +1,4 @@
-#include "launch_panel.h"
+#include "ui/panels/launch_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

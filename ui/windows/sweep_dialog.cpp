@@ -1,4 +1,4 @@
-#include "sweep_dialog.h"
+#include "ui/windows/sweep_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -18,7 +18,7 @@
 #include <limits>
 
 #include "app/backend_choice.h"
-#include "sweep_heatmap.h"
+#include "ui/views/sweep_heatmap.h"
 
 namespace cvz {
 

@@ -1,4 +1,4 @@
-#include "recent_files.h"
+#include "ui/windows/recent_files.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 #include <QWidget>
 
-#include "overlay_state.h"
+#include "ui/views/overlay_state.h"
 
 class QCheckBox;
 class QComboBox;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app/rgb_buffer.h"
-#include "image_surface.h"
+#include "ui/views/image_surface.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
-#include "overlay_state.h"
+#include "ui/views/overlay_state.h"
 
 class QOpenGLBuffer;
 class QOpenGLShaderProgram;

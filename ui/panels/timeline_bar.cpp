@@ -1,4 +1,4 @@
-#include "timeline_bar.h"
+#include "ui/panels/timeline_bar.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>

@@ -1,4 +1,4 @@
-#include "display_path.h"
+#include "ui/views/display_path.h"
 
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
