@@ -98,18 +98,17 @@ private:
 
 }  // namespace
 
+struct BlockFibers;
+
+// One emulated thread's side of the block's barrier.
 class FiberBarrier {
 public:
-    bctx::fiber* scheduler = nullptr;  // where to return when this thread reaches a barrier
-    StackBounds own_stack;             // this fiber's stack
-    StackBounds scheduler_stack;       // the host thread's stack, learned on first entry
-    void* fake_stack = nullptr;        // this fiber's fake stack while it is suspended (ASan)
+    BlockFibers* block = nullptr;
+    std::size_t index = 0;       // the thread's linear id in its block
+    StackBounds own_stack;       // this fiber's stack
+    void* fake_stack = nullptr;  // this fiber's fake stack while it is suspended (ASan)
 
-    void wait() {
-        start_switch(&fake_stack, scheduler_stack);
-        *scheduler = std::move(*scheduler).resume();
-        finish_switch(fake_stack, &scheduler_stack);
-    }
+    void wait();
 };
 
 void EmuContext::sync() const {
@@ -120,57 +119,93 @@ void EmuContext::sync() const {
     }
 }
 
-namespace {
-
 // What one host thread needs to run blocks as fibers, made once and reused for every block it runs.
+//
+// A round runs every live thread of the block once, in linear order, each until its next sync() or its
+// end. Switches are chained: a thread reaching its barrier switches straight to the next live thread,
+// and only the round's last one returns to the host thread (the scheduler), so a round costs one switch
+// per thread rather than two. Slot i of `fibers` holds thread i while it is suspended; the running
+// thread's slot is empty, and a finished thread's stays empty.
 struct BlockFibers {
     BlockFibers(std::size_t threads, std::size_t shared_bytes, std::size_t stack_bytes)
         : shared(shared_bytes), stacks(threads, stack_bytes), contexts(threads), barriers(threads), fibers(threads) {}
+
     std::vector<unsigned char> shared;
     StackPool stacks;
     std::vector<EmuContext> contexts;
     std::vector<FiberBarrier> barriers;
     std::vector<bctx::fiber> fibers;
-};
+    std::size_t threads = 0;         // of the current block
+    bctx::fiber scheduler;           // the host thread, suspended while the block's threads run
+    StackBounds scheduler_stack;     // the host thread's stack, learned when it first switches to a fiber
+    std::size_t from = 0;            // who made the latest switch: a thread index, or `threads` for the scheduler
 
-void run_block_as_fibers(const Dim3 grid, const Dim3 block, const Dim3 block_idx, BlockFibers& f,
-                         const std::function<void(const EmuContext&)>& body) {
-    const std::size_t n = block.volume();
-    std::size_t t = 0;
-    for (unsigned z = 0; z < block.z; ++z)
-        for (unsigned y = 0; y < block.y; ++y)
-            for (unsigned x = 0; x < block.x; ++x, ++t) {
-                EmuContext& c = f.contexts[t];
-                c.block_idx_ = block_idx;
-                c.thread_idx_ = Dim3{x, y, z};
-                c.block_dim_ = block;
-                c.grid_dim_ = grid;
-                c.shared_ = f.shared.data();
-                c.barrier_ = &f.barriers[t];
-                FiberBarrier& bar = f.barriers[t];
-                f.fibers[t] = bctx::fiber(std::allocator_arg, PooledStack(f.stacks, t, &bar.own_stack),
-                                          [&body, &c, &bar](bctx::fiber&& scheduler) {
-                                              finish_switch(nullptr, &bar.scheduler_stack);
-                                              bar.scheduler = &scheduler;
-                                              body(c);
-                                              start_switch(nullptr, bar.scheduler_stack);  // never resumed again
-                                              return std::move(scheduler);
-                                          });
-            }
-    for (bool live = true; live;) {
-        live = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!f.fibers[i]) continue;
+    // The first suspended thread at or after `i`; `threads` when none is left in this round.
+    std::size_t next_live(std::size_t i) const {
+        while (i < threads && !fibers[i]) ++i;
+        return i;
+    }
+    bctx::fiber& slot(std::size_t i) { return i < threads ? fibers[i] : scheduler; }
+    const StackBounds& stack_of(std::size_t i) const { return i < threads ? barriers[i].own_stack : scheduler_stack; }
+
+    // Called first thing after a switch lands: `back` is the side that switched here, suspended (or
+    // empty when that side has finished); it goes back into its slot.
+    void land(void* fake_stack, bctx::fiber&& back) {
+        StackBounds left;
+        finish_switch(fake_stack, &left);
+        if (from == threads) scheduler_stack = left;
+        slot(from) = std::move(back);
+    }
+
+    // Thread i has reached a barrier: run the next live thread of this round, or end the round.
+    void switch_from(std::size_t i) {
+        const std::size_t to = next_live(i + 1);
+        FiberBarrier& me = barriers[i];
+        from = i;
+        start_switch(&me.fake_stack, stack_of(to));
+        bctx::fiber back = std::move(slot(to)).resume();
+        land(me.fake_stack, std::move(back));
+    }
+
+    void run_block(const Dim3 grid, const Dim3 block, const Dim3 block_idx,
+                   const std::function<void(const EmuContext&)>& body) {
+        threads = block.volume();
+        std::size_t t = 0;
+        for (unsigned z = 0; z < block.z; ++z)
+            for (unsigned y = 0; y < block.y; ++y)
+                for (unsigned x = 0; x < block.x; ++x, ++t) {
+                    EmuContext& c = contexts[t];
+                    c.block_idx_ = block_idx;
+                    c.thread_idx_ = Dim3{x, y, z};
+                    c.block_dim_ = block;
+                    c.grid_dim_ = grid;
+                    c.shared_ = shared.data();
+                    c.barrier_ = &barriers[t];
+                    barriers[t].block = this;
+                    barriers[t].index = t;
+                    fibers[t] = bctx::fiber(std::allocator_arg, PooledStack(stacks, t, &barriers[t].own_stack),
+                                            [this, &body, &c, t](bctx::fiber&& back) {
+                                                land(nullptr, std::move(back));
+                                                body(c);
+                                                // Finished: hand over to the next live thread (or the
+                                                // scheduler); this fiber is never resumed again.
+                                                const std::size_t to = next_live(t + 1);
+                                                from = t;
+                                                start_switch(nullptr, stack_of(to));
+                                                return std::move(slot(to));
+                                            });
+                }
+        for (std::size_t first = next_live(0); first < threads; first = next_live(0)) {
             void* fake_stack = nullptr;
-            start_switch(&fake_stack, f.barriers[i].own_stack);
-            f.fibers[i] = std::move(f.fibers[i]).resume();
-            finish_switch(fake_stack, nullptr);
-            live = live || bool(f.fibers[i]);
+            from = threads;
+            start_switch(&fake_stack, stack_of(first));
+            bctx::fiber back = std::move(fibers[first]).resume();
+            land(fake_stack, std::move(back));
         }
     }
-}
+};
 
-}  // namespace
+void FiberBarrier::wait() { block->switch_from(index); }
 
 Status emulate_with_barriers(Dim3 grid, Dim3 block, const EmuOptions& options,
                              const std::function<void(const EmuContext&)>& body) {
@@ -182,7 +217,7 @@ Status emulate_with_barriers(Dim3 grid, Dim3 block, const EmuOptions& options,
         if (!fibers) fibers = std::make_unique<BlockFibers>(block.volume(), options.shared_bytes, options.fiber_stack_bytes);
         for (std::uint64_t b = first; b < last; ++b) {
             std::fill(fibers->shared.begin(), fibers->shared.end(), 0);
-            run_block_as_fibers(grid, block, block_of_linear(b, grid), *fibers, body);
+            fibers->run_block(grid, block, block_of_linear(b, grid), body);
         }
     });
     return Status::ok();
