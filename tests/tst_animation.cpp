@@ -13,13 +13,13 @@
 #include <cmath>
 
 #include "app/execution_animation.h"
+#include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
 #include "app/overlay_geometry.h"
 #include "app/wave_model.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
 #include "ui/panels/launch_panel.h"
-#include "ui/launch_session.h"
 #include "ui/windows/main_window.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/sm_panel.h"
@@ -156,15 +156,19 @@ void TestAnimation::warp_frames() {
 }
 
 void TestAnimation::session_keeps_position_in_range() {
-    LaunchSession s;
+    JobRunner jobs;
+    GrayscaleSession s(&jobs);
+    s.setBackend(BackendChoice::Cpu);
     s.setDevice(small_gpu());
-    s.setImageSize(QSize(97, 33));
     s.setShape(LaunchShape::two_d(8, 8));
+    QImage image(97, 33, QImage::Format_RGB888);
+    image.fill(Qt::gray);
+    s.setImage(image);
     QCOMPARE(s.plan().blocks, std::uint64_t(65));
     QCOMPARE(s.occupancy().blocks_per_sm, 2);
     s.setAnimationMode(AnimationMode::Waves);
     QCOMPARE(s.animationSteps(), std::uint64_t(9));
-    QSignalSpy frames(&s, &LaunchSession::frameChanged);
+    QSignalSpy frames(&s, &GrayscaleSession::frameChanged);
     s.setAnimationPosition(7);
     QCOMPARE(frames.count(), 1);
     s.setAnimationPosition(7);
@@ -192,7 +196,7 @@ void TestAnimation::waves_on_screen() {
         w.overlayAction()->setChecked(false);  // the animation alone: exact colours to compare
         w.session()->setDevice(small_gpu());
         w.launchPanel()->setShape(LaunchShape::two_d(8, 8));
-        QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("8x8")) && !w.jobs()->busy(), kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
         auto* mode = w.animationModeBox();
         mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
         QCOMPARE(w.timeline()->steps(), 9);
@@ -249,7 +253,7 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     QVERIFY(show_and_wait(w));
     w.overlayAction()->setChecked(false);
     w.launchPanel()->setShape(LaunchShape::two_d(8, 8));
-    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("8x8")) && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.viewTransform()->setZoom(8);
     w.viewTransform()->setCenter(QPointF(20, 12));
 

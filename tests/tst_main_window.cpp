@@ -32,7 +32,7 @@
 #include "ui/views/image_view.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
-#include "ui/launch_session.h"
+#include "app/grayscale/grayscale_session.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
 #include "ui/panels/timeline_bar.h"
@@ -305,7 +305,8 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
     QTest::qWait(50);  // anything else posted would have arrived by now
     QCOMPARE(w.completedRuns(), runs + 1);
-    QVERIFY2(w.statusText().contains(QStringLiteral("1-D block 1024")), qPrintable(w.statusText()));
+    QCOMPARE(w.session()->resultShape().kind, GridKind::OneD);
+    QCOMPARE(w.session()->resultShape().block.x, 1024u);
     QVERIFY(result_equals(w.resultImage(), test_gray_));
     QTRY_VERIFY(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible());
 }
@@ -333,7 +334,8 @@ void TestMainWindow::invalid_block_text_does_not_run() {
     QTest::keyClick(box->lineEdit(), Qt::Key_Return);
     QCOMPARE(box->shapeText(), QStringLiteral("24x8"));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
-    QVERIFY2(w.statusText().contains(QStringLiteral("2-D block 24x8")), qPrintable(w.statusText()));
+    QCOMPARE(w.session()->resultShape().kind, GridKind::TwoD);
+    QVERIFY(w.session()->resultShape().block == (Dim3{24, 8, 1}));
 }
 
 void TestMainWindow::zoom_and_pan_keep_views_in_step() {
@@ -443,7 +445,9 @@ void TestMainWindow::settings_and_recent_files_remembered() {
         QVERIFY(w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->setShapeText(QStringLiteral("32x8")).isEmpty());
         auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
         backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
-        QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("32x8")) && !w.jobs()->busy(), kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{32, 8, 1}) &&
+                                     w.session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
+                                 kRunTimeoutMs);
         QVERIFY(w.completedRuns() > runs);
         QVERIFY(result_equals(w.resultImage(), test_gray_));  // planar gives the same bytes
         w.close();  // saves the geometry
@@ -493,7 +497,9 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
     layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
     w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
-    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("16x16")) && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) &&
+                                 w.session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
+                             kRunTimeoutMs);
     w.viewTransform()->setZoom(4);
     w.viewTransform()->setCenter(QPointF(20, 10));
 

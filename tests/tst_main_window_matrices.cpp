@@ -9,9 +9,15 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 
+#include <QDockWidget>
+#include <QLabel>
+
+#include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
 #include "app/kernel_resources.h"
 #include "ui/views/display_path.h"
+#include "ui/pages/image_page.h"
+#include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/windows/main_window.h"
 #include "ui/pages/matmul_page.h"
@@ -32,6 +38,8 @@ private slots:
     void panel_switches_to_matmul_and_back();
     void panel_drives_the_page_and_timeline();
     void sweep_follows_the_tab();
+    void docks_follow_the_page();
+    void sweep_from_matrices_uses_matrices_and_profile();
 };
 
 void TestMainWindowMatrices::initTestCase() {
@@ -46,10 +54,10 @@ void TestMainWindowMatrices::panel_switches_to_matmul_and_back() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(!w.matricesShown());
+    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.imagePage()));
     QCOMPARE(w.launchPanel()->kernel(), PanelKernel::Grayscale);
     w.tabs()->setCurrentWidget(w.matmulPage());
-    QVERIFY(w.matricesShown());
+    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.matmulPage()));
     QCOMPARE(w.launchPanel()->kernel(), PanelKernel::Matmul);
     // Occupancy follows the matmul block: naive 16x16 by default.
     QCOMPARE(w.occupancyPanel()->occupancy().warps_per_block, 8);
@@ -103,9 +111,82 @@ void TestMainWindowMatrices::sweep_follows_the_tab() {
     QCOMPARE(w.sweepDialog()->kernel(), SweepKernel::Matmul);
     // A shape picked in the sweep becomes the grayscale launch.
     emit w.sweepDialog()->shapeChosen(LaunchShape::two_d(32, 8));
-    QVERIFY(w.launchPanel()->shape().block == (Dim3{32, 8, 1}));
+    QVERIFY(w.session()->shape().block == (Dim3{32, 8, 1}));
     emit w.sweepDialog()->matmulLaunchChosen(MatmulLaunch::tiled(32));
     QCOMPARE(w.matmulPage()->launch().tile, 32u);
+}
+
+// The docks speak for the page in front: on the Matrices tab the inspector shows the matmul thread,
+// the status bar's document label names the matrices (not the photo and its zoom), and the Grid
+// Overlay dock, which only the image has, goes away and comes back with the image tab.
+void TestMainWindowMatrices::docks_follow_the_page() {
+    MainWindow w(choose_display_path(true));
+    w.resize(1300, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
+    QDockWidget* overlay = w.dock(PageDocks::Overlay);
+    QVERIFY(overlay && overlay->isVisible());
+    const QString image_label = w.documentText();
+    QVERIFY2(image_label.contains(QStringLiteral("chelsea.png")) && image_label.contains(QStringLiteral("Zoom")),
+             qPrintable(image_label));
+
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    MatmulPage* page = w.matmulPage();
+    QTRY_VERIFY_WITH_TIMEOUT(page->matrixC() != nullptr, kTimeoutMs);
+    QVERIFY(!overlay->isVisible());
+    QVERIFY(!overlay->toggleViewAction()->isEnabled());
+    QCOMPARE(w.documentText(), page->documentText());
+    QVERIFY2(!w.documentText().contains(QStringLiteral("chelsea")) && !w.documentText().contains(QStringLiteral("Zoom")),
+             qPrintable(w.documentText()));
+    QVERIFY2(w.documentText().contains(QStringLiteral("45 × 60")), qPrintable(w.documentText()));
+    // The inspector shows the page's selection, not an image pixel.
+    page->selectElement(20, 18);
+    const QString text = w.inspector()->plainText();
+    QVERIFY2(text.contains(QStringLiteral("C[20, 18]")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("Pixel")), qPrintable(text));
+    QCOMPARE(text.trimmed(), page->inspectorText().trimmed());
+    // The status line is the matrices' run, as the page reported it.
+    QCOMPARE(w.statusText(), page->statusText());
+    // The SMs show the matmul grid's blocks on the chosen profile.
+    QCOMPARE(page->session()->waves().blocks, std::uint64_t(page->session()->model().grid().x) * page->session()->model().grid().y);
+
+    w.tabs()->setCurrentWidget(w.imagePage());
+    QVERIFY(overlay->isVisible());
+    QVERIFY(overlay->toggleViewAction()->isEnabled());
+    QVERIFY(w.documentText().contains(QStringLiteral("chelsea.png")));
+    QCOMPARE(w.statusText(), w.imagePage()->statusText());
+}
+
+// From the Matrices tab the sweep times matmul on the page's matrices, with the device profile
+// chosen in the main window's occupancy panel (T4 here), and still knows the loaded image.
+void TestMainWindowMatrices::sweep_from_matrices_uses_matrices_and_profile() {
+    MainWindow w(choose_display_path(true));
+    w.resize(1300, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
+    QComboBox* devices = w.occupancyPanel()->deviceBox();
+    int t4 = -1;
+    for (int i = 0; i < devices->count(); ++i)
+        if (devices->itemText(i).startsWith(QStringLiteral("T4"))) t4 = i;
+    QVERIFY(t4 >= 0);
+    devices->setCurrentIndex(t4);
+    QVERIFY(w.occupancyPanel()->profile().name.startsWith(QStringLiteral("T4")));
+    // Every page models the chosen device.
+    QCOMPARE(w.session()->device().sm_count, 40);
+    QCOMPARE(w.matmulPage()->session()->device().sm_count, 40);
+
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    QTRY_VERIFY_WITH_TIMEOUT(w.matmulPage()->matrixA() != nullptr, kTimeoutMs);
+    w.openSweep();
+    SweepDialog* sweep = w.sweepDialog();
+    QCOMPARE(sweep->kernel(), SweepKernel::Matmul);
+    QVERIFY2(sweep->profile().name.startsWith(QStringLiteral("T4")), qPrintable(sweep->profile().name));
+    const QString matmul_item = sweep->kernelBox()->itemText(1);
+    QVERIFY2(matmul_item.contains(QStringLiteral("A 45×60 @ B 60×38")), qPrintable(matmul_item));
+    const QString grayscale_item = sweep->kernelBox()->itemText(0);
+    QVERIFY2(!grayscale_item.contains(QStringLiteral("no image")), qPrintable(grayscale_item));
 }
 
 int main(int argc, char* argv[]) {

@@ -1,6 +1,5 @@
 #pragma once
 #include <QString>
-#include <QWidget>
 
 #include <cstdint>
 #include <memory>
@@ -8,11 +7,13 @@
 #include <vector>
 
 #include "app/backend_choice.h"
+#include "app/matmul/matmul_session.h"
 #include "app/matmul_phase_model.h"
 #include "app/matmul_runner.h"
 #include "app/matmul_traffic.h"
 #include "app/matrix.h"
 #include "kernels/matmul/matmul_launch.h"
+#include "ui/pages/kernel_page.h"
 
 class QComboBox;
 class QGridLayout;
@@ -24,29 +25,41 @@ namespace cvz {
 class JobRunner;
 class MatrixHeatmap;
 
-// The matrices tab: B top-right, A bottom-left, C bottom-right, so A's rows line up with C's rows and
-// B's columns with C's columns, as in the classic diagram (the row and column axes of the views are
-// linked). Opens, generates and saves matrices; runs the launch the main window sets on the worker
-// (a newer request supersedes an older one, and a stale result is dropped); inspects the thread of
-// a clicked output element against a float64 reference; animates the selected block's phases (tiled)
-// or dot-product chunks (naive) with the loads counted so far; and, with the second barrier removed,
-// marks the outputs that came out wrong. The main window owns the launch panel and the timeline.
-class MatmulPage : public QWidget {
+// The matrices tab, a view of a MatmulSession (app/matmul): B top-right, A bottom-left, C
+// bottom-right, so A's rows line up with C's rows and B's columns with C's columns, as in the classic
+// diagram (the row and column axes of the views are linked). Buttons to open, generate and save
+// matrices; the thread of a clicked output element against a float64 reference; the selected
+// block's phases (tiled) or dot-product chunks (naive) with the loads counted so far; and, with the
+// second barrier removed, the outputs that came out wrong. The session runs; the page shows.
+class MatmulPage : public KernelPage {
     Q_OBJECT
 public:
-    enum class Operand { A, B };
+    using Operand = MatmulSession::Operand;
 
     explicit MatmulPage(JobRunner* runner, QWidget* parent = nullptr);
+    MatmulSession* session() const { return session_; }
 
-    // ---- driven by the main window ----
+    // ---- KernelPage ----
+    QString title() const override;
+    PageDocks::Docks docksUsed() const override;
+    QString documentText() const override;
+    void setBackend(BackendChoice backend) override;
+    void setDevice(const DeviceProfile& device) override;
+    void runAgain() override;
+    void togglePlay() override;
+    void offerToSweep(SweepDialog* sweep) const override;
+    void chooseInSweep(SweepDialog* sweep) const override;
+    void connectSweep(SweepDialog* sweep) override;
+    void restoreSettings(QSettings* settings) override;
+
+    // ---- the launch (the launch panel edits it while the page is bound) ----
     void setLaunch(const MatmulLaunch& launch);  // re-runs when it differs from the current one
-    void setBackend(BackendChoice backend);
-    MatmulLaunch launch() const { return launch_; }
+    MatmulLaunch launch() const { return session_->launch(); }
 
     int animationSteps() const;       // positions run from 0 to animationSteps(); the last is "done"
     QString animationUnit() const;    // "step" (tiled: three per phase) or "chunk" (naive)
     void setAnimationPosition(int position);
-    int animationPosition() const { return position_; }
+    int animationPosition() const { return session_->animationPosition(); }
     QString animationCaption() const;  // one line for the timeline
 
     // ---- matrices ----
@@ -55,27 +68,27 @@ public:
     void generate(std::uint32_t a_rows, std::uint32_t a_cols, std::uint32_t b_rows, std::uint32_t b_cols, std::uint32_t seed);
     void applyPreset(int index);  // an index into lecture_matmul_presets()
     void saveResult(const QString& path);
-    std::shared_ptr<const Matrix> matrixA() const { return a_; }
-    std::shared_ptr<const Matrix> matrixB() const { return b_; }
-    std::shared_ptr<const Matrix> matrixC() const { return c_; }
+    std::shared_ptr<const Matrix> matrixA() const { return session_->a(); }
+    std::shared_ptr<const Matrix> matrixB() const { return session_->b(); }
+    std::shared_ptr<const Matrix> matrixC() const { return session_->c(); }
 
     // ---- selection and inspection ----
     void selectElement(int row, int col);      // an output element of C
     void selectThread(Dim3 block, Dim3 thread);
-    int selectedRow() const { return sel_row_; }
-    int selectedCol() const { return sel_col_; }
-    Dim3 selectedBlock() const { return sel_block_; }
+    int selectedRow() const { return session_->selectedRow(); }
+    int selectedCol() const { return session_->selectedCol(); }
+    Dim3 selectedBlock() const { return session_->selectedBlock(); }
     QString inspectorText() const;
 
     // ---- state, for the main window and tests ----
-    bool running() const { return running_; }
-    const MatmulResult& lastResult() const { return result_; }
-    MatmulLaunch resultLaunch() const { return result_launch_; }
-    MatmulStep animationStep() const { return step_; }
-    MatmulStepCounters animationCounters() const { return step_.counters; }
-    MatmulTraffic predictedTraffic() const;
-    std::optional<MatmulTraffic> measuredTraffic() const { return measured_; }
-    long long wrongCount() const { return wrong_count_; }  // -1 unless the barrier-removed run was compared
+    bool running() const { return session_->running(); }
+    const MatmulResult& lastResult() const { return session_->lastResult(); }
+    MatmulLaunch resultLaunch() const { return session_->resultLaunch(); }
+    MatmulStep animationStep() const { return session_->step(); }
+    MatmulStepCounters animationCounters() const { return session_->step().counters; }
+    MatmulTraffic predictedTraffic() const { return session_->predictedTraffic(); }
+    std::optional<MatmulTraffic> measuredTraffic() const { return session_->measuredTraffic(); }
+    long long wrongCount() const { return session_->wrongCount(); }  // -1 unless the barrier-removed run was compared
     QString lastError() const { return last_error_; }
     MatrixHeatmap* heatmapA() const { return a_view_; }
     MatrixHeatmap* heatmapB() const { return b_view_; }
@@ -92,18 +105,19 @@ signals:
     void captionChanged(const QString& caption);
     void resultReady(const cvz::MatmulResult& result);
 
-private:
-    struct RunOutcome;
-    static std::shared_ptr<RunOutcome> runOnWorker(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b,
-                                                   MatmulLaunch launch, BackendChoice backend);
+protected:
+    void onBind(const PageDocks& docks) override;
 
+private:
+    void say(const QString& text, bool error = false);  // the status line and statusMessage
+    void showDocks();
     QWidget* buildControls();
     QWidget* buildMatrixPanel(MatrixHeatmap* view, QLabel* title);
     void linkAxes();
-    void setOperands(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b);
-    void startRun();
-    void finishRun(std::uint64_t serial, const std::shared_ptr<RunOutcome>& outcome);
-    void rebuildModel();
+    void onOperandsChanged();
+    void onPlanChanged();
+    void onRunStarted();
+    void onRunFinished(const MatmulResult& result);
     void refreshAnimation();
     void refreshTitles();
     void refreshInfo();
@@ -111,33 +125,12 @@ private:
     void showError(const QString& text);
     void onOpen(Operand which);
     void onSave();
-    Dim3 selectedThread() const;
-    bool shapesMatch() const;
 
-    JobRunner* runner_;
-    MatmulLaunch launch_;
-    BackendChoice backend_ = BackendChoice::Auto;
-
-    std::shared_ptr<const Matrix> a_, b_, c_;
-    std::shared_ptr<const Matrix> c_normal_;  // the run with both barriers, when the second was removed
-    std::shared_ptr<const std::vector<std::uint8_t>> wrong_;
-    long long wrong_count_ = -1;
-    QString a_source_, b_source_;
-    MatmulResult result_;
-    MatmulLaunch result_launch_;
-    std::optional<MatmulTraffic> measured_;
-    std::uint64_t run_serial_ = 0;
-    bool running_ = false;
+    MatmulSession* session_;
+    QSettings* settings_ = nullptr;
     QString last_error_;
-
-    MatmulPhaseModel model_;
-    MatmulStep step_;
-    int position_ = 0;
     int announced_steps_ = -1;  // what animationChanged() last announced
     QString announced_unit_;
-    int sel_row_ = -1;
-    int sel_col_ = -1;
-    Dim3 sel_block_{0, 0, 0};
 
     MatrixHeatmap* a_view_ = nullptr;
     MatrixHeatmap* b_view_ = nullptr;

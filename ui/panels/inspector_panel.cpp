@@ -40,6 +40,10 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
 
 void InspectorPanel::showHint(const QString& text) { text_->setText(QStringLiteral("<i>%1</i>").arg(text.toHtmlEscaped())); }
 
+void InspectorPanel::showText(const QString& text) {
+    text_->setText(QStringLiteral("<pre>%1</pre>").arg(text.toHtmlEscaped()));
+}
+
 QString InspectorPanel::html() const { return text_->text(); }
 
 QString InspectorPanel::plainText() const {

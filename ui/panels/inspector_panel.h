@@ -11,7 +11,7 @@ namespace cvz {
 // Which thread made this pixel, and how: blockIdx, threadIdx, their linear ids, warp and lane, the
 // index arithmetic with the numbers filled in, the guard, the three flat indices the kernel reads in
 // the chosen layout with their values, the grey it computes (luma_u8) and the wave that runs it.
-// Fed by the main window for the pixel under the mouse or the one last clicked.
+// Fed by the current page: the image page for the pixel under the mouse or the one last clicked.
 class InspectorPanel : public QWidget {
     Q_OBJECT
 public:
@@ -21,6 +21,8 @@ public:
     void showPixel(const PixelInspection& inspection, const LaunchPlan& plan, PixelLayout layout,
                    const WavePlan& waves, int output);
     void showHint(const QString& text);
+    // Preformatted lines (another family's inspection, e.g. the matmul thread of an element of C).
+    void showText(const QString& text);
 
     QString html() const;
     QString plainText() const;  // the same without markup, for tests and the clipboard

@@ -14,6 +14,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/panels/launch_shape_box.h"
+
 namespace cvz {
 
 namespace {
@@ -73,6 +75,11 @@ void LaunchPanel::buildUi() {
     modes->addWidget(one_d_);
     modes->addWidget(two_d_);
     modes->addStretch();
+    // The shape as text, beside the grid choice: a preset, or any "N" / "XxY" typed in.
+    shape_box_ = new LaunchShapeBox(this);
+    shape_box_->setObjectName(QStringLiteral("launchShapeBox"));
+    shape_box_->setToolTip(tr("A preset, or type N for a 1-D block of N threads, XxY for a 2-D block"));
+    modes->addWidget(shape_box_);
     v->addLayout(modes);
 
     pages_ = new QStackedWidget(this);
@@ -109,6 +116,19 @@ void LaunchPanel::buildUi() {
     matmul_box_->hide();
     v->insertWidget(0, matmul_box_);
 
+    // Grayscale only: the pixel layout the kernel reads and the block shape as text.
+    grayscale_box_ = new QWidget(this);
+    auto* gs = new QFormLayout(grayscale_box_);
+    gs->setContentsMargins(0, 0, 0, 0);
+    layout_box_ = new QComboBox(grayscale_box_);
+    layout_box_->setObjectName(QStringLiteral("layoutBox"));
+    layout_box_->addItem(tr("Interleaved (RGB RGB ...)"), QStringLiteral("interleaved"));
+    layout_box_->addItem(tr("Planar (C\u00D7H\u00D7W)"), QStringLiteral("planar"));
+    layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
+    layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
+    gs->addRow(tr("Layout"), layout_box_);
+    v->insertWidget(0, grayscale_box_);
+
     presets_ = new QComboBox(this);
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : kPresets) presets_->addItem(QString::fromUtf8(p.label));
@@ -129,6 +149,17 @@ void LaunchPanel::buildUi() {
     connect(naive_, &QRadioButton::toggled, this, &LaunchPanel::onMatmulControls);
     connect(tile_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onMatmulControls);
     connect(barrier_box_, &QCheckBox::toggled, this, &LaunchPanel::onMatmulControls);
+    connect(shape_box_, &LaunchShapeBox::shapeChosen, this, &LaunchPanel::commit);
+    connect(shape_box_, &LaunchShapeBox::invalidShape, this, &LaunchPanel::invalidShape);
+    connect(layout_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { emit layoutChanged(layout()); });
+}
+
+PixelLayout LaunchPanel::layout() const {
+    return layout_box_->currentData().toString() == QLatin1String("planar") ? PixelLayout::Planar : PixelLayout::Interleaved;
+}
+
+void LaunchPanel::setLayout(PixelLayout layout) {
+    layout_box_->setCurrentIndex(layout == PixelLayout::Planar ? 1 : 0);  // emits layoutChanged on a change
 }
 
 void LaunchPanel::setKernel(PanelKernel kernel) {
@@ -136,6 +167,8 @@ void LaunchPanel::setKernel(PanelKernel kernel) {
     kernel_ = kernel;
     const bool mm = kernel == PanelKernel::Matmul;
     matmul_box_->setVisible(mm);
+    grayscale_box_->setVisible(!mm);
+    shape_box_->setVisible(!mm);
     one_d_->setEnabled(!mm);  // the matmul grid is 2-D: rows from y, columns from x
     one_d_->setToolTip(mm ? tr("Matmul maps rows to y and columns to x: a 2-D grid")
                           : tr("i = blockIdx.x * blockDim.x + threadIdx.x over the flattened image; if (i < n)"));
@@ -175,6 +208,11 @@ void LaunchPanel::setShape(const LaunchShape& s) { commit(s); }
 void LaunchPanel::commit(const LaunchShape& s) {
     const bool changed = s.kind != shape_.kind || !(s.block == shape_.block);
     shape_ = s;
+    if (changed || shape_box_->shapeText() != QString::fromStdString(to_string(s))) {
+        // The text field shows the shape at once (it is what settings and tests read back).
+        const QSignalBlocker block(shape_box_);
+        shape_box_->setShapeText(QString::fromStdString(to_string(s)));
+    }
     // The controls follow on the next turn of the event loop, once for any number of changes:
     // switching the 1-D/2-D page costs milliseconds, and shapes may arrive in bursts.
     if (!sync_pending_) {

@@ -3,6 +3,7 @@
 
 #include "app/launch_plan.h"
 #include "kernels/core/launch_shape.h"
+#include "kernels/grayscale/grayscale_image.h"
 #include "kernels/matmul/matmul_launch.h"
 
 class QButtonGroup;
@@ -16,12 +17,16 @@ class QStackedWidget;
 
 namespace cvz {
 
+class LaunchShapeBox;
+
 // Which kernel family the panel is editing: the image's grayscale launch or the matrices' matmul.
 enum class PanelKernel { Grayscale, Matmul };
 
-// The block-shape controls of issue 3: 1-D or 2-D, sliders with spin boxes for threads per block,
-// blockDim.x and blockDim.y, kept to shapes CUDA accepts (at most 1024 threads), presets, and the
-// numbers of the resulting launch (grid, threads, idle threads, warps).
+// The one editor of the launch (the page in front binds it to its session): for grayscale the pixel
+// layout and the block shape — 1-D or 2-D, sliders with spin boxes for threads per block,
+// blockDim.x and blockDim.y, kept to shapes CUDA accepts (at most 1024 threads), presets, and a
+// text field ("256", "16x16") for any shape — and the numbers of the resulting launch (grid,
+// threads, idle threads, warps); for matmul the kernel, its block or TILE, and the barrier lesson.
 class LaunchPanel : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +37,8 @@ public:
     // loop (or syncNow()).
     void setShape(const LaunchShape& shape);
     void syncNow();
+    PixelLayout layout() const;
+    void setLayout(PixelLayout layout);  // emits layoutChanged on a real change
 
     // The matmul side (the Matrices tab): naive with a 2-D block from the same sliders, or tiled
     // with TILE x TILE blocks, and the emulator-only "remove the second barrier" lesson.
@@ -50,10 +57,14 @@ public:
     QSlider* xSlider() const { return x_slider_; }
     QSlider* ySlider() const { return y_slider_; }
     QComboBox* presets() const { return presets_; }
+    LaunchShapeBox* shapeBox() const { return shape_box_; }
+    QComboBox* layoutBox() const { return layout_box_; }
 
 signals:
     void shapeChanged(const cvz::LaunchShape& shape);
     void matmulLaunchChanged(const cvz::MatmulLaunch& launch);
+    void layoutChanged(cvz::PixelLayout layout);
+    void invalidShape(const QString& error);  // text in the shape field that CUDA would refuse
 
 private:
     void buildUi();
@@ -81,6 +92,9 @@ private:
     QSpinBox* y_spin_ = nullptr;
     QComboBox* presets_ = nullptr;
     QLabel* stats_ = nullptr;
+    QWidget* grayscale_box_ = nullptr;
+    LaunchShapeBox* shape_box_ = nullptr;
+    QComboBox* layout_box_ = nullptr;
 
     PanelKernel kernel_ = PanelKernel::Grayscale;
     MatmulLaunch matmul_ = MatmulLaunch::naive(16, 16);

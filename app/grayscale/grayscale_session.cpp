@@ -1,0 +1,197 @@
+#include "app/grayscale/grayscale_session.h"
+
+#include <algorithm>
+
+#include "app/image_loader.h"
+#include "app/job_runner.h"
+#include "app/kernel_resources.h"
+#include "app/overlay_geometry.h"
+#include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_launch.h"
+
+namespace cvz {
+
+namespace {
+
+// One tag per kind of job: a newer request of the same kind drops a queued older one.
+const QString kLoadTag = QStringLiteral("grayscale-load");
+const QString kRunTag = QStringLiteral("grayscale-run");
+
+bool same(const LaunchShape& a, const LaunchShape& b) { return a.kind == b.kind && a.block == b.block; }
+
+}  // namespace
+
+GrayscaleSession::GrayscaleSession(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs) {
+    device_ = builtin_device_profiles().first();
+    replan();
+}
+
+GrayscaleSession::~GrayscaleSession() = default;
+
+BackendChoice GrayscaleSession::resolve(BackendChoice choice) {
+    if (choice != BackendChoice::Auto) return choice;
+    return cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu;
+}
+
+// ---- document -----------------------------------------------------------------------------------
+
+void GrayscaleSession::openFile(const QString& path) {
+    const std::uint64_t serial = ++load_serial_;
+    jobs_->submit(kLoadTag, this, [this, path, serial]() -> JobRunner::Continuation {
+        // Worker thread: decode only; the session changes in the continuation, on its own thread.
+        LoadedImage loaded = load_image(path);
+        return [this, path, serial, loaded] {
+            if (serial != load_serial_) return;  // a newer open request is on its way
+            if (!loaded.ok()) {
+                emit loadFailed(path, loaded.error);
+                return;
+            }
+            setImage(loaded.rgb, path);
+        };
+    });
+}
+
+void GrayscaleSession::setImage(const QImage& image, const QString& path) {
+    file_ = path;
+    image_ = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
+    result_ = QImage();
+    ++image_serial_;
+    selected_pixel_ = QPoint(-1, -1);
+    position_ = 0;
+    replan();
+    emit imageChanged();
+    emit planChanged();
+    emit frameChanged();
+    requestRun();
+}
+
+// ---- launch -------------------------------------------------------------------------------------
+
+void GrayscaleSession::setShape(const LaunchShape& shape) {
+    if (same(shape, shape_)) return;
+    shape_ = shape;
+    replan();
+    emit shapeChanged(shape_);
+    emit planChanged();
+    emit frameChanged();
+    requestRun();
+}
+
+void GrayscaleSession::setLayout(PixelLayout layout) {
+    if (layout == layout_) return;
+    layout_ = layout;
+    emit layoutChanged(layout_);
+    requestRun();
+}
+
+void GrayscaleSession::setBackend(BackendChoice backend) {
+    if (backend == backend_) return;
+    backend_ = backend;
+    emit backendChanged(backend_);
+    requestRun();
+}
+
+void GrayscaleSession::setDevice(const DeviceProfile& device) {
+    device_ = device;
+    replan();
+    emit planChanged();
+    emit frameChanged();
+}
+
+void GrayscaleSession::replan() {
+    const QSize size = image_.size();
+    const bool valid = !size.isEmpty() &&
+                       validate_grayscale_launch(shape_, std::uint32_t(size.width()), std::uint32_t(size.height())).empty();
+    plan_ = valid ? plan_grayscale_launch(shape_, std::uint32_t(size.width()), std::uint32_t(size.height())) : LaunchPlan{};
+    occupancy_ = compute_occupancy(device_, grayscale_block_resources(shape_));
+    // Where no block fits, plan_waves still makes one block per SM: the animation keeps working.
+    waves_ = plan_waves(plan_.blocks, device_.sm_count, occupancy_.blocks_per_sm);
+    position_ = std::min(position_, animationSteps());
+    updateSelectedBlock();
+}
+
+// ---- animation and selection --------------------------------------------------------------------
+
+void GrayscaleSession::updateSelectedBlock() {
+    selected_block_ = -1;
+    if (!hasPlan() || selected_pixel_.x() < 0) return;
+    const GridCell cell = grid_cell(plan_, selected_pixel_.x(), selected_pixel_.y());
+    if (cell.in_grid) selected_block_ = std::int64_t(cell.thread.linear_block);
+}
+
+void GrayscaleSession::setAnimationMode(AnimationMode mode) {
+    if (mode == mode_) return;
+    mode_ = mode;
+    position_ = 0;
+    emit planChanged();  // the number of steps changes with the mode
+    emit frameChanged();
+}
+
+std::uint64_t GrayscaleSession::animationSteps() const { return animation_steps(mode_, waves_, plan_.warps_per_block); }
+
+void GrayscaleSession::setAnimationPosition(std::uint64_t position) {
+    position = std::min(position, animationSteps());
+    if (position == position_) return;
+    position_ = position;
+    emit frameChanged();
+}
+
+AnimationFrame GrayscaleSession::frame() const {
+    return animation_frame(mode_, position_, waves_, selected_block_, plan_.warps_per_block);
+}
+
+void GrayscaleSession::select(QPoint pixel) {
+    if (pixel == selected_pixel_) return;
+    selected_pixel_ = pixel;
+    const std::int64_t before = selected_block_;
+    updateSelectedBlock();
+    // Stepping through another block's warps starts from its first warp.
+    if (mode_ == AnimationMode::Warps && selected_block_ != before) position_ = 0;
+    emit frameChanged();
+}
+
+// ---- runs ---------------------------------------------------------------------------------------
+
+void GrayscaleSession::requestRun() {
+    if (image_.isNull()) return;
+    const std::uint64_t serial = ++run_serial_;
+    const std::uint64_t image_serial = image_serial_;
+    const QImage input = image_;  // shared, read-only on the worker
+    GrayscaleRequest request;
+    request.layout = layout_;
+    request.shape = shape_;
+    request.backend = resolve(backend_);
+    emit runStarted();
+    jobs_->submit(kRunTag, this, [this, serial, image_serial, input, request, launches = launches_]() mutable
+                  -> JobRunner::Continuation {
+        // Worker thread.
+        request.input = to_rgb_buffer(input);
+        GrayscaleResult result = run_grayscale(request);
+        if (result.status) launches->fetch_add(1);  // a launch the validator refused never ran
+        QImage gray;
+        if (result.status) gray = gray_to_qimage(result.gray, result.width, result.height);
+        result.gray = {};  // the QImage holds the pixels now
+        request.input = {};
+        return [this, serial, image_serial, request, result, gray] { finishRun(serial, image_serial, request, result, gray); };
+    });
+}
+
+void GrayscaleSession::finishRun(std::uint64_t serial, std::uint64_t image_serial, const GrayscaleRequest& request,
+                                 const GrayscaleResult& result, const QImage& gray) {
+    answered_serial_ = std::max(answered_serial_, serial);
+    // A result for a picture no longer shown, or older than the one shown, is dropped.
+    if (image_serial != image_serial_ || serial < shown_serial_) return;
+    shown_serial_ = serial;
+    last_ = result;
+    result_shape_ = request.shape;
+    result_layout_ = request.layout;
+    if (!result.status) {
+        emit runFailed(QString::fromStdString(result.status.message()));
+        return;
+    }
+    result_ = gray;
+    ++completed_runs_;
+    emit runFinished(result);
+}
+
+}  // namespace cvz

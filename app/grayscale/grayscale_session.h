@@ -1,0 +1,138 @@
+#pragma once
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QSize>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "app/backend_choice.h"
+#include "app/device_profile.h"
+#include "app/execution_animation.h"
+#include "app/grayscale_runner.h"
+#include "app/launch_plan.h"
+#include "app/occupancy_model.h"
+#include "app/wave_model.h"
+#include "kernels/core/launch_shape.h"
+#include "kernels/grayscale/grayscale_image.h"
+
+namespace cvz {
+
+class JobRunner;
+
+// The grayscale family's session, without widgets: the document (a photo), the launch (block shape,
+// pixel layout, backend, device profile) and what follows from it (plan, occupancy, waves), the
+// animation and the inspector's selection, and the run orchestration: every change that alters the
+// output runs the kernel once, on the worker, and a newer change supersedes an older one (a queued
+// run is dropped, a stale result ignored). The image page and its docks listen; none keeps a copy.
+class GrayscaleSession : public QObject {
+    Q_OBJECT
+public:
+    explicit GrayscaleSession(JobRunner* jobs, QObject* parent = nullptr);
+    ~GrayscaleSession() override;
+
+    // ---- the document ----
+    // Decodes on the worker; imageChanged on success, loadFailed (with the loader's message) on
+    // failure, which keeps the picture that was open.
+    void openFile(const QString& path);
+    void setImage(const QImage& image, const QString& path = {});  // converted to RGB888; runs
+    QString file() const { return file_; }
+    QImage image() const { return image_; }
+    QSize imageSize() const { return image_.size(); }
+
+    // ---- the launch ----
+    LaunchShape shape() const { return shape_; }
+    void setShape(const LaunchShape& shape);  // shapeChanged + planChanged + a run, on a real change
+    PixelLayout layout() const { return layout_; }
+    void setLayout(PixelLayout layout);  // layoutChanged + a run, on a real change
+    BackendChoice backend() const { return backend_; }
+    void setBackend(BackendChoice backend);  // backendChanged + a run, on a real change
+    // The backend a run of `choice` takes on this machine: Auto is CUDA with a device, else the CPU.
+    static BackendChoice resolve(BackendChoice choice);
+
+    bool hasPlan() const { return plan_.blocks > 0; }
+    const LaunchPlan& plan() const { return plan_; }
+    void setDevice(const DeviceProfile& device);
+    const DeviceProfile& device() const { return device_; }
+    const Occupancy& occupancy() const { return occupancy_; }
+    const WavePlan& waves() const { return waves_; }
+
+    // ---- the animation and the selection ----
+    AnimationMode animationMode() const { return mode_; }
+    void setAnimationMode(AnimationMode mode);
+    std::uint64_t animationSteps() const;
+    std::uint64_t animationPosition() const { return position_; }
+    void setAnimationPosition(std::uint64_t position);
+    AnimationFrame frame() const;
+    // The inspector's pixel (it may lie past the image, on an idle thread): outlined with its block,
+    // which is also the block the Warps animation steps through. (-1, -1) clears it.
+    void select(QPoint pixel);
+    QPoint selectedPixel() const { return selected_pixel_; }
+    std::int64_t selectedBlock() const { return selected_block_; }
+
+    // ---- runs ----
+    // Runs the current launch again (to re-time it); changes run by themselves.
+    void requestRun();
+    bool running() const { return answered_serial_ < run_serial_; }  // a request not answered yet
+    QImage result() const { return result_; }  // the last good output, Format_Grayscale8; null before
+    const GrayscaleResult& lastResult() const { return last_; }
+    // The launch and layout of the last answered run (shown, or failed).
+    LaunchShape resultShape() const { return result_shape_; }
+    PixelLayout resultLayout() const { return result_layout_; }
+    int completedRuns() const { return completed_runs_; }  // results accepted (shown) so far
+    // Kernel executions so far, whichever backend ran them: one per change (a superseded request
+    // that never started adds none). Read by tests that check the kernel runs once per change.
+    std::uint64_t launchCount() const { return launches_->load(); }
+
+signals:
+    void imageChanged();  // a new picture (size, plan and selection follow)
+    void loadFailed(const QString& path, const QString& error);
+    void shapeChanged(const cvz::LaunchShape& shape);
+    void layoutChanged(cvz::PixelLayout layout);
+    void backendChanged(cvz::BackendChoice backend);
+    void planChanged();   // plan, occupancy, waves or the number of animation steps changed
+    void frameChanged();  // the animation frame or the selection changed
+    void runStarted();
+    void runFinished(const cvz::GrayscaleResult& result);  // the output is in result()
+    void runFailed(const QString& error);                  // the previous result stays
+
+private:
+    void replan();
+    void updateSelectedBlock();
+    void finishRun(std::uint64_t serial, std::uint64_t image_serial, const GrayscaleRequest& request,
+                   const GrayscaleResult& result, const QImage& gray);
+
+    JobRunner* jobs_;
+    // Shared with the worker's jobs: one may still count after the session is gone.
+    std::shared_ptr<std::atomic<std::uint64_t>> launches_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+
+    QString file_;
+    QImage image_;
+    std::uint64_t load_serial_ = 0;
+    std::uint64_t image_serial_ = 0;
+    std::uint64_t run_serial_ = 0;    // the latest run request
+    std::uint64_t shown_serial_ = 0;  // the run whose result is shown
+    std::uint64_t answered_serial_ = 0;  // the newest request answered (shown, failed or stale)
+    QImage result_;
+    GrayscaleResult last_;
+    LaunchShape result_shape_;
+    PixelLayout result_layout_ = PixelLayout::Interleaved;
+    int completed_runs_ = 0;
+
+    LaunchShape shape_ = LaunchShape::two_d(16, 16);
+    PixelLayout layout_ = PixelLayout::Interleaved;
+    BackendChoice backend_ = BackendChoice::Auto;
+    LaunchPlan plan_;
+    DeviceProfile device_;
+    Occupancy occupancy_;
+    WavePlan waves_;
+    AnimationMode mode_ = AnimationMode::Off;
+    std::uint64_t position_ = 0;
+    QPoint selected_pixel_{-1, -1};
+    std::int64_t selected_block_ = -1;
+};
+
+}  // namespace cvz

@@ -1,0 +1,467 @@
+#include "ui/pages/image_page.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include "app/kernel_resources.h"
+#include "app/launch_config.h"
+#include "app/pixel_inspection.h"
+#include "app/rgb_buffer.h"
+#include "ui/panels/inspector_panel.h"
+#include "ui/panels/launch_panel.h"
+#include "ui/panels/occupancy_panel.h"
+#include "ui/panels/overlay_panel.h"
+#include "ui/panels/sm_panel.h"
+#include "ui/panels/timeline_bar.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/image_view.h"
+#include "ui/views/overlay_legend.h"
+#include "ui/views/raster_image_view.h"
+#include "ui/views/view_navigator.h"
+#include "ui/views/view_transform.h"
+#include "ui/windows/sweep_dialog.h"
+
+namespace cvz {
+
+namespace {
+
+bool is_resource(const QString& path) { return path.startsWith(QLatin1Char(':')); }
+
+QString display_name(const QString& path) {
+    const QString name = QFileInfo(path).fileName();
+    return is_resource(path) ? QObject::tr("%1 (sample)").arg(name) : name;
+}
+
+}  // namespace
+
+ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
+    : KernelPage(parent), session_(new GrayscaleSession(jobs, this)), display_(display) {
+    transform_ = new ViewTransform(this);
+    connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->setObjectName(QStringLiteral("viewSplitter"));
+    splitter_->setChildrenCollapsible(false);
+    const QString captions[2] = {tr("Original"), tr("Grayscale (kernel output)")};
+    for (int i = 0; i < 2; ++i) {
+        auto* panel = new QWidget(splitter_);
+        panel_layouts_[i] = new QVBoxLayout(panel);
+        panel_layouts_[i]->setContentsMargins(2, 2, 2, 2);
+        panel_layouts_[i]->setSpacing(2);
+        auto* caption = new QLabel(captions[i], panel);
+        caption->setAlignment(Qt::AlignCenter);
+        panel_layouts_[i]->addWidget(caption);
+        splitter_->addWidget(panel);
+        splitter_->setStretchFactor(i, 1);
+    }
+    splitter_->setSizes({1000, 1000});  // equal halves until the user moves the handle
+    column->addWidget(splitter_, 1);
+    legend_ = new OverlayLegend(this);
+    legend_->setObjectName(QStringLiteral("overlayLegend"));
+    column->addWidget(legend_);
+    installEventFilter(this);  // side by side or stacked, by the page's shape
+
+    connect(session_, &GrayscaleSession::imageChanged, this, &ImagePage::onImageChanged);
+    connect(session_, &GrayscaleSession::loadFailed, this, [this](const QString& path, const QString& error) {
+        setStatus(error, true);
+        emit errorRaised(error);
+        emit openFailed(path, error);
+        if (session_->image().isNull() && path != sampleFile()) openFile(sampleFile());  // never an empty page
+    });
+    connect(session_, &GrayscaleSession::runStarted, this, &KernelPage::workStarted);
+    connect(session_, &GrayscaleSession::runFinished, this, &ImagePage::onRunFinished);
+    connect(session_, &GrayscaleSession::runFailed, this, [this](const QString& error) {
+        const QString text = tr("The kernel did not run: %1").arg(error);
+        setStatus(text, true);
+        emit errorRaised(text);  // the previous result stays on screen
+    });
+    connect(session_, &GrayscaleSession::shapeChanged, this, [this] {
+        if (settings_) settings_->setValue(QStringLiteral("run/block"), QString::fromStdString(to_string(session_->shape())));
+        if (auto* view = qobject_cast<ImageView*>(views_[1] ? views_[1]->widget() : nullptr)) view->setInteropShape(session_->shape());
+        showShape();
+    });
+    connect(session_, &GrayscaleSession::layoutChanged, this, [this](PixelLayout layout) {
+        if (settings_) settings_->setValue(QStringLiteral("run/layout"), layout == PixelLayout::Planar ? "planar" : "interleaved");
+        refreshInspector();
+        feedInterop();
+        showShape();
+    });
+    connect(session_, &GrayscaleSession::backendChanged, this, &ImagePage::feedInterop);
+    connect(session_, &GrayscaleSession::planChanged, this, &ImagePage::showPlan);
+    connect(session_, &GrayscaleSession::frameChanged, this, &ImagePage::showFrame);
+
+    installViews();
+}
+
+QString ImagePage::sampleFile() { return QStringLiteral(":/samples/chelsea.png"); }
+
+QString ImagePage::title() const { return tr("&Image: RGB → grayscale"); }
+
+PageDocks::Docks ImagePage::docksUsed() const {
+    return PageDocks::Launch | PageDocks::Overlay | PageDocks::Inspector | PageDocks::Occupancy | PageDocks::Sms |
+           PageDocks::Timeline;
+}
+
+QString ImagePage::documentText() const {
+    const QImage image = session_->image();
+    const double zoom = transform_->zoom();
+    return tr("%1  %2\u00D7%3   Zoom %4%")
+        .arg(display_name(session_->file()))
+        .arg(image.width())
+        .arg(image.height())
+        .arg(zoom * 100, 0, 'f', zoom < 0.1 ? 1 : 0);
+}
+
+QString ImagePage::documentToolTip() const { return QDir::toNativeSeparators(session_->file()); }
+
+void ImagePage::setBackend(BackendChoice backend) { session_->setBackend(backend); }
+
+void ImagePage::setDevice(const DeviceProfile& device) { session_->setDevice(device); }
+
+void ImagePage::runAgain() { session_->requestRun(); }
+
+void ImagePage::togglePlay() {
+    if (!isBound()) return;
+    // Playing with no animation chosen plays the waves.
+    if (session_->animationMode() == AnimationMode::Off) {
+        QComboBox* mode = docks().animation_mode;
+        mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
+    }
+    docks().timeline->togglePlay();
+}
+
+void ImagePage::restoreSettings(QSettings* settings) {
+    settings_ = nullptr;  // restoring writes nothing back
+    const QString layout = settings->value(QStringLiteral("run/layout")).toString();
+    session_->setLayout(layout == QLatin1String("planar") ? PixelLayout::Planar : PixelLayout::Interleaved);
+    const LaunchConfigParse block = parse_launch_config(settings->value(QStringLiteral("run/block"), "16x16").toString());
+    if (block.ok()) session_->setShape(block.shape);
+    const QByteArray splitter = settings->value(QStringLiteral("window/splitter")).toByteArray();
+    splitter_->restoreState(splitter);
+    settings_ = settings;
+}
+
+// ---- the document -------------------------------------------------------------------------------
+
+void ImagePage::openFile(const QString& path) {
+    setStatus(tr("Opening %1...").arg(display_name(path)));
+    session_->openFile(path);
+    emit workStarted();
+}
+
+void ImagePage::onImageChanged() {
+    const QImage original = session_->image();
+    views_[0]->setImage(original);
+    views_[1]->setImage(QImage());
+    feedInterop();
+    views_[1]->setSourceImage(original);  // what the animation shows for blocks not yet done
+    transform_->setImageSize(original.size());
+    hovered_pixel_ = QPoint(-1, -1);
+    chooseSplitterOrientation();
+    zoomToFit();
+    emit documentChanged();
+    emit fileOpened(session_->file());
+}
+
+void ImagePage::onRunFinished(const GrayscaleResult& result) {
+    views_[1]->setImage(session_->result());
+    refreshInspector();  // it shows the kernel's byte for the pixel
+    setStatus(result.summary());
+}
+
+// ---- views --------------------------------------------------------------------------------------
+
+// Builds both views for the current display path, replacing any there were; the images stay.
+void ImagePage::installViews() {
+    for (int i = 0; i < 2; ++i) {
+        if (views_[i]) {
+            QWidget* old = views_[i]->widget();
+            panel_layouts_[i]->removeWidget(old);
+            old->hide();
+            old->deleteLater();  // it may be the sender of the failure being handled
+        }
+        if (display_.path == DisplayPath::OpenGL) {
+            auto* view = new ImageView(transform_);
+            connect(view, &ImageView::failed, this, &ImagePage::switchToRaster, Qt::QueuedConnection);
+            if (i == 1) {
+                connect(view, &ImageView::displayPathChanged, this, [this, view](const QString& text) {
+                    setDisplayText(tr("Display: OpenGL \u00B7 %1").arg(text), view->interopRefusals().join(QLatin1Char('\n')));
+                });
+                connect(view, &ImageView::interopError, this, [this](const QString& error) {
+                    setStatus(error, true);
+                    emit errorRaised(error);
+                });
+            }
+            connect(view, &ImageView::downscaled, this, [this](const QString& message) { setStatus(message); });
+            views_[i] = view;
+        } else {
+            views_[i] = new RasterImageView(transform_);
+        }
+        QWidget* widget = views_[i]->widget();
+        widget->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        widget->setFocusPolicy(Qt::ClickFocus);
+        widget->installEventFilter(this);  // refit on resize
+        panel_layouts_[i]->addWidget(widget, 1);
+        connectView(views_[i]);
+    }
+    views_[0]->setImage(session_->image());
+    views_[1]->setImage(session_->result());
+    views_[1]->setSourceImage(session_->image());
+    for (ImageSurface* view : views_) view->setOverlay(overlay_);
+    setDisplayText(tr("Display: %1").arg(to_string(display_.path)), display_.reason);
+    feedInterop();
+}
+
+void ImagePage::setDisplayText(const QString& text, const QString& tooltip) {
+    display_text_ = text;
+    display_tooltip_ = tooltip;
+    emit displayChanged();
+}
+
+// Hover shows a pixel's thread in the inspector; a click keeps it (and picks the block whose warps
+// the Warps animation steps through).
+void ImagePage::connectView(ImageSurface* view) {
+    auto* navigator = view->widget()->findChild<ViewNavigator*>();
+    if (!navigator) return;
+    auto to_pixel = [view](QPointF widget_pos) {
+        const QPointF p = view->widgetToImage(widget_pos);
+        return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
+    };
+    connect(navigator, &ViewNavigator::hovered, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), false); });
+    connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
+    connect(navigator, &ViewNavigator::left, this, [this] {
+        hovered_pixel_ = QPoint(-1, -1);
+        refreshInspector();  // back to the pinned pixel
+    });
+}
+
+void ImagePage::switchToRaster(const QString& reason) {
+    if (display_.path == DisplayPath::Raster) return;  // both views report; switch once
+    display_ = {DisplayPath::Raster, reason};
+    installViews();
+    setStatus(tr("%1; drawing with the raster fallback").arg(reason), true);
+}
+
+// Side by side when the area is wide, one above the other when it is tall: whichever shows the
+// image larger. Decided on resize and on loading, not when the block shape changes the grid's
+// extent: a flip relayouts both views (and their framebuffers), too slow for every slider step.
+void ImagePage::chooseSplitterOrientation() {
+    const QSize area = splitter_->size();
+    const QSize content = session_->imageSize();
+    if (content.isEmpty() || area.isEmpty()) return;
+    const double beside = ViewTransform::fitZoom(content, QSizeF(area.width() / 2.0, area.height()));
+    const double stacked = ViewTransform::fitZoom(content, QSizeF(area.width(), area.height() / 2.0));
+    const Qt::Orientation want = stacked > beside * 1.1 ? Qt::Vertical : Qt::Horizontal;  // some hysteresis
+    if (want == splitter_->orientation()) return;
+    splitter_->setOrientation(want);
+    splitter_->setSizes({1000, 1000});
+}
+
+// The result view's real display path (invariant 4): with a CUDA device and NVIDIA GL the kernel
+// writes the view's texture through CUDA-GL interop; otherwise the view shows the worker's result.
+// The CPU backend is shown as computed by the emulator, so it takes no interop source.
+void ImagePage::feedInterop() {
+    auto* view = qobject_cast<ImageView*>(views_[1] ? views_[1]->widget() : nullptr);
+    if (!view) return;
+    if (GrayscaleSession::resolve(session_->backend()) != BackendChoice::Cuda || !cuda_device_available() ||
+        session_->image().isNull()) {
+        view->clearInteropSource();
+        return;
+    }
+    view->setInteropShape(session_->shape());
+    view->setInteropSource(to_rgb_buffer(session_->image()), session_->layout());
+}
+
+void ImagePage::zoomIn() { transform_->zoomBy(ViewTransform::kStep); }
+
+void ImagePage::zoomOut() { transform_->zoomBy(1 / ViewTransform::kStep); }
+
+void ImagePage::zoomToFit() {
+    // Both views show the same region: fit the smaller one.
+    const QSize a = views_[0]->widget()->size();
+    const QSize b = views_[1]->widget()->size();
+    const QSize image = session_->imageSize();
+    // With the grid shown past the image, fit the whole grid: the idle threads stay in view.
+    const QSize content = overlay_.decorates() ? overlay_.extent() : image;
+    transform_->fitTo(QSizeF(std::min(a.width(), b.width()), std::min(a.height(), b.height())),
+                      QSizeF(content.isEmpty() ? image : content));
+}
+
+void ImagePage::zoomToActualSize() { transform_->setZoom(1); }
+
+bool ImagePage::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && watched == this) chooseSplitterOrientation();
+    if (event->type() == QEvent::Resize && transform_->fitting()) {
+        for (ImageSurface* view : views_)
+            if (view && view->widget() == watched) zoomToFit();
+    }
+    return KernelPage::eventFilter(watched, event);
+}
+
+// ---- the docks ----------------------------------------------------------------------------------
+
+void ImagePage::onBind(const PageDocks& d) {
+    d.launch->setKernel(PanelKernel::Grayscale);
+    {
+        const QSignalBlocker block(d.launch);
+        d.launch->setShape(session_->shape());
+        d.launch->setLayout(session_->layout());
+    }
+    keep(connect(d.launch, &LaunchPanel::shapeChanged, session_, &GrayscaleSession::setShape));
+    keep(connect(d.launch, &LaunchPanel::layoutChanged, session_, &GrayscaleSession::setLayout));
+    keep(connect(d.launch, &LaunchPanel::invalidShape, this,
+                 [this](const QString& error) { setStatus(tr("Block shape not run: %1").arg(error), true); }));
+    keep(connect(d.overlay, &OverlayPanel::changed, this, &ImagePage::pushOverlay));
+    keep(connect(d.timeline, &TimelineBar::positionChanged, this,
+                 [this](int position) { session_->setAnimationPosition(std::uint64_t(std::max(0, position))); }));
+    d.animation_mode->setEnabled(true);
+    {
+        const QSignalBlocker block(d.animation_mode);
+        d.animation_mode->setCurrentIndex(d.animation_mode->findData(int(session_->animationMode())));
+    }
+    keep(connect(d.animation_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, d] {
+        session_->setAnimationMode(AnimationMode(d.animation_mode->currentData().toInt()));
+    }));
+    showShape();
+    showPlan();
+    showFrame();
+}
+
+void ImagePage::showShape() {
+    if (!isBound()) return;
+    const QSignalBlocker block(docks().launch);
+    docks().launch->setShape(session_->shape());
+    docks().launch->setLayout(session_->layout());
+    docks().occupancy->setBlock(grayscale_block_resources(session_->shape()));
+}
+
+void ImagePage::showPlan() {
+    if (!isBound()) return;
+    const PageDocks& d = docks();
+    if (session_->hasPlan()) d.launch->showPlan(session_->plan());
+    d.sms->setPlan(session_->waves());
+    const AnimationMode mode = session_->animationMode();
+    const std::uint64_t steps = session_->animationSteps();
+    d.timeline->setSteps(int(std::min<std::uint64_t>(std::max<std::uint64_t>(1, steps), INT_MAX)),
+                         mode == AnimationMode::Warps ? tr("warp") : tr("wave"));
+    d.timeline->setEnabled(session_->hasPlan());
+    refreshInspector();
+    // The session follows every planChanged with frameChanged: the views update there.
+}
+
+void ImagePage::showFrame() {
+    pushOverlay();
+    if (!isBound()) return;
+    const PageDocks& d = docks();
+    const AnimationFrame frame = session_->frame();
+    const WavePlan& waves = session_->waves();
+    if (d.timeline->position() != int(session_->animationPosition())) d.timeline->setPosition(int(session_->animationPosition()));
+    d.sms->setWave(frame.mode == AnimationMode::Off ? waves.waves : frame.wave);
+    d.sms->setHighlightBlock(frame.mode == AnimationMode::Warps ? frame.block : session_->selectedBlock());
+    QString label;
+    switch (frame.mode) {
+        case AnimationMode::Off: label = tr("Pick an animation, or press Space"); break;
+        case AnimationMode::Waves:
+            label = frame.wave >= waves.waves
+                        ? tr("All %1 blocks done, %2 waves").arg(waves.blocks).arg(waves.waves)
+                        : tr("Wave %1 of %2: blocks %3\u2013%4 run, %5 done")
+                              .arg(frame.wave + 1)
+                              .arg(waves.waves)
+                              .arg(frame.done_end)
+                              .arg(frame.run_end - 1)
+                              .arg(frame.done_end);
+            break;
+        case AnimationMode::Warps: {
+            const std::uint64_t warps = session_->plan().warps_per_block;
+            label = frame.warp_done_end >= warps
+                        ? tr("Block %1: all %2 warps done").arg(frame.block).arg(warps)
+                        : tr("Block %1: warp %2 of %3 (threads %4\u2013%5)")
+                              .arg(frame.block)
+                              .arg(frame.warp_done_end)
+                              .arg(warps)
+                              .arg(frame.warp_done_end * 32)
+                              .arg(std::min<std::uint64_t>((frame.warp_done_end + 1) * 32, session_->plan().threads_per_block) - 1);
+            break;
+        }
+    }
+    d.timeline->setLabel(label);
+    d.sm_caption->setText(d.sms->caption());
+}
+
+void ImagePage::pushOverlay() {
+    OverlayState state = overlay_;
+    if (isBound()) docks().overlay->apply(&state);
+    state.plan = session_->plan();
+    state.animation = session_->frame();
+    state.selected_block = session_->selectedBlock();
+    state.selected_pixel = session_->selectedPixel();
+    const QSize image = session_->imageSize();
+    const QSize old_extent = overlay_.decorates() ? overlay_.extent() : image;
+    overlay_ = state;
+    for (ImageSurface* view : views_)
+        if (view) view->setOverlay(overlay_);
+    legend_->setState(overlay_);
+    const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
+    if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();
+}
+
+void ImagePage::inspectPixel(QPoint pixel, bool pin) {
+    if (pin) {
+        session_->select(pixel);
+        hovered_pixel_ = QPoint(-1, -1);
+    } else {
+        hovered_pixel_ = pixel;
+    }
+    refreshInspector();
+}
+
+void ImagePage::refreshInspector() {
+    if (!isBound()) return;
+    InspectorPanel* inspector = docks().inspector;
+    const QPoint pixel = hovered_pixel_.x() >= 0 ? hovered_pixel_ : session_->selectedPixel();
+    if (!session_->hasPlan() || pixel.x() < 0 || pixel.y() < 0) {
+        inspector->showHint(tr("Hover over a pixel, or click one to keep it, to see which thread made it."));
+        return;
+    }
+    const QImage original = session_->image();
+    const QImage result = session_->result();
+    const bool inside = QRect(QPoint(0, 0), original.size()).contains(pixel);
+    std::uint8_t rgb[3] = {0, 0, 0};
+    if (inside) {
+        const QRgb c = original.pixel(pixel);
+        rgb[0] = std::uint8_t(qRed(c));
+        rgb[1] = std::uint8_t(qGreen(c));
+        rgb[2] = std::uint8_t(qBlue(c));
+    }
+    const int output = inside && result.size() == original.size() ? qGray(result.pixel(pixel)) : -1;
+    inspector->showPixel(inspect_pixel(session_->plan(), session_->layout(), pixel.x(), pixel.y(), rgb), session_->plan(),
+                         session_->layout(), session_->waves(), output);
+}
+
+// ---- the sweep ----------------------------------------------------------------------------------
+
+void ImagePage::offerToSweep(SweepDialog* sweep) const {
+    sweep->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+}
+
+void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(SweepKernel::Grayscale); }
+
+void ImagePage::connectSweep(SweepDialog* sweep) {
+    connect(sweep, &SweepDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+}
+
+}  // namespace cvz

@@ -1,0 +1,113 @@
+#pragma once
+#include <QImage>
+#include <QPoint>
+#include <QPointer>
+#include <QString>
+
+#include "app/grayscale/grayscale_session.h"
+#include "ui/pages/kernel_page.h"
+#include "ui/views/display_path.h"
+#include "ui/views/overlay_state.h"
+
+class QSettings;
+class QSplitter;
+class QVBoxLayout;
+
+namespace cvz {
+
+class ImageSurface;
+class JobRunner;
+class OverlayLegend;
+class ViewTransform;
+
+// The image tab, a view of a GrayscaleSession (app/grayscale): the original photo and the kernel's
+// output side by side, in step (one ViewTransform), with the launch grid drawn over both (which
+// block, thread and warp made each pixel, the idle threads) and its legend beneath. Hovering shows
+// a pixel's thread in the inspector, a click keeps it. With a CUDA device and NVIDIA GL the output
+// view's texture is written by the kernel through CUDA–GL interop; otherwise it shows the worker's
+// result. Draws with OpenGL, or with the raster fallback where GL fails.
+class ImagePage : public KernelPage {
+    Q_OBJECT
+public:
+    ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
+
+    GrayscaleSession* session() const { return session_; }
+
+    // ---- KernelPage ----
+    QString title() const override;
+    PageDocks::Docks docksUsed() const override;
+    QString documentText() const override;
+    QString documentToolTip() const override;
+    void setBackend(BackendChoice backend) override;
+    void setDevice(const DeviceProfile& device) override;
+    void runAgain() override;
+    void togglePlay() override;
+    void offerToSweep(SweepDialog* sweep) const override;
+    void chooseInSweep(SweepDialog* sweep) const override;
+    void connectSweep(SweepDialog* sweep) override;
+    bool canZoom() const override { return true; }
+    void zoomIn() override;
+    void zoomOut() override;
+    void zoomToFit() override;
+    void zoomToActualSize() override;
+    void restoreSettings(QSettings* settings) override;
+
+    // ---- the document and the views ----
+    void openFile(const QString& path);  // on the worker; a bad file keeps what was open (the sample if nothing was)
+    static QString sampleFile();         // ":/samples/chelsea.png"
+    QString currentFile() const { return session_->file(); }
+    QImage originalImage() const { return session_->image(); }
+    QImage resultImage() const { return session_->result(); }
+    ImageSurface* originalView() const { return views_[0]; }
+    ImageSurface* resultView() const { return views_[1]; }
+    ViewTransform* viewTransform() const { return transform_; }
+    DisplayPath displayPath() const { return display_.path; }
+    QString displayText() const { return display_text_; }
+    QString displayToolTip() const { return display_tooltip_; }
+    OverlayLegend* legend() const { return legend_; }
+    const OverlayState& overlayState() const { return overlay_; }
+    QSplitter* splitter() const { return splitter_; }
+
+    // Shows what the thread of image pixel `pixel` does in the inspector; `pin` also selects it.
+    void inspectPixel(QPoint pixel, bool pin);
+
+signals:
+    void fileOpened(const QString& path);  // a picture was loaded from `path` (for recent files, the title)
+    void openFailed(const QString& path, const QString& error);
+    void displayChanged();  // displayText() / displayToolTip() changed
+    void errorRaised(const QString& text);  // worth a message box
+
+protected:
+    void onBind(const PageDocks& docks) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void installViews();
+    void connectView(ImageSurface* view);
+    void switchToRaster(const QString& reason);
+    void chooseSplitterOrientation();
+    void setDisplayText(const QString& text, const QString& tooltip);
+    void feedInterop();
+    void pushOverlay();
+    void refreshInspector();
+    void onImageChanged();
+    void onRunFinished(const GrayscaleResult& result);
+    // Filling the bound docks.
+    void showShape();
+    void showPlan();
+    void showFrame();
+
+    GrayscaleSession* session_;
+    QSettings* settings_ = nullptr;
+    DisplayPathChoice display_;
+    QString display_text_, display_tooltip_;
+    ViewTransform* transform_ = nullptr;
+    ImageSurface* views_[2] = {nullptr, nullptr};
+    QVBoxLayout* panel_layouts_[2] = {nullptr, nullptr};
+    QSplitter* splitter_ = nullptr;
+    OverlayLegend* legend_ = nullptr;
+    OverlayState overlay_;
+    QPoint hovered_pixel_{-1, -1};  // (-1, -1): the mouse is not over a view
+};
+
+}  // namespace cvz

@@ -1,0 +1,27 @@
+#include "ui/pages/kernel_page.h"
+
+namespace cvz {
+
+void KernelPage::bind(const PageDocks& docks) {
+    unbind();
+    docks_ = docks;
+    bound_ = true;
+    onBind(docks_);
+}
+
+void KernelPage::unbind() {
+    if (!bound_) return;
+    for (const QMetaObject::Connection& c : connections_) disconnect(c);
+    connections_.clear();
+    onUnbind();
+    bound_ = false;
+    docks_ = PageDocks{};
+}
+
+void KernelPage::setStatus(const QString& text, bool error) {
+    status_ = text;
+    status_error_ = error;
+    emit statusChanged(text, error);
+}
+
+}  // namespace cvz

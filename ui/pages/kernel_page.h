@@ -1,0 +1,118 @@
+#pragma once
+#include <QFlags>
+#include <QList>
+#include <QMetaObject>
+#include <QString>
+#include <QWidget>
+
+#include "app/backend_choice.h"
+#include "app/device_profile.h"
+
+class QComboBox;
+class QLabel;
+class QSettings;
+
+namespace cvz {
+
+class InspectorPanel;
+class LaunchPanel;
+class OccupancyPanel;
+class OverlayPanel;
+class SmPanel;
+class SweepDialog;
+class TimelineBar;
+
+// The window's docks that the current page fills: the window creates them once and hands them to
+// whichever page is in front (KernelPage::bind); it never asks which page that is.
+struct PageDocks {
+    enum Dock {
+        Launch = 1 << 0,
+        Overlay = 1 << 1,
+        Inspector = 1 << 2,
+        Occupancy = 1 << 3,
+        Sms = 1 << 4,
+        Timeline = 1 << 5,
+    };
+    Q_DECLARE_FLAGS(Docks, Dock)
+
+    LaunchPanel* launch = nullptr;
+    OverlayPanel* overlay = nullptr;
+    InspectorPanel* inspector = nullptr;
+    OccupancyPanel* occupancy = nullptr;
+    SmPanel* sms = nullptr;
+    QLabel* sm_caption = nullptr;
+    TimelineBar* timeline = nullptr;
+    QComboBox* animation_mode = nullptr;  // the timeline's choice of animation, for families that have several
+};
+Q_DECLARE_OPERATORS_FOR_FLAGS(PageDocks::Docks)
+
+// One kernel family's page (a tab of the window) behind one interface: it shows its session's
+// document in the central area and, while it is the current page, drives the shared docks — the
+// launch panel edits its launch, the inspector shows its selection, occupancy and the SMs its
+// blocks, the timeline its animation — and speaks in the status bar. A new family adds a page (and
+// a session in app/) and nothing in the window.
+class KernelPage : public QWidget {
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+
+    virtual QString title() const = 0;                // the tab's text
+    virtual PageDocks::Docks docksUsed() const = 0;   // the others are hidden while the page is current
+
+    // Binds the docks to this page until unbind(): fills them from the session now, follows the
+    // session's changes, and routes the docks' edits to the session.
+    void bind(const PageDocks& docks);
+    void unbind();
+    bool isBound() const { return bound_; }
+
+    // The status line: the page's last message (its run's summary, or what went wrong).
+    QString statusText() const { return status_; }
+    bool statusIsError() const { return status_error_; }
+    // What the status bar's permanent label shows about the document ("chelsea.png  451×300").
+    virtual QString documentText() const = 0;
+    virtual QString documentToolTip() const { return {}; }
+
+    // Every page runs on the backend and models the device the window's controls choose.
+    virtual void setBackend(BackendChoice backend) = 0;
+    virtual void setDevice(const DeviceProfile& device) = 0;
+    virtual void runAgain() = 0;     // the same launch again, to re-time it
+    virtual void togglePlay() = 0;   // Space: play or pause the page's animation
+
+    // The block-size sweep: every page gives the dialog its document (so the sweep can switch
+    // between kernels), the current page also picks the kernel and receives the chosen launch.
+    virtual void offerToSweep(SweepDialog* sweep) const = 0;
+    virtual void chooseInSweep(SweepDialog* sweep) const = 0;
+    virtual void connectSweep(SweepDialog* sweep) = 0;
+
+    // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
+    virtual bool canZoom() const { return false; }
+    virtual void zoomIn() {}
+    virtual void zoomOut() {}
+    virtual void zoomToFit() {}
+    virtual void zoomToActualSize() {}
+
+    // The page's choices (launch, layout, ...), read once at startup and written as they change.
+    virtual void restoreSettings(QSettings* settings) = 0;
+
+signals:
+    void statusChanged(const QString& text, bool error);
+    void documentChanged();  // documentText() changed
+    void workStarted();  // a load or a run went to the worker (the window shows it is busy at once)
+
+protected:
+    virtual void onBind(const PageDocks& docks) = 0;
+    virtual void onUnbind() {}
+    // Connections made in onBind, undone by unbind().
+    void keep(const QMetaObject::Connection& connection) { connections_.append(connection); }
+    const PageDocks& docks() const { return docks_; }
+    void setStatus(const QString& text, bool error = false);
+
+private:
+    PageDocks docks_;
+    bool bound_ = false;
+    QList<QMetaObject::Connection> connections_;
+    QString status_;
+    bool status_error_ = false;
+};
+
+}  // namespace cvz

@@ -1,0 +1,144 @@
+// Regenerates the README's screenshots (resources/screenshots/) from the current build:
+//   xvfb-run -a -s "-screen 0 1600x1000x24" build/ui/cudaviz-screenshots resources/screenshots
+// Each shot is the X screen's pixels of the window (QScreen::grabWindow), after the state it shows
+// has been reached: every wait is on the session's outcome, none is a fixed delay. Options:
+// --size WxH (default 1200x720), --scale (QT_SCALE_FACTOR is honoured as usual), --only NAME.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QScreen>
+#include <QSettings>
+#include <QTabWidget>
+#include <QThread>
+
+#include <functional>
+
+#include "app/grayscale/grayscale_session.h"
+#include "app/job_runner.h"
+#include "app/matmul/matmul_session.h"
+#include "ui/pages/image_page.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/panels/launch_panel.h"
+#include "ui/panels/timeline_bar.h"
+#include "ui/windows/main_window.h"
+#include "ui/windows/sweep_dialog.h"
+
+using namespace cvz;
+
+namespace {
+
+// Runs the event loop until `done` holds (or 60 s pass), then lets paint events settle.
+bool wait_for(const std::function<bool()>& done) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > 60000) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    for (int i = 0; i < 20; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return true;
+}
+
+bool idle(MainWindow& w) {
+    return !w.jobs()->busy() && !w.session()->running() && !w.matmulPage()->session()->running();
+}
+
+bool save(QWidget* window, const QString& path) {
+    window->raise();
+    wait_for([] { return true; });
+    const QRect frame = window->frameGeometry();
+    const QPixmap shot = window->screen()->grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height());
+    const bool ok = shot.save(path);
+    qInfo("%s %s (%dx%d)", ok ? "wrote" : "could not write", qPrintable(path), shot.width(), shot.height());
+    return ok;
+}
+
+void raise_dock(MainWindow& w, PageDocks::Dock which) {
+    if (QDockWidget* dock = w.dock(which)) dock->raise();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-screenshots"));  // settings apart from the app's
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("where to write the PNGs"));
+    QCommandLineOption size_option(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
+                                   QStringLiteral("1200x720"));
+    QCommandLineOption only_option(QStringLiteral("only"), QStringLiteral("one shot by name"), QStringLiteral("name"));
+    parser.addOption(size_option);
+    parser.addOption(only_option);
+    parser.process(app);
+    const QString dir = parser.positionalArguments().value(0, QStringLiteral("."));
+    QDir().mkpath(dir);
+    const QStringList wh = parser.value(size_option).split(QLatin1Char('x'));
+    const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+    const QString only = parser.value(only_option);
+    auto wanted = [&](const QString& name) { return only.isEmpty() || only == name; };
+    QSettings().clear();
+
+    MainWindow w(choose_display_path(false));
+    w.move(0, 0);
+    w.resize(size);
+    w.show();
+    if (!wait_for([&] { return w.completedRuns() >= 1 && idle(w); })) return 1;
+    int failures = 0;
+    auto shot = [&](const QString& name, QWidget* window) {
+        if (wanted(name) && !save(window, QDir(dir).filePath(name + QStringLiteral(".png")))) ++failures;
+    };
+
+    GrayscaleSession* gray = w.session();
+    auto run_shape = [&](const LaunchShape& shape) {
+        w.launchPanel()->setShape(shape);
+        return wait_for([&] { return w.session()->resultShape().block == shape.block && idle(w); });
+    };
+    raise_dock(w, PageDocks::Inspector);
+    run_shape(LaunchShape::two_d(16, 16));
+    gray->select(QPoint(200, 120));
+    shot(QStringLiteral("main_window"), &w);
+
+    raise_dock(w, PageDocks::Overlay);
+    run_shape(LaunchShape::one_d(256));
+    shot(QStringLiteral("overlay_1d"), &w);
+    run_shape(LaunchShape::two_d(32, 8));
+    shot(QStringLiteral("overlay_2d"), &w);
+
+    raise_dock(w, PageDocks::Occupancy);
+    shot(QStringLiteral("occupancy"), &w);
+
+    raise_dock(w, PageDocks::Sms);
+    QComboBox* mode = w.animationModeBox();
+    mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
+    w.timeline()->setPosition(1);
+    wait_for([] { return true; });
+    shot(QStringLiteral("animation"), &w);
+    mode->setCurrentIndex(mode->findData(int(AnimationMode::Off)));
+
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    raise_dock(w, PageDocks::Inspector);
+    MatmulSession* mm = w.matmulPage()->session();
+    w.launchPanel()->setMatmulLaunch(MatmulLaunch::tiled(16));
+    wait_for([&] { return mm->c() && mm->resultLaunch().kernel == MatmulKernel::Tiled && idle(w); });
+    mm->selectElement(20, 18);
+    w.timeline()->setPosition(4);
+    wait_for([] { return true; });
+    shot(QStringLiteral("matmul_page"), &w);
+
+    if (wanted(QStringLiteral("sweep"))) {
+        w.openSweep();
+        SweepDialog* sweep = w.sweepDialog();
+        sweep->move(0, 0);
+        sweep->resize(1100, 650);
+        sweep->startSweep();
+        wait_for([&] { return !sweep->isRunning(); });
+        shot(QStringLiteral("sweep"), sweep);
+    }
+    return failures;
+}
