@@ -25,8 +25,10 @@ template <class Body>
 void run_blocks_plain(const Dim3 grid, const Dim3 block, const std::uint64_t first, const std::uint64_t last,
                       void* const shared, std::atomic<bool>* const stray_sync, const Body& shared_body) {
     // A private copy of the body: its captures become locals, which the body's own stores (bytes may
-    // alias anything) cannot change, so what it captured by value is loop-invariant and the thread
-    // loop can vectorise. Bodies capture references or small values, so the copy is cheap.
+    // alias anything) cannot change, so what it captured by value stays in registers across the
+    // thread loop instead of being re-read after every store. Bodies capture references or small
+    // values, so the copy is cheap. (The loop itself does not vectorise: a kernel's bounds guard is
+    // control flow GCC neither if-converts for byte stores nor splits off.)
     Body body = shared_body;
     EmuContext ctx;
     ctx.block_dim_ = block;
@@ -51,7 +53,9 @@ Status emulate_with_barriers(Dim3 grid, Dim3 block, const EmuOptions& options,
 
 // The CPU emulator of CUDA's execution model: runs `body(const EmuContext&)` once for every thread
 // of a `grid` of `block`s. Blocks run in parallel on host threads in no particular order; without
-// barriers a block's threads run as a plain loop in linear thread order.
+// barriers a block's threads run as a plain loop in linear thread order, on a copy of `body` per range
+// of blocks (so, as on a GPU, a body must not count on state it changes from one thread to the next).
+// Both modes run the body compiled for the CPU path in use (kernels/core/cpu_dispatch.h).
 template <class Body>
 Status emulate(Dim3 grid, Dim3 block, const EmuOptions& options, Body&& body) {
     if (std::string e = validate_block(block); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
