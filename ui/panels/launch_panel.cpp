@@ -75,11 +75,14 @@ void LaunchPanel::buildUi() {
     modes->addWidget(one_d_);
     modes->addWidget(two_d_);
     modes->addStretch();
-    // The shape as text, beside the grid choice: a preset, or any "N" / "XxY" typed in.
-    shape_box_ = new LaunchShapeBox(this);
-    shape_box_->setObjectName(QStringLiteral("launchShapeBox"));
-    shape_box_->setToolTip(tr("A preset, or type N for a 1-D block of N threads, XxY for a 2-D block"));
-    modes->addWidget(shape_box_);
+    // Grayscale: the pixel layout the kernel reads, beside the grid choice (one row, not two).
+    layout_box_ = new QComboBox(this);
+    layout_box_->setObjectName(QStringLiteral("layoutBox"));
+    layout_box_->addItem(tr("Interleaved RGB"), QStringLiteral("interleaved"));
+    layout_box_->addItem(tr("Planar C\u00D7H\u00D7W"), QStringLiteral("planar"));
+    layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
+    layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
+    modes->addWidget(layout_box_);
     v->addLayout(modes);
 
     pages_ = new QStackedWidget(this);
@@ -116,23 +119,17 @@ void LaunchPanel::buildUi() {
     matmul_box_->hide();
     v->insertWidget(0, matmul_box_);
 
-    // Grayscale only: the pixel layout the kernel reads and the block shape as text.
-    grayscale_box_ = new QWidget(this);
-    auto* gs = new QFormLayout(grayscale_box_);
-    gs->setContentsMargins(0, 0, 0, 0);
-    layout_box_ = new QComboBox(grayscale_box_);
-    layout_box_->setObjectName(QStringLiteral("layoutBox"));
-    layout_box_->addItem(tr("Interleaved (RGB RGB ...)"), QStringLiteral("interleaved"));
-    layout_box_->addItem(tr("Planar (C\u00D7H\u00D7W)"), QStringLiteral("planar"));
-    layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
-    layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
-    gs->addRow(tr("Layout"), layout_box_);
-    v->insertWidget(0, grayscale_box_);
 
     presets_ = new QComboBox(this);
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : kPresets) presets_->addItem(QString::fromUtf8(p.label));
     v->addWidget(presets_);
+    // Grayscale: the shape as text in the presets' place: the lecture's presets, or any "N" / "XxY".
+    shape_box_ = new LaunchShapeBox(this);
+    shape_box_->setObjectName(QStringLiteral("launchShapeBox"));
+    shape_box_->setToolTip(tr("A preset, or type N for a 1-D block of N threads, XxY for a 2-D block"));
+    v->addWidget(shape_box_);
+    presets_->hide();
 
     stats_ = new QLabel(this);
     stats_->setTextFormat(Qt::RichText);
@@ -167,8 +164,9 @@ void LaunchPanel::setKernel(PanelKernel kernel) {
     kernel_ = kernel;
     const bool mm = kernel == PanelKernel::Matmul;
     matmul_box_->setVisible(mm);
-    grayscale_box_->setVisible(!mm);
+    layout_box_->setVisible(!mm);
     shape_box_->setVisible(!mm);
+    presets_->setVisible(mm);
     one_d_->setEnabled(!mm);  // the matmul grid is 2-D: rows from y, columns from x
     one_d_->setToolTip(mm ? tr("Matmul maps rows to y and columns to x: a 2-D grid")
                           : tr("i = blockIdx.x * blockDim.x + threadIdx.x over the flattened image; if (i < n)"));

@@ -92,7 +92,6 @@ private:
     QSpinBox* y_spin_ = nullptr;
     QComboBox* presets_ = nullptr;
     QLabel* stats_ = nullptr;
-    QWidget* grayscale_box_ = nullptr;
     LaunchShapeBox* shape_box_ = nullptr;
     QComboBox* layout_box_ = nullptr;
 

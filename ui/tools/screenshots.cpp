@@ -22,6 +22,7 @@
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul_page.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/panels/occupancy_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/sweep_dialog.h"
@@ -113,13 +114,20 @@ int main(int argc, char* argv[]) {
     raise_dock(w, PageDocks::Occupancy);
     shot(QStringLiteral("occupancy"), &w);
 
+    // Waves on a small GPU (T4: 40 SMs), so that the grid takes several.
     raise_dock(w, PageDocks::Sms);
+    QComboBox* devices = w.occupancyPanel()->deviceBox();
+    const int default_device = devices->currentIndex();
+    for (int i = 0; i < devices->count(); ++i)
+        if (devices->itemText(i).startsWith(QStringLiteral("T4"))) devices->setCurrentIndex(i);
+    run_shape(LaunchShape::two_d(16, 16));
     QComboBox* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
     w.timeline()->setPosition(1);
     wait_for([] { return true; });
     shot(QStringLiteral("animation"), &w);
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Off)));
+    devices->setCurrentIndex(default_device);
 
     w.tabs()->setCurrentWidget(w.matmulPage());
     raise_dock(w, PageDocks::Inspector);
