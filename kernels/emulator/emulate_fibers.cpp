@@ -3,6 +3,7 @@
 // every thread of its block has reached it, as __syncthreads() guarantees.
 #include <boost/context/fiber.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -60,7 +61,7 @@ inline void finish_switch([[maybe_unused]] void* fake_stack, [[maybe_unused]] St
 class StackPool {
 public:
     StackPool(std::size_t count, std::size_t bytes)
-        : bytes_(bytes), stride_(round_up(bytes, kPage) + kPage), memory_(new char[count * stride_]) {}
+        : bytes_(std::max(bytes, kMinBytes)), stride_(round_up(bytes_, kPage) + kPage), memory_(new char[count * stride_]) {}
 
     // Stack `i`: `bytes` long, its top staggered inside its stride.
     bctx::stack_context stack(std::size_t i) const {
@@ -72,6 +73,7 @@ public:
 
 private:
     static constexpr std::size_t kPage = 4096, kStagger = 256, kStaggers = kPage / kStagger;
+    static constexpr std::size_t kMinBytes = 16 * 1024;  // Boost's control block and a body's frames must fit
     static std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 
     std::size_t bytes_, stride_;
