@@ -39,6 +39,7 @@
 #include "ui/panels/launch_shape_box.h"
 #include "ui/windows/main_window.h"
 #include "ui/views/view_transform.h"
+#include <QTabWidget>
 
 using namespace cvz;
 
@@ -114,6 +115,7 @@ private slots:
     void bad_file_shows_error_and_keeps_image();
     void newer_request_supersedes_queued_one();
     void invalid_block_text_does_not_run();
+    void each_change_runs_the_kernel_once();
     void zoom_and_pan_keep_views_in_step();
     void dropped_image_opens();
     void settings_and_recent_files_remembered();
@@ -336,6 +338,42 @@ void TestMainWindow::invalid_block_text_does_not_run() {
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
     QCOMPARE(w.session()->resultShape().kind, GridKind::TwoD);
     QVERIFY(w.session()->resultShape().block == (Dim3{24, 8, 1}));
+}
+
+// Every change that alters the output runs the kernel exactly once (counted by the session where
+// the kernel is launched); changes that do not (the tab, the device profile, the animation) run none.
+void TestMainWindow::each_change_runs_the_kernel_once() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    GrayscaleSession* session = w.session();
+    QTRY_VERIFY_WITH_TIMEOUT(!session->running() && !w.jobs()->busy(), kRunTimeoutMs);
+    QSignalSpy finished(session, &GrayscaleSession::runFinished);
+    const std::uint64_t launches = session->launchCount();
+    int changes = 0;
+    auto one_run = [&] {
+        ++changes;
+        return QTest::qWaitFor([&] { return finished.count() >= changes && !session->running(); }, kRunTimeoutMs) &&
+               session->launchCount() == launches + std::uint64_t(changes);
+    };
+    w.launchPanel()->setShape(LaunchShape::two_d(24, 8));
+    QVERIFY(one_run());
+    w.findChild<QComboBox*>(QStringLiteral("layoutBox"))->setCurrentIndex(1);  // planar
+    QVERIFY(one_run());
+    auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
+    backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+    QVERIFY(one_run());
+    // No run for these.
+    KernelPage* image = w.currentPage();
+    w.tabs()->setCurrentIndex(1);
+    QVERIFY(w.currentPage() != image);
+    w.tabs()->setCurrentIndex(0);
+    QCOMPARE(w.currentPage(), image);
+    w.occupancyPanel()->deviceBox()->setCurrentIndex(w.occupancyPanel()->deviceBox()->count() - 1);
+    w.animationModeBox()->setCurrentIndex(1);
+    QVERIFY(!session->running());
+    QCOMPARE(session->launchCount(), launches + std::uint64_t(changes));
+    QCOMPARE(finished.count(), changes);
+    QVERIFY(result_equals(w.resultImage(), test_gray_));
 }
 
 void TestMainWindow::zoom_and_pan_keep_views_in_step() {
