@@ -24,6 +24,8 @@ private slots:
     void warps_are_32_consecutive_linear_ids();
     void barrier_orders_shared_memory();
     void missing_barrier_reads_stale_shared_memory();
+    void threads_that_finish_early_release_the_barrier();
+    void fiber_blocks_reuse_their_stacks();
     void sync_without_barrier_mode_is_reported();
     void rejects_invalid_shapes();
 };
@@ -116,6 +118,58 @@ void TestEmulator::missing_barrier_reads_stale_shared_memory() {
     int wrong = 0;
     for (unsigned t = 0; t < 64; ++t) wrong += out[t] != (t + 1) % 64 + 1;
     QVERIFY2(wrong > 0, "without the barrier some thread must see its neighbour's slot unwritten");
+}
+
+// Thread t of each block calls sync() t times, so at barrier k the threads 0..k have already finished:
+// a barrier waits for the threads still running only (the fibers' round skips finished ones), and none
+// passes barrier k before every thread that reaches it has arrived.
+void TestEmulator::threads_that_finish_early_release_the_barrier() {
+    const Dim3 grid{3, 1, 1}, block{9, 1, 1};
+    const unsigned n = block.x;
+    std::vector<int> arrived(grid.x * n, 0), finished(grid.x * n, 0);
+    int out_of_order = 0;
+    EmuOptions o;
+    o.barriers = true;
+    o.host_threads = 1;  // the counters are plain ints
+    const Status s = emulate(grid, block, o, [&](const EmuContext& c) {
+        const unsigned t = c.thread_idx().x, b = c.block_idx().x;
+        for (unsigned k = 0; k < t; ++k) {
+            ++arrived[b * n + k];
+            c.sync();
+            out_of_order += arrived[b * n + k] != int(n - 1 - k);  // threads k+1 .. n-1 reach barrier k
+        }
+        ++finished[b * n + t];
+    });
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    QCOMPARE(out_of_order, 0);
+    for (int f : finished) QCOMPARE(f, 1);
+}
+
+// Host threads keep one set of fiber stacks for all the blocks they run: many blocks of many threads,
+// each thread's locals on its own stack across barriers, on every host thread count.
+void TestEmulator::fiber_blocks_reuse_their_stacks() {
+    const Dim3 grid{40, 3, 1}, block{16, 8, 1};
+    for (unsigned host_threads : {1u, 2u, 3u}) {
+        std::vector<std::uint64_t> out(grid.volume() * block.volume(), 0);
+        EmuOptions o;
+        o.barriers = true;
+        o.host_threads = host_threads;
+        o.fiber_stack_bytes = 1;  // raised to the minimum the emulator allows
+        const Status s = emulate(grid, block, o, [&](const EmuContext& c) {
+            const std::uint64_t id = linear_block_id(c.block_idx(), c.grid_dim()) * block.volume() +
+                                     linear_thread_id(c.thread_idx(), c.block_dim());
+            std::uint64_t local[8];  // lives on this fiber's stack across the barriers
+            for (unsigned k = 0; k < 8; ++k) {
+                local[k] = id * 8 + k;
+                c.sync();
+            }
+            std::uint64_t sum = 0;
+            for (std::uint64_t v : local) sum += v;
+            out[id] = sum;
+        });
+        QVERIFY2(s.is_ok(), s.message().c_str());
+        for (std::uint64_t id = 0; id < out.size(); ++id) QCOMPARE(out[id], id * 64 + 28);
+    }
 }
 
 void TestEmulator::sync_without_barrier_mode_is_reported() {
