@@ -3,7 +3,6 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -80,20 +79,12 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     counters_label_ = rich();
     counters_label_->setWordWrap(false);
     totals_label_ = rich();
-    inspector_ = new QLabel(this);
-    inspector_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    inspector_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    inspector_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // Counters beside the inspector: the top-left cell is wide and short when K is large.
+    // The selected element's thread is in the window's Inspector dock (inspectorText()), not here.
     auto* info = new QWidget(this);
     auto* info_layout = new QVBoxLayout(info);
     info_layout->setContentsMargins(4, 4, 4, 4);
     info_layout->addWidget(step_label_);
-    auto* middle = new QHBoxLayout;
-    middle->addWidget(counters_label_);
-    middle->addSpacing(16);
-    middle->addWidget(inspector_, 1);
-    info_layout->addLayout(middle);
+    info_layout->addWidget(counters_label_);
     info_layout->addWidget(totals_label_);
     info_layout->addStretch(1);
     auto* scroll = new QScrollArea(this);
@@ -495,7 +486,6 @@ void MatmulPage::refreshTitles() {
 }
 
 void MatmulPage::refreshInfo() {
-    inspector_->setText(inspectorText());
     if (!session_->model().valid()) {
         step_label_->setText(session_->a() && session_->b() ? check_matmul_shapes(*session_->a(), *session_->b()).toHtmlEscaped() : QString());
         counters_label_->clear();

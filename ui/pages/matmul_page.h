@@ -141,7 +141,6 @@ private:
     QLabel* step_label_ = nullptr;     // the step's caption and what the threads do in it
     QLabel* counters_label_ = nullptr;  // loads and stores so far, block and thread
     QLabel* totals_label_ = nullptr;    // the whole kernel, predicted and counted; wrong outputs
-    QLabel* inspector_ = nullptr;
     QSpinBox* a_rows_ = nullptr;
     QSpinBox* a_cols_ = nullptr;
     QSpinBox* b_rows_ = nullptr;
