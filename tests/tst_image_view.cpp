@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "support/hover.h"
 #include "ui/views/raster_image_view.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
@@ -398,7 +399,7 @@ void TestImageView::hover_reports_without_button() {
     QSignalSpy hovered(navigator, &ViewNavigator::hovered);
     QSignalSpy left(navigator, &ViewNavigator::left);
     QVERIFY(view.hasMouseTracking());
-    QTest::mouseMove(&view, QPoint(50, 60));
+    cvz::test::hover(&view, QPoint(50, 60));
     QTRY_VERIFY(hovered.count() >= 1);
     QCOMPARE(hovered.last().at(0).toPointF(), QPointF(50, 60));
     QEvent leave(QEvent::Leave);

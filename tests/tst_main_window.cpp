@@ -37,6 +37,7 @@
 #include "ui/panels/overlay_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/panels/launch_shape_box.h"
+#include "support/hover.h"
 #include "ui/windows/main_window.h"
 #include "ui/views/view_transform.h"
 #include <QTabWidget>
@@ -574,7 +575,7 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     QVERIFY2(w.inspector()->plainText().contains(QStringLiteral("x[3i+2] = x[2972]")), qPrintable(w.inspector()->plainText()));
 
     // Hovering shows another pixel; leaving the view returns to the pinned one.
-    QTest::mouseMove(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
+    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
     QTRY_VERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(view, &leave);

@@ -13,6 +13,7 @@
 
 #include "app/matrix.h"
 #include "app/matrix_generator.h"
+#include "support/hover.h"
 #include "ui/views/matrix_heatmap.h"
 
 using namespace cvz;
@@ -321,7 +322,7 @@ void TestMatrixHeatmap::hover_reports_element() {
     h.show();
     QVERIFY(QTest::qWaitForWindowExposed(&h));
     QSignalSpy hovered(&h, &MatrixHeatmap::elementHovered);
-    QTest::mouseMove(&h, h.elementToWidget(QPointF(2.5, 1.5)).toPoint());
+    cvz::test::hover(&h, h.elementToWidget(QPointF(2.5, 1.5)).toPoint());
     QTRY_VERIFY(!hovered.isEmpty());
     QCOMPARE(hovered.last()[0].toInt(), 1);
     QCOMPARE(hovered.last()[1].toInt(), 2);
