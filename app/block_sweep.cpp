@@ -4,11 +4,13 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <algorithm>
 #include <mutex>
 
 #include "backend_choice.h"
 #include "job_runner.h"
 #include "kernel_resources.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/matmul/matmul_timing.h"
@@ -87,26 +89,51 @@ std::vector<LaunchShape> grayscale_1d_sweep_shapes() {
     return shapes;
 }
 
-std::vector<unsigned> matmul_sweep_tiles() { return {8, 16, 32}; }
+std::vector<Dim3> sweep_blocks(const KernelInfo& variant) {
+    std::vector<Dim3> blocks;
+    switch (variant.block) {
+        case BlockRule::OneD:
+            for (const LaunchShape& s : grayscale_1d_sweep_shapes()) blocks.push_back(s.block);
+            break;
+        case BlockRule::TwoD:
+            for (const LaunchShape& s : power_of_two_2d_shapes()) blocks.push_back(s.block);
+            break;
+        case BlockRule::Tile:
+            for (unsigned t : variant.tiles) blocks.push_back(Dim3{t, t, 1});
+            break;
+        case BlockRule::Fixed: blocks.push_back(variant.fixed_block); break;
+    }
+    return blocks;
+}
+
+std::vector<unsigned> matmul_sweep_tiles() {
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul))
+        if (!k.tiles.empty()) return k.tiles;
+    return {};
+}
 
 // ---- rows and results ----
 
 QString SweepRow::label() const {
+    if (kernel == SweepKernel::Matmul) return QString::fromStdString(to_string(matmul_launch()));
+    const KernelInfo* info = kernel_info(ref());
     const QString block = QString::fromStdString(to_string(shape));
-    if (kernel == SweepKernel::Grayscale)
-        return (shape.kind == GridKind::OneD ? QStringLiteral("1-D ") : QStringLiteral("2-D ")) + block;
-    return QString::fromStdString(to_string(matmul_launch()));
+    return info ? QString::fromStdString(info->label) + QLatin1Char(' ') + block : block;
+}
+
+KernelRef SweepRow::ref() const {
+    return kernel == SweepKernel::Matmul ? matmul_launch().ref() : grayscale_kernel_ref(shape);
 }
 
 MatmulLaunch SweepRow::matmul_launch() const {
-    return matmul_kernel == MatmulKernel::Tiled ? MatmulLaunch::tiled(shape.block.x)
-                                                : MatmulLaunch::naive(shape.block.x, shape.block.y);
+    // The row's block is TILE x TILE for a variant that takes a TILE: shape.block.x is the TILE.
+    return MatmulLaunch::of(matmul_kernel, shape.block, shape.block.x);
 }
 
 bool SweepRow::in_heatmap() const {
     const auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
-    if (shape.kind != GridKind::TwoD) return false;
-    if (kernel == SweepKernel::Matmul && matmul_kernel != MatmulKernel::Naive) return false;
+    const KernelInfo* info = kernel_info(ref());
+    if (!info || info->block != BlockRule::TwoD) return false;
     return pow2(shape.block.x) && pow2(shape.block.y) && shape.block.x <= kMaxThreads && shape.block.y <= kMaxThreads;
 }
 
@@ -123,8 +150,9 @@ QString SweepResult::throughputUnit() const {
 int SweepResult::indexOf(const LaunchShape& shape, MatmulKernel matmul_kernel) const {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SweepRow& r = rows[i];
-        if (r.shape.kind == shape.kind && r.shape.block == shape.block &&
-            (kernel == SweepKernel::Grayscale || r.matmul_kernel == matmul_kernel))
+        // Matmul rows carry their variant in matmul_kernel; shape.kind is the grayscale variant.
+        if (r.shape.block == shape.block &&
+            (kernel == SweepKernel::Grayscale ? r.shape.kind == shape.kind : r.matmul_kernel == matmul_kernel))
             return int(i);
     }
     return -1;
@@ -141,19 +169,25 @@ double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, dou
 }
 
 std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profile) {
+    // The heatmap's variants (2-D blocks) first, so that it fills in as soon as the timing starts;
+    // then the others; each group in the catalogue's order.
+    std::vector<const KernelInfo*> variants;
+    for (const KernelInfo& v : family_catalogue(kernel)) variants.push_back(&v);
+    std::stable_partition(variants.begin(), variants.end(), [](const KernelInfo* v) { return v->block == BlockRule::TwoD; });
     std::vector<SweepRow> rows;
-    const auto add = [&](const LaunchShape& shape, MatmulKernel mk) {
-        SweepRow row;
-        row.kernel = kernel;
-        row.shape = shape;
-        row.matmul_kernel = mk;
-        rows.push_back(row);
-    };
-    for (const LaunchShape& s : power_of_two_2d_shapes()) add(s, MatmulKernel::Naive);
-    if (kernel == SweepKernel::Grayscale) {
-        for (const LaunchShape& s : grayscale_1d_sweep_shapes()) add(s, MatmulKernel::Naive);
-    } else {
-        for (unsigned tile : matmul_sweep_tiles()) add(LaunchShape::two_d(tile, tile), MatmulKernel::Tiled);
+    for (const KernelInfo* v : variants) {
+        const KernelInfo& variant = *v;
+        for (const Dim3& block : sweep_blocks(variant)) {
+            SweepRow row;
+            row.kernel = kernel;
+            if (kernel == SweepKernel::Grayscale) {
+                row.shape = LaunchShape::of(GrayscaleVariant(variant.variant), block);
+            } else {
+                row.shape = LaunchShape::two_d(block.x, block.y);
+                row.matmul_kernel = MatmulVariant(variant.variant);
+            }
+            rows.push_back(row);
+        }
     }
     remodel_occupancy(&rows, profile);
     return rows;

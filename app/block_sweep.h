@@ -10,6 +10,7 @@
 
 #include "device_profile.h"
 #include "kernels/core/kernel_timing.h"
+#include "kernels/core/kernel_variant.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/matmul/matmul_launch.h"
@@ -24,13 +25,17 @@ class JobRunner;
 // The block-size sweep (issue 5, item 4): time a kernel over many block shapes on the GPU and show
 // each shape's time, throughput and modeled occupancy; without a GPU, the occupancy model alone.
 
-enum class SweepKernel { Grayscale, Matmul };
+// Which family a sweep times; its rows are every variant of the family's catalogue.
+using SweepKernel = KernelFamily;
 
-// The shape sets. 2-D: every power-of-two block x, y in {1, 2, 4, ..., 1024} with x*y <= 1024
-// (66 shapes), y-major (y = 1 first), x ascending. 1-D: 32, 64, ..., 1024 threads (the powers of two
-// from 32 and all the multiples of 32; the first are among the second). Tiled: TILE 8, 16, 32.
+// The shape sets, by launch rule. 2-D: every power-of-two block x, y in {1, 2, 4, ..., 1024} with
+// x*y <= 1024 (66 shapes), y-major (y = 1 first), x ascending. 1-D: 32, 64, ..., 1024 threads (the
+// powers of two from 32 and all the multiples of 32; the first are among the second). TILE: the
+// variant's tiles (the catalogue's). Fixed: the variant's one block.
 std::vector<LaunchShape> power_of_two_2d_shapes();
 std::vector<LaunchShape> grayscale_1d_sweep_shapes();
+std::vector<Dim3> sweep_blocks(const KernelInfo& variant);
+// The TILEs of the family's first variant that takes one (8, 16, 32 for matmul_tiled).
 std::vector<unsigned> matmul_sweep_tiles();
 
 enum class SweepRowState { NotTimed, Timed, Failed };
@@ -38,8 +43,8 @@ enum class SweepRowState { NotTimed, Timed, Failed };
 // One shape of a sweep.
 struct SweepRow {
     SweepKernel kernel = SweepKernel::Grayscale;
-    LaunchShape shape;                                // blockDim; matmul rows are 2-D
-    MatmulKernel matmul_kernel = MatmulKernel::Naive;  // matmul rows only
+    LaunchShape shape;                                // grayscale: the launch; matmul: blockDim (in shape.block)
+    MatmulKernel matmul_kernel = MatmulKernel::Naive;  // matmul rows only: the variant
     SweepRowState state = SweepRowState::NotTimed;
     double median_ms = 0;
     int launches = 0;    // timed launches behind the median
@@ -48,11 +53,13 @@ struct SweepRow {
     Occupancy occupancy;    // modeled for the sweep's device profile
     bool best = false;      // the fastest timed row of the sweep
 
-    // "2-D 16x16", "1-D 256", "naive 16x16", "tiled TILE=16".
+    // "2-D 16x16", "1-D 256", "naive 16x16", "tiled TILE=16": the variant's label and its block.
     QString label() const;
+    // The compiled kernel the row runs.
+    KernelRef ref() const;
     // What the kernel launches: for matmul rows, naive with this block or tiled with TILE = block.x.
     MatmulLaunch matmul_launch() const;
-    // 2-D blocks with power-of-two sides (grayscale 2-D, matmul naive) go in the heatmap.
+    // Rows of a variant with a 2-D block rule whose sides are powers of two go in the heatmap.
     bool in_heatmap() const;
 };
 
@@ -78,7 +85,9 @@ double grayscale_gb_per_s(std::uint64_t pixels, double ms);
 double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms);
 
 // The sweep's rows for `kernel` with the occupancy modeled for `profile` (compute_occupancy with
-// kernel_resources), not timed: grayscale 2-D then 1-D (98 rows); matmul naive then tiled (69 rows).
+// kernel_resources), not timed: every variant of the family's catalogue over its sweep_blocks, those
+// with a 2-D block (the heatmap's) first, each group in catalogue order: grayscale 2-D then 1-D,
+// matmul naive then tiled.
 std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profile);
 // Recomputes the modeled occupancy of every row for another profile; times stay.
 void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile);

@@ -3,11 +3,14 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+#include "kernel_resources.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/cuda_devices.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_variants.h"
 
 namespace cvz {
 
@@ -35,11 +38,12 @@ GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
     r.width = req.input.width;
     r.height = req.input.height;
     const Dim3 grid = grayscale_grid(req.shape, r.width, r.height);
+    const KernelInfo* info = grayscale_variant_info(req.shape.kind);
     r.shape_text = QStringLiteral("%1 block %2 · grid %3")
-                       .arg(req.shape.kind == GridKind::OneD ? QStringLiteral("1-D") : QStringLiteral("2-D"),
+                       .arg(QString::fromStdString(info ? info->label : to_string(grayscale_kernel_ref(req.shape))),
                             QString::fromStdString(to_string(req.shape)),
-                            req.shape.kind == GridKind::OneD ? QString::number(grid.x)
-                                                             : QStringLiteral("%1x%2").arg(grid.x).arg(grid.y));
+                            is_one_d(req.shape) ? QString::number(grid.x)
+                                                : QStringLiteral("%1x%2").arg(grid.x).arg(grid.y));
     if (req.input.bytes.size() != 3 * std::size_t(r.width) * r.height) {
         r.status = Status::error(ErrorKind::InvalidInput, "the RGB buffer does not hold width x height pixels");
         return r;

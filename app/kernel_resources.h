@@ -1,26 +1,25 @@
 #pragma once
-#include <QString>
-
+#include "kernels/core/kernel_variant.h"
 #include "kernels/core/launch_shape.h"
+#include "kernels/core/variant_dispatch.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "occupancy_model.h"
 
 namespace cvz {
 
-// Registers per thread of each kernel as ptxas reports them for sm_90 (nvcc 13.0, -Xptxas -v on
-// kernels/grayscale/grayscale_cuda.cu and kernels/matmul/matmul_cuda.cu). The occupancy model needs
-// them when there is no device to ask (cudaFuncGetAttributes).
-struct KernelRegisterTable {
-    static constexpr int kGrayscale1d = 16;
-    static constexpr int kGrayscale2d = 20;
-    static constexpr int kMatmulNaive = 32;
-    static constexpr int kMatmulTiled8 = 32;
-    static constexpr int kMatmulTiled16 = 32;
-    static constexpr int kMatmulTiled32 = 31;
-    static int matmul_tiled(unsigned tile) { return tile == 32 ? kMatmulTiled32 : tile == 16 ? kMatmulTiled16 : kMatmulTiled8; }
-};
+// Registers per thread and static shared bytes of a compiled kernel: from the compiled kernel
+// (cudaFuncGetAttributes) when a CUDA device exists, else from the families' table of ptxas figures
+// (table_kernel_resources, checked against the build's `ptxas -v` by tst_kernel_resources).
+// Each kernel is asked once per process. An unknown variant or TILE gives zeros.
+KernelResources kernel_resources(const KernelRef& ref);
 
+// What one block of a launch needs on an SM: its threads, the kernel's registers, and its static plus
+// dynamic shared memory.
+BlockResources block_resources(const KernelRef& ref, Dim3 block, std::size_t dynamic_shared_bytes);
 BlockResources grayscale_block_resources(const LaunchShape& shape);
 BlockResources matmul_block_resources(const MatmulLaunch& launch);
+
+// The compiled kernel a grayscale launch runs.
+KernelRef grayscale_kernel_ref(const LaunchShape& shape);
 
 }  // namespace cvz

@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include "kernels/core/launch_limits.h"
+#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {
 
@@ -47,7 +48,7 @@ LaunchConfigParse parse_launch_config(const QString& text) {
 }
 
 QString validate_launch_config(const LaunchShape& shape) {
-    if (shape.kind == GridKind::OneD && (shape.block.y != 1 || shape.block.z != 1))
+    if (is_one_d(shape) && (shape.block.y != 1 || shape.block.z != 1))
         return QStringLiteral("a 1-D launch has blockDim.y = blockDim.z = 1");
     return QString::fromStdString(validate_block(shape.block));
 }

@@ -7,23 +7,25 @@ namespace cvz {
 
 bool LaunchPlan::thread_active(Dim3 b, Dim3 t) const {
     const Dim3 bd = shape.block;
-    if (shape.kind == GridKind::OneD) return global_index_1d(b, t, bd) < std::uint64_t(width) * height;
-    return global_col(b, t, bd) < width && global_row(b, t, bd) < height;
+    if (one_d) return global_index_1d(b, t, bd) * items_per_thread < std::uint64_t(width) * height;
+    return global_col(b, t, bd) * items_per_thread < width && global_row(b, t, bd) < height;
 }
 
 ThreadOfPixel LaunchPlan::thread_of_pixel(std::uint32_t x, std::uint32_t y) const {
     ThreadOfPixel r;
     const Dim3 bd = shape.block;
     r.global_index = std::uint64_t(y) * width + x;
-    if (shape.kind == GridKind::OneD) {
-        r.block = Dim3{unsigned(r.global_index / bd.x), 0, 0};
-        r.thread = Dim3{unsigned(r.global_index % bd.x), 0, 0};
+    if (one_d) {
+        const std::uint64_t t = r.global_index / items_per_thread;  // the thread's global 1-D index
+        r.block = Dim3{unsigned(t / bd.x), 0, 0};
+        r.thread = Dim3{unsigned(t % bd.x), 0, 0};
     } else {
         const std::uint64_t rows_per_pass = row_stride(grid, bd);
         r.pass = std::uint32_t(y / rows_per_pass);
         const std::uint64_t yy = y % rows_per_pass;
-        r.block = Dim3{x / bd.x, unsigned(yy / bd.y), 0};
-        r.thread = Dim3{x % bd.x, unsigned(yy % bd.y), 0};
+        const std::uint32_t col = x / items_per_thread;  // the thread's global column
+        r.block = Dim3{col / bd.x, unsigned(yy / bd.y), 0};
+        r.thread = Dim3{col % bd.x, unsigned(yy % bd.y), 0};
     }
     r.linear_block = linear_block_id(r.block, grid);
     r.linear_thread = linear_thread_id(r.thread, bd);
@@ -63,6 +65,8 @@ LaunchPlan plan_grayscale_launch(const LaunchShape& shape, std::uint32_t width, 
     p.shape = shape;
     p.width = width;
     p.height = height;
+    p.one_d = is_one_d(shape);
+    p.items_per_thread = grayscale_items_per_thread(shape);
     p.grid = grayscale_grid(shape, width, height);
     p.blocks = p.grid.volume();
     p.threads_per_block = shape.block.volume();
@@ -70,7 +74,7 @@ LaunchPlan plan_grayscale_launch(const LaunchShape& shape, std::uint32_t width, 
     p.warps_per_block = cdiv(p.threads_per_block, kWarpSize);
     p.total_warps = p.blocks * p.warps_per_block;
     p.partial_warps = (p.threads_per_block % kWarpSize) ? p.blocks : 0;
-    if (shape.kind == GridKind::TwoD) p.passes = std::uint32_t(cdiv(height, row_stride(p.grid, shape.block)));
+    if (!p.one_d) p.passes = std::uint32_t(cdiv(height, row_stride(p.grid, shape.block)));
 
     // Only the last column and the last row of blocks can hold guarded-off threads; every block of
     // one class (interior, right edge, bottom edge, corner) looks alike, so one of each is visited.

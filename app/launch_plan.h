@@ -34,6 +34,8 @@ struct LaunchPlan {
     std::uint64_t idle_warps = 0;       // warps whose threads are all switched off
     std::uint64_t divergent_warps = 0;  // warps with both active and idle threads
     std::uint32_t passes = 1;           // grid-stride passes in y
+    bool one_d = true;                  // the variant's launch rule is 1-D (over the flattened image)
+    std::uint32_t items_per_thread = 1; // consecutive pixels (1-D) or columns (2-D) one thread handles
 
     double idle_fraction() const { return total_threads ? double(idle_threads) / double(total_threads) : 0; }
 

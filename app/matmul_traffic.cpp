@@ -7,7 +7,7 @@
 
 #include "kernels/emulator/emulate.h"
 #include "kernels/emulator/traced_context.h"
-#include "kernels/matmul/matmul_body.h"
+#include "kernels/matmul/matmul_variants.h"
 
 namespace cvz {
 
@@ -67,23 +67,15 @@ MatmulTraffic measured_matmul_traffic(const MatmulLaunch& l, std::uint32_t m, st
     counter.shared_bytes = l.shared_bytes();
     EmuOptions o;
     o.host_threads = 1;
-    const Dim3 grid = matmul_grid(l, m, n);
-    if (l.kernel == MatmulKernel::Naive) {
-        emulate(grid, l.block, o, [&](const EmuContext& ctx) { matmul_naive(TracedContext(ctx, counter), p); });
-        return counter.totals;
-    }
-    o.barriers = true;
-    o.shared_bytes = l.shared_bytes();
-    const TiledOptions t{l.second_barrier};
-    auto body = [&](const EmuContext& ctx) {
-        const TracedContext traced(ctx, counter);
-        switch (l.tile) {
-            case 8: matmul_tiled<8>(traced, p, t); break;
-            case 16: matmul_tiled<16>(traced, p, t); break;
-            default: matmul_tiled<32>(traced, p, t); break;
-        }
-    };
-    emulate(grid, l.block_shape(), o, body);
+    const Dim3 grid = matmul_grid(l, m, n), block = l.block_shape();
+    const MatmulRunOptions run{l.second_barrier};
+    // The same body as the GPU and the emulator, through a context that counts every access.
+    (void)with_matmul_variant(l, [&](auto body) {
+        using Body = decltype(body);
+        o.barriers = Body::barriers;
+        o.shared_bytes = Body::shared_bytes(block);
+        return emulate(grid, block, o, [&](const EmuContext& ctx) { Body::run(TracedContext(ctx, counter), p, run); });
+    });
     return counter.totals;
 }
 

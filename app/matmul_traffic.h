@@ -21,7 +21,8 @@ struct MatmulTraffic {
 // 2*ceil(K/TILE) per thread) and 2*TILE shared loads per thread per phase.
 MatmulTraffic predicted_matmul_traffic(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n);
 
-// Counted: runs the kernel body on the emulator through a traced context and counts every access.
+// Counted: runs the kernel body on the emulator through a traced context and counts every access
+// (all zero for an unknown variant or TILE, which validate_matmul_launch refuses).
 MatmulTraffic measured_matmul_traffic(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n);
 
 }  // namespace cvz

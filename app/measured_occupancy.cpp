@@ -1,19 +1,13 @@
 #include "measured_occupancy.h"
 
+#include "kernel_resources.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+
 namespace cvz {
 
-KernelId kernel_id(const LaunchShape& shape) {
-    return shape.kind == GridKind::OneD ? KernelId::Grayscale1d : KernelId::Grayscale2d;
-}
+KernelId kernel_id(const LaunchShape& shape) { return grayscale_kernel_ref(shape); }
 
-KernelId kernel_id(const MatmulLaunch& l) {
-    if (l.kernel == MatmulKernel::Naive) return KernelId::MatmulNaive;
-    switch (l.tile) {
-        case 8: return KernelId::MatmulTiled8;
-        case 16: return KernelId::MatmulTiled16;
-        default: return KernelId::MatmulTiled32;
-    }
-}
+KernelId kernel_id(const MatmulLaunch& l) { return l.ref(); }
 
 std::optional<Occupancy> measured_occupancy(KernelId kernel, const BlockResources& block, const DeviceProfile& profile,
                                             OccupancyCheck* check) {
@@ -38,7 +32,7 @@ std::optional<Occupancy> measured_occupancy(KernelId kernel, const BlockResource
     if (!c.agrees)
         c.note = QStringLiteral("the CUDA runtime fits %1 blocks of %2 per SM, the %3 model %4 (limited by %5)")
                      .arg(c.api_blocks_per_sm)
-                     .arg(QString::fromLatin1(to_string(kernel)))
+                     .arg(QString::fromStdString(to_string(kernel)))
                      .arg(profile.name)
                      .arg(c.model_blocks_per_sm)
                      .arg(to_string(o.limit));

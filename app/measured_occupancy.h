@@ -24,7 +24,7 @@ struct OccupancyCheck {
     Status status;                   // the runtime's refusal or absence, when there is no answer
     int api_blocks_per_sm = 0;       // cudaOccupancyMaxActiveBlocksPerMultiprocessor
     int api_regs_per_thread = 0;     // cudaFuncGetAttributes' numRegs
-    int given_regs_per_thread = 0;   // what the caller passed (kernel_resources.h's ptxas table)
+    int given_regs_per_thread = 0;   // what the caller passed (kernel_resources.h)
     int model_blocks_per_sm = 0;     // compute_occupancy with the runtime's register count
     bool agrees = false;             // api_blocks_per_sm == model_blocks_per_sm
     QString note;                    // a sentence when the two disagree, or the registers differ

@@ -6,10 +6,11 @@ namespace cvz {
 
 GridExtent grid_extent(const LaunchPlan& plan) {
     if (plan.blocks == 0 || plan.width == 0) return {plan.width, plan.height};
-    if (plan.shape.kind == GridKind::OneD)
-        return {plan.width, std::max<std::uint64_t>(plan.height, cdiv(plan.total_threads, plan.width))};
+    if (plan.one_d)
+        return {plan.width,
+                std::max<std::uint64_t>(plan.height, cdiv(plan.total_threads * plan.items_per_thread, plan.width))};
     // With gridDim.y capped, the grid-stride loop covers the image's rows: the extent is the image's.
-    return {std::max<std::uint64_t>(plan.width, std::uint64_t(plan.grid.x) * plan.shape.block.x),
+    return {std::max<std::uint64_t>(plan.width, std::uint64_t(plan.grid.x) * plan.shape.block.x * plan.items_per_thread),
             std::max<std::uint64_t>(plan.height, std::uint64_t(plan.grid.y) * plan.shape.block.y)};
 }
 
@@ -19,7 +20,7 @@ GridCell grid_cell(const LaunchPlan& plan, std::int64_t x, std::int64_t y) {
     const GridExtent extent = grid_extent(plan);
     if (std::uint64_t(x) >= extent.width || std::uint64_t(y) >= extent.height) return cell;
     // In 1-D only the first total_threads cells of the flattened extent hold a thread.
-    if (plan.shape.kind == GridKind::OneD && std::uint64_t(y) * plan.width + std::uint64_t(x) >= plan.total_threads)
+    if (plan.one_d && std::uint64_t(y) * plan.width + std::uint64_t(x) >= plan.total_threads * plan.items_per_thread)
         return cell;
     cell.in_grid = true;
     cell.inside = std::uint64_t(x) < plan.width && std::uint64_t(y) < plan.height;

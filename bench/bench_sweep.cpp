@@ -1,6 +1,7 @@
-// The block-size sweep on the GPU, without the GUI: the grayscale kernel over every power-of-two 2-D
-// block (x*y <= 1024) and every 1-D block of 32..1024 threads on a random image, and the matmul
-// kernels (naive over the same 2-D blocks, tiled TILE 8/16/32) on random matrices; medians of
+// The block-size sweep on the GPU, without the GUI: every variant of the kernel catalogue over the
+// blocks of its launch rule (2-D: every power-of-two block with x*y <= 1024; 1-D: 32..1024 threads;
+// TILE: its tiles; fixed: its block), the grayscale family on a random image and the matmul family
+// on random matrices; medians of
 // --repeats launches after a warm-up (CUDA events, back to back: an image that fits the L2 cache is
 // read from it). Prints the fastest and slowest shapes, all of them with --all, JSON with --json.
 // --check also asserts what the sweep promises (every valid shape timed, a refused shape recorded
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/matmul/matmul_timing.h"
 
@@ -28,14 +30,29 @@ struct Row {
     double rate = 0;  // GB/s or GFLOP/s
 };
 
-std::vector<LaunchShape> two_d_shapes() {
-    std::vector<LaunchShape> s;
-    for (unsigned y = 1; y <= 1024; y *= 2)
-        for (unsigned x = 1; x * y <= 1024; x *= 2) s.push_back(LaunchShape::two_d(x, y));
-    return s;
+// The blocks of a variant's launch rule.
+std::vector<Dim3> blocks_for(const KernelInfo& k) {
+    std::vector<Dim3> b;
+    switch (k.block) {
+        case BlockRule::TwoD:
+            for (unsigned y = 1; y <= 1024; y *= 2)
+                for (unsigned x = 1; x * y <= 1024; x *= 2) b.push_back(Dim3{x, y, 1});
+            break;
+        case BlockRule::OneD:
+            for (unsigned t = 32; t <= 1024; t += 32) b.push_back(Dim3{t, 1, 1});
+            break;
+        case BlockRule::Tile:
+            for (unsigned t : k.tiles) b.push_back(Dim3{t, t, 1});
+            break;
+        case BlockRule::Fixed: b.push_back(k.fixed_block); break;
+    }
+    return b;
 }
 
-std::string label(const LaunchShape& s) { return (s.kind == GridKind::OneD ? "1-D " : "2-D ") + to_string(s); }
+std::string label(const LaunchShape& s) {
+    const KernelInfo* k = kernel_info(KernelFamily::Grayscale, std::uint8_t(s.kind));
+    return (k ? k->label + " " : std::string()) + to_string(s);
+}
 
 void print(const std::vector<Row>& rows, const char* unit, bool all) {
     std::vector<const Row*> timed;
@@ -90,8 +107,9 @@ int main(int argc, char** argv) {
     const std::uint64_t pixels = std::uint64_t(w) * h;
     std::vector<std::uint8_t> rgb(3 * pixels);
     for (auto& b : rgb) b = std::uint8_t(rng());
-    std::vector<LaunchShape> shapes = two_d_shapes();
-    for (unsigned t = 32; t <= 1024; t += 32) shapes.push_back(LaunchShape::one_d(t));
+    std::vector<LaunchShape> shapes;
+    for (const KernelInfo& kernel : family_catalogue(KernelFamily::Grayscale))
+        for (const Dim3& block : blocks_for(kernel)) shapes.push_back(LaunchShape::of(GrayscaleVariant(kernel.variant), block));
     const std::size_t valid_gray = shapes.size();
     shapes.push_back(LaunchShape::two_d(64, 32));  // 2048 threads: CUDA refuses it
     shapes.push_back(LaunchShape::one_d(256));     // and the sweep goes on
@@ -112,8 +130,9 @@ int main(int argc, char** argv) {
     for (float& f : a) f = d(rng);
     for (float& f : b) f = d(rng);
     std::vector<MatmulLaunch> launches;
-    for (const LaunchShape& s : two_d_shapes()) launches.push_back(MatmulLaunch::naive(s.block.x, s.block.y));
-    for (unsigned tile : {8u, 16u, 32u}) launches.push_back(MatmulLaunch::tiled(tile));
+    for (const KernelInfo& kernel : family_catalogue(KernelFamily::Matmul))
+        for (const Dim3& block : blocks_for(kernel))
+            launches.push_back(MatmulLaunch::of(MatmulVariant(kernel.variant), block, kernel.block == BlockRule::Tile ? block.x : 0));
     const MatmulProblem problem{a.data(), b.data(), nullptr, m, k, n};
     const TimingSweep mm = time_matmul_launches(problem, launches, options);
     if (!mm.status) {

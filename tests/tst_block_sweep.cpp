@@ -16,6 +16,7 @@
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
 #include "app/kernel_resources.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_timing.h"
@@ -98,6 +99,13 @@ SweepRequest matmul_request(std::uint32_t m = 67, std::uint32_t k = 45, std::uin
     return r;
 }
 
+// How many rows a family's sweep has: the sum over its catalogue variants of their rule's blocks.
+int catalogue_rows(KernelFamily family) {
+    int n = 0;
+    for (const KernelInfo& k : family_catalogue(family)) n += int(sweep_blocks(k).size());
+    return n;
+}
+
 int count_state(const SweepResult& r, SweepRowState s) {
     int n = 0;
     for (const SweepRow& row : r.rows) n += row.state == s;
@@ -172,10 +180,13 @@ void TestBlockSweep::one_d_shapes_and_tiles() {
 void TestBlockSweep::rows_carry_the_model() {
     const DeviceProfile p = h200();
     const std::vector<SweepRow> gray = sweep_rows(SweepKernel::Grayscale, p);
-    QCOMPARE(int(gray.size()), 66 + 32);
+    QCOMPARE(int(gray.size()), catalogue_rows(KernelFamily::Grayscale));
+    QVERIFY(int(gray.size()) >= 66 + 32);  // gray_1d and gray_2d at least
     const std::vector<SweepRow> mm = sweep_rows(SweepKernel::Matmul, p);
-    QCOMPARE(int(mm.size()), 66 + 3);
-    int heat = 0;
+    QCOMPARE(int(mm.size()), catalogue_rows(KernelFamily::Matmul));
+    QVERIFY(int(mm.size()) >= 66 + 3);
+    int heat = 0, heat_variants = 0;
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) heat_variants += k.block == BlockRule::TwoD;
     for (const SweepRow& r : gray) {
         heat += r.in_heatmap();
         const Occupancy want = compute_occupancy(p, grayscale_block_resources(r.shape));
@@ -184,17 +195,38 @@ void TestBlockSweep::rows_carry_the_model() {
         QVERIFY(r.occupancy.blocks_per_sm > 0);
         QCOMPARE(r.state, SweepRowState::NotTimed);
     }
-    QCOMPARE(heat, 66);
+    QCOMPARE(heat, 66 * heat_variants);
     for (const SweepRow& r : mm) QCOMPARE(r.occupancy.blocks_per_sm, compute_occupancy(p, matmul_block_resources(r.matmul_launch())).blocks_per_sm);
-    QCOMPARE(mm[66].label(), QStringLiteral("tiled TILE=8"));
-    QCOMPARE(mm[66].matmul_launch().shared_bytes(), std::size_t(2 * 8 * 8 * 4));
-    QVERIFY(!mm[66].in_heatmap());
+    // Rows follow the catalogue: the 2-D variants, then the others, each in table order over its
+    // rule's blocks.
+    std::size_t i = 0;
+    std::vector<KernelInfo> order;
+    for (bool two_d : {true, false})
+        for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale))
+            if ((k.block == BlockRule::TwoD) == two_d) order.push_back(k);
+    for (const KernelInfo& k : order)
+        for (const Dim3& b : sweep_blocks(k)) {
+            QVERIFY2(gray[i].ref() == k.ref(), qPrintable(gray[i].label()));
+            QVERIFY2(gray[i].shape.block == b, qPrintable(gray[i].label()));
+            ++i;
+        }
+    const int tiled8 = [&] {
+        for (std::size_t j = 0; j < mm.size(); ++j)
+            if (mm[j].label() == QStringLiteral("tiled TILE=8")) return int(j);
+        return -1;
+    }();
+    QVERIFY(tiled8 >= 0);
+    QCOMPARE(mm[std::size_t(tiled8)].matmul_launch().shared_bytes(), std::size_t(2 * 8 * 8 * 4));
+    QVERIFY(!mm[std::size_t(tiled8)].in_heatmap());
+    SweepResult g;
+    g.rows = gray;
     QCOMPARE(gray[0].label(), QStringLiteral("2-D 1x1"));
     QCOMPARE(gray[66].label(), QStringLiteral("1-D 32"));
     QCOMPARE(mm[5].label(), QStringLiteral("naive 32x1"));
+    const SweepRow& one_by_one = gray[std::size_t(g.indexOf(LaunchShape::two_d(1, 1)))];
     // 1x1 blocks: one warp of one thread each, limited by the 32 block slots: 32/64 warps.
-    QCOMPARE(gray[0].occupancy.blocks_per_sm, 32);
-    QCOMPARE(gray[0].occupancy.occupancy, 0.5);
+    QCOMPARE(one_by_one.occupancy.blocks_per_sm, 32);
+    QCOMPARE(one_by_one.occupancy.occupancy, 0.5);
 }
 
 void TestBlockSweep::throughput_arithmetic() {
@@ -311,7 +343,7 @@ void TestBlockSweep::csv_file_errors_name_the_file() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
     QCOMPARE(text, sweep_csv(r));
-    QCOMPARE(text.count(QLatin1Char('\n')), 1 + 98);
+    QCOMPARE(text.count(QLatin1Char('\n')), 1 + catalogue_rows(KernelFamily::Grayscale));
 
     const QString bad = dir.filePath(QStringLiteral("no/such/folder/sweep.csv"));
     const QString error = write_sweep_csv(r, bad);
@@ -335,7 +367,8 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
     QVERIFY(r.status.is_ok());
     QCOMPARE(r.note, QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only"));
     QCOMPARE(r.note, modeled_only_note(h200().name));
-    QCOMPARE(int(r.rows.size()), 98);
+    const int rows = catalogue_rows(KernelFamily::Grayscale);
+    QCOMPARE(int(r.rows.size()), rows);
     QCOMPARE(r.best, -1);
     QVERIFY(!r.anyTimed());
     QVERIFY(r.device.isEmpty());
@@ -345,8 +378,8 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
         QVERIFY(!row.best);
     }
     QCOMPARE(progress_calls, 1);
-    QCOMPARE(last_done, std::size_t(98));
-    QCOMPARE(last_total, std::size_t(98));
+    QCOMPARE(last_done, std::size_t(rows));
+    QCOMPARE(last_total, std::size_t(rows));
 
     // Another profile: the note names it and the model follows it (T4: 1024 threads per SM).
     request.profile = *find_device_profile(QStringLiteral("T4"));
@@ -360,7 +393,7 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
 void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {
     const SweepResult r = run_sweep(grayscale_request(), fake_timer());
     QVERIFY(r.status.is_ok());
-    QCOMPARE(count_state(r, SweepRowState::Timed), 98);
+    QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale));
     QCOMPARE(r.device, QStringLiteral("Fake GPU"));
     QVERIFY(r.best >= 0);
     QCOMPARE(r.rows[std::size_t(r.best)].label(), QStringLiteral("2-D 32x8"));
@@ -375,7 +408,7 @@ void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {
     QCOMPARE(one_d.launches, 20);
 
     const SweepResult m = run_sweep(matmul_request(), fake_timer());
-    QCOMPARE(count_state(m, SweepRowState::Timed), 69);
+    QCOMPARE(count_state(m, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
     QCOMPARE(m.rows[std::size_t(m.best)].label(), QStringLiteral("naive 32x8"));
 }
 
@@ -389,7 +422,7 @@ void TestBlockSweep::refused_shape_is_recorded_and_sweep_goes_on() {
     const SweepResult r = run_sweep(grayscale_request(), fake_timer(0, refuse));
     QVERIFY(r.status.is_ok());
     QCOMPARE(count_state(r, SweepRowState::Failed), 2);
-    QCOMPARE(count_state(r, SweepRowState::Timed), 96);
+    QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale) - 2);
     const SweepRow& refused = r.rows[std::size_t(r.indexOf(LaunchShape::two_d(32, 8)))];
     QCOMPARE(refused.state, SweepRowState::Failed);
     QVERIFY(refused.error.contains(QStringLiteral("cudaErrorInvalidConfiguration")));

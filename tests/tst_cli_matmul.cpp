@@ -159,7 +159,7 @@ void TestCliMatmul::help_mentions_matmul_data() {
                             << QStringList{"grayscale IN OUT", "matmul A B OUT", "--no-second-barrier", "info",
                                            "Exit status", "3  device or runtime failure"};
     QTest::newRow("matmul --help") << QStringList{"matmul", "--help"}
-                                   << QStringList{"Usage: cudaviz-cli", "matmul A B OUT", "--kernel <naive|tiled>",
+                                   << QStringList{"Usage: cudaviz-cli", "matmul A B OUT", "--kernel <NAME>", "matmul_naive", "matmul_tiled",
                                                   "--tile <8|16|32>", "--block <XxY>", "--backend <auto|cpu|cuda>",
                                                   "--no-second-barrier", "__syncthreads()", ".npy", ".csv",
                                                   "Exit status", "1  input rejected", "2  bad usage",
@@ -366,7 +366,7 @@ void TestCliMatmul::exit_status_data() {
     row("matmul without B and OUT", {"matmul", a}, 2, {"A, B and OUT"});
     row("matmul without OUT", {"matmul", a, b}, 2, {"A, B and OUT"});
     row("matmul with a fourth file", {"matmul", a, b, out, "extra.npy"}, 2, {"'extra.npy'"});
-    row("--kernel foo", ok + QStringList{"--kernel", "foo"}, 2, {"--kernel 'foo'", "naive or tiled"});
+    row("--kernel foo", ok + QStringList{"--kernel", "foo"}, 2, {"--kernel 'foo'", "matmul_naive, matmul_tiled"});
     row("--backend foo", ok + QStringList{"--backend", "foo"}, 2, {"--backend 'foo'", "auto, cpu or cuda"});
     row("--tile abc", ok + QStringList{"--kernel", "tiled", "--tile", "abc"}, 2, {"--tile 'abc'", "not a number"});
     row("--block with --kernel tiled", ok + QStringList{"--kernel", "tiled", "--block", "16x16"}, 2,

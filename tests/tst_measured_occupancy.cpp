@@ -1,7 +1,7 @@
 // Occupancy from the CUDA runtime against the model: with a device, the occupancy API's blocks per SM
 // for every kernel over many block shapes must equal compute_occupancy() for the device's own profile
-// with the register count the runtime reports; those register counts must equal kernel_resources.h's
-// ptxas table (the model's input when there is no device). Without a device (or toolkit) the API
+// with the register count the runtime reports; those register counts must equal the families' ptxas
+// table (kernel_catalogue.h) (the model's input when there is no device). Without a device (or toolkit) the API
 // answers Unavailable and measured_occupancy() leaves the model to the caller.
 #include <QtTest>
 
@@ -9,7 +9,11 @@
 #include "app/kernel_resources.h"
 #include "app/measured_occupancy.h"
 #include "app/occupancy_model.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/occupancy_api.h"
+#include "kernels/grayscale/grayscale_launch.h"
+
+#include <set>
 
 using namespace cvz;
 
@@ -18,19 +22,31 @@ Q_DECLARE_METATYPE(cvz::KernelId)
 namespace {
 
 int table_registers(KernelId id) {
-    switch (id) {
-        case KernelId::Grayscale1d: return KernelRegisterTable::kGrayscale1d;
-        case KernelId::Grayscale2d: return KernelRegisterTable::kGrayscale2d;
-        case KernelId::MatmulNaive: return KernelRegisterTable::kMatmulNaive;
-        case KernelId::MatmulTiled8: return KernelRegisterTable::kMatmulTiled8;
-        case KernelId::MatmulTiled16: return KernelRegisterTable::kMatmulTiled16;
-        case KernelId::MatmulTiled32: return KernelRegisterTable::kMatmulTiled32;
-    }
-    return -1;
+    KernelResources r{-1, -1};
+    return table_kernel_resources(id, &r) ? r.registers : -1;
 }
 
-const KernelId kAllKernels[] = {KernelId::Grayscale1d,  KernelId::Grayscale2d,   KernelId::MatmulNaive,
-                                KernelId::MatmulTiled8, KernelId::MatmulTiled16, KernelId::MatmulTiled32};
+// Every compiled kernel of the catalogue: each variant, once per TILE where it takes one.
+const std::vector<KernelRef> kAllKernels = compiled_kernels();
+
+// A few blocks per launch rule, for the API-vs-model rows of every variant.
+std::vector<Dim3> blocks_for(const KernelInfo& k) {
+    switch (k.block) {
+        case BlockRule::OneD: {
+            std::vector<Dim3> b;
+            for (unsigned t = 32; t <= 1024; t += 32) b.push_back(Dim3{t, 1, 1});
+            return b;
+        }
+        case BlockRule::TwoD: return {Dim3{16, 16, 1}, Dim3{32, 8, 1}, Dim3{8, 32, 1}, Dim3{32, 32, 1}, Dim3{7, 3, 1}};
+        case BlockRule::Tile: {
+            std::vector<Dim3> b;
+            for (unsigned t : k.tiles) b.push_back(Dim3{t, t, 1});
+            return b;
+        }
+        case BlockRule::Fixed: return {k.fixed_block};
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -39,6 +55,7 @@ class TestMeasuredOccupancy : public QObject {
 private slots:
     void initTestCase();
     void kernel_ids();
+    void unknown_kernels_are_refused();
     void api_matches_model_data();
     void api_matches_model();
     void registers_match_table_data();
@@ -64,41 +81,70 @@ void TestMeasuredOccupancy::initTestCase() {
         for (KernelId id : kAllKernels) {
             int regs = -1;
             const Status s = cuda_kernel_occupancy(id, 64, 0, nullptr, &regs);
-            qInfo("registers per thread, %s: device %d, table %d%s", to_string(id), regs, table_registers(id),
+            qInfo("registers per thread, %s: device %d, table %d%s", to_string(id).c_str(), regs, table_registers(id),
                   s.is_ok() ? "" : qPrintable(" (" + QString::fromStdString(s.message()) + ")"));
         }
     } else {
-        const Status s = cuda_kernel_occupancy(KernelId::MatmulNaive, 256, 0, nullptr, nullptr);
+        const Status s = cuda_kernel_occupancy(MatmulLaunch::naive(16, 16).ref(), 256, 0, nullptr, nullptr);
         no_device_ = "no CUDA device: " + QString::fromStdString(s.is_ok() ? "none found" : s.message());
         qInfo("%s", qPrintable(no_device_));
     }
 }
 
 void TestMeasuredOccupancy::kernel_ids() {
-    QCOMPARE(kernel_id(LaunchShape::one_d(256)), KernelId::Grayscale1d);
-    QCOMPARE(kernel_id(LaunchShape::two_d(16, 16)), KernelId::Grayscale2d);
-    QCOMPARE(kernel_id(MatmulLaunch::naive(7, 3)), KernelId::MatmulNaive);
-    QCOMPARE(kernel_id(MatmulLaunch::tiled(8)), KernelId::MatmulTiled8);
-    QCOMPARE(kernel_id(MatmulLaunch::tiled(16)), KernelId::MatmulTiled16);
-    QCOMPARE(kernel_id(MatmulLaunch::tiled(32)), KernelId::MatmulTiled32);
-    QCOMPARE(QString(to_string(KernelId::MatmulTiled16)), QString("matmul tiled TILE=16"));
+    const KernelRef gray1{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::Gray1d), 0};
+    const KernelRef gray2{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::Gray2d), 0};
+    QVERIFY(kernel_id(LaunchShape::one_d(256)) == gray1);
+    QVERIFY(kernel_id(LaunchShape::two_d(16, 16)) == gray2);
+    QVERIFY(kernel_id(MatmulLaunch::naive(7, 3)) == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Naive), 0}));
+    for (unsigned tile : {8u, 16u, 32u})
+        QVERIFY(kernel_id(MatmulLaunch::tiled(tile)) == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Tiled), tile}));
+    QCOMPARE(QString::fromStdString(to_string(kernel_id(MatmulLaunch::tiled(16)))), QString("matmul_tiled TILE=16"));
+    QCOMPARE(QString::fromStdString(to_string(gray2)), QString("gray_2d"));
+    // Every compiled kernel is distinct and has a table entry; the list covers every catalogue variant.
+    std::set<std::string> names;
+    for (const KernelRef& r : kAllKernels) {
+        QVERIFY2(table_registers(r) > 0, to_string(r).c_str());
+        names.insert(to_string(r));
+    }
+    QCOMPARE(names.size(), kAllKernels.size());
+    for (const KernelInfo& k : kernel_catalogue()) {
+        bool found = false;
+        for (const KernelRef& r : kAllKernels) found = found || (r.family == k.family && r.variant == k.variant);
+        QVERIFY2(found, k.name.c_str());
+    }
+}
+
+void TestMeasuredOccupancy::unknown_kernels_are_refused() {
+    const KernelRef no_variant{KernelFamily::Grayscale, 200, 0};
+    const KernelRef no_tile{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Tiled), 12};
+    KernelResources r;
+    QCOMPARE(table_kernel_resources(no_variant, &r).kind(), ErrorKind::InvalidInput);
+    const Status t = table_kernel_resources(no_tile, &r);
+    QCOMPARE(t.kind(), ErrorKind::InvalidInput);
+    QVERIFY2(QString::fromStdString(t.message()).contains("8, 16, 32"), t.message().c_str());
+#if CUDAVIZ_HAVE_CUDA
+    // The kernel is looked up through the dispatcher before the runtime is asked, device or not.
+    QCOMPARE(cuda_kernel_occupancy(no_variant, 256, 0, nullptr, nullptr).kind(), ErrorKind::InvalidInput);
+    QCOMPARE(cuda_kernel_occupancy(no_tile, 144, 0, nullptr, nullptr).kind(), ErrorKind::InvalidInput);
+#endif
 }
 
 void TestMeasuredOccupancy::api_matches_model_data() {
     QTest::addColumn<KernelId>("kernel");
     QTest::addColumn<int>("threads");
     QTest::addColumn<int>("shared");
-    for (int t = 32; t <= 1024; t += 32)
-        QTest::newRow(qPrintable(QString("grayscale 1-D %1").arg(t))) << KernelId::Grayscale1d << t << 0;
-    const QList<QPair<int, int>> blocks2d = {{16, 16}, {32, 8}, {8, 32}, {32, 32}, {7, 3}};
-    for (auto [x, y] : blocks2d) {
-        QTest::newRow(qPrintable(QString("grayscale 2-D %1x%2").arg(x).arg(y))) << KernelId::Grayscale2d << x * y << 0;
-        QTest::newRow(qPrintable(QString("matmul naive %1x%2").arg(x).arg(y))) << KernelId::MatmulNaive << x * y << 0;
-    }
-    for (unsigned tile : {8u, 16u, 32u}) {
-        const MatmulLaunch l = MatmulLaunch::tiled(tile);
-        QTest::newRow(qPrintable(QString::fromStdString(to_string(l))))
-            << kernel_id(l) << int(l.block_shape().volume()) << int(l.shared_bytes());
+    for (const KernelInfo& k : kernel_catalogue()) {
+        for (const Dim3& b : blocks_for(k)) {
+            const unsigned tile = k.block == BlockRule::Tile ? b.x : 0;
+            std::size_t shared = 0;
+            if (k.family == KernelFamily::Matmul)
+                shared = MatmulLaunch::of(MatmulVariant(k.variant), b, tile).shared_bytes();
+            else
+                shared = grayscale_shared_bytes(LaunchShape::of(GrayscaleVariant(k.variant), b));
+            QTest::newRow(qPrintable(QString("%1 %2x%3").arg(QString::fromStdString(k.name)).arg(b.x).arg(b.y)))
+                << k.ref(tile) << int(b.volume()) << int(shared);
+        }
     }
 }
 
@@ -117,7 +163,7 @@ void TestMeasuredOccupancy::api_matches_model() {
     QVERIFY2(blocks == model.blocks_per_sm,
              qPrintable(QString("%1, %2 threads, %3 B shared, %4 registers: the CUDA runtime fits %5 blocks per SM, the "
                                 "model %6 (by warps %7, block slots %8, registers %9, shared memory %10)")
-                            .arg(to_string(kernel))
+                            .arg(QString::fromStdString(to_string(kernel)))
                             .arg(threads)
                             .arg(shared)
                             .arg(regs)
@@ -142,10 +188,10 @@ void TestMeasuredOccupancy::api_matches_model() {
 
 void TestMeasuredOccupancy::registers_match_table_data() {
     QTest::addColumn<KernelId>("kernel");
-    for (KernelId id : kAllKernels) QTest::newRow(to_string(id)) << id;
+    for (KernelId id : kAllKernels) QTest::newRow(to_string(id).c_str()) << id;
 }
 
-// kernel_resources.h's table is what the model uses without a device; the device must agree with it.
+// The families' ptxas table is what the model uses without a device; the device must agree with it.
 void TestMeasuredOccupancy::registers_match_table() {
     REQUIRE_DEVICE();
     QFETCH(KernelId, kernel);
@@ -157,8 +203,8 @@ void TestMeasuredOccupancy::registers_match_table() {
     const int unit = device_->reg_alloc_unit, warp = device_->warp_size;
     QCOMPARE((regs * warp + unit - 1) / unit, (table_registers(kernel) * warp + unit - 1) / unit);
     QVERIFY2(regs == table_registers(kernel),
-             qPrintable(QString("%1: the device reports %2 registers per thread, kernel_resources.h says %3")
-                            .arg(to_string(kernel))
+             qPrintable(QString("%1: the device reports %2 registers per thread, the table says %3")
+                            .arg(QString::fromStdString(to_string(kernel)))
                             .arg(regs)
                             .arg(table_registers(kernel))));
 }
@@ -196,7 +242,7 @@ void TestMeasuredOccupancy::measured_occupancy_fills_the_figures() {
     small.regs_per_sm /= 2;
     const BlockResources naive{1024, check.api_regs_per_thread, 0};
     OccupancyCheck c2;
-    o = measured_occupancy(KernelId::MatmulNaive, naive, small, &c2);
+    o = measured_occupancy(MatmulLaunch::naive(32, 32).ref(), naive, small, &c2);
     QVERIFY2(o.has_value(), c2.status.message().c_str());
     if (c2.api_blocks_per_sm != c2.model_blocks_per_sm) {
         QVERIFY(!c2.agrees);
@@ -207,16 +253,16 @@ void TestMeasuredOccupancy::measured_occupancy_fills_the_figures() {
 void TestMeasuredOccupancy::no_device_is_unavailable() {
     if (device_) QSKIP("a CUDA device is present");
     int blocks = -7, regs = -7;
-    const Status s = cuda_kernel_occupancy(KernelId::MatmulTiled16, 256, 2048, &blocks, &regs);
+    const Status s = cuda_kernel_occupancy(MatmulLaunch::tiled(16).ref(), 256, 2048, &blocks, &regs);
     QCOMPARE(s.kind(), ErrorKind::Unavailable);
     QCOMPARE(blocks, -7);
     QCOMPARE(regs, -7);
     qInfo("without a device: %s", s.message().c_str());
     OccupancyCheck check;
     const DeviceProfile h200 = *find_device_profile("H200");
-    QVERIFY(!measured_occupancy(KernelId::MatmulTiled16, matmul_block_resources(MatmulLaunch::tiled(16)), h200, &check));
+    QVERIFY(!measured_occupancy(MatmulLaunch::tiled(16).ref(), matmul_block_resources(MatmulLaunch::tiled(16)), h200, &check));
     QCOMPARE(check.status.kind(), ErrorKind::Unavailable);
-    QVERIFY(!measured_occupancy(KernelId::Grayscale1d, {256, 16, 0}, h200));
+    QVERIFY(!measured_occupancy(kernel_id(LaunchShape::one_d(256)), {256, 16, 0}, h200));
 }
 
 QTEST_APPLESS_MAIN(TestMeasuredOccupancy)

@@ -29,8 +29,9 @@ inline const char* exit_code_help() {
     return "Exit status:\n"
            "  0  success\n"
            "  1  input rejected: IN is not a readable image, OUT has an extension other than .png or .npy,\n"
-           "     OUT cannot be written (a missing directory, say), or --block is not a valid block\n"
-           "  2  bad usage: unknown command or option, missing arguments, unknown --backend or --layout value\n"
+           "     OUT cannot be written (a missing directory, say), or --block is not a valid block (for --kernel)\n"
+           "  2  bad usage: unknown command or option, missing arguments, unknown --backend, --layout or --kernel\n"
+           "     value\n"
            "  3  device or runtime failure: --backend cuda without a CUDA device (or a build without CUDA),\n"
            "     or an error reported by the CUDA runtime";
 }

@@ -9,8 +9,10 @@
 #include "app/launch_config.h"
 #include "app/rgb_buffer.h"
 #include "exit_codes.h"
-#include "help_text.h"
 #include "gray_output.h"
+#include "help_text.h"
+#include "kernel_option.h"
+#include "kernels/grayscale/grayscale_launch.h"
 #include "pixel_layout_option.h"
 
 namespace cvz::cli {
@@ -25,20 +27,49 @@ struct GrayscaleOptions {
                                         "planar (C x H x W, as in the lecture).",
                               "interleaved|planar", "interleaved"};
     QCommandLineOption block{"block", "Threads per block: N for a 1-D launch over the flattened image, XxY for "
-                                      "a 2-D launch (at most 1024 threads).",
-                             "N|XxY", "256"};
+                                      "a 2-D launch (at most 1024 threads). Without --kernel, N runs gray_1d and "
+                                      "XxY gray_2d. Default: 256 for a 1-D kernel, 16x16 for a 2-D one.",
+                             "N|XxY"};
+    QCommandLineOption kernel{"kernel", "The kernel variant, by its catalogue name: " +
+                                            kernel_names_text(KernelFamily::Grayscale) +
+                                            " ('cudaviz-cli kernels' lists them; the part after 'gray_' also works).",
+                              "NAME"};
 };
+
+// The launch of --kernel and --block: the variant's rule decides which block syntax it takes.
+// Empty on success, else why the block does not fit the variant.
+QString kernel_launch(const KernelInfo& k, const QString& block_text, bool block_set, LaunchShape* shape) {
+    const GrayscaleVariant variant = GrayscaleVariant(k.variant);
+    const QString name = QString::fromStdString(k.name);
+    switch (k.block) {
+        case BlockRule::Fixed:
+            if (block_set) return name + " runs with its own fixed block; leave out --block";
+            *shape = LaunchShape::of(variant, k.fixed_block);
+            return {};
+        case BlockRule::OneD:
+        case BlockRule::TwoD:
+        case BlockRule::Tile: break;
+    }
+    const bool one_d = k.block == BlockRule::OneD;
+    const LaunchConfigParse parsed = parse_launch_config(block_set ? block_text : one_d ? QStringLiteral("256") : QStringLiteral("16x16"));
+    if (!parsed.ok()) return parsed.error;
+    if (one_d != is_one_d(parsed.shape))
+        return one_d ? name + " is a 1-D kernel: give --block N (threads per block)"
+                     : name + " is a 2-D kernel: give --block XxY";
+    *shape = LaunchShape::of(variant, parsed.shape.block);
+    return validate_launch_config(*shape);
+}
 
 QString description() {
     return QString("Converts IN to grayscale with the lecture's kernel (0.2989 R + 0.5870 G + 0.1140 B, "
-                   "truncated to uint8)\nand writes OUT. Alpha is dropped; every backend and block shape "
-                   "gives the same bytes.\n\n") +
+                   "truncated to uint8)\nand writes OUT. Alpha is dropped; every backend, kernel variant and block "
+                   "shape gives the same bytes.\n\n") +
            exit_code_help();
 }
 
 void describe(QCommandLineParser& parser, const GrayscaleOptions& options) {
     parser.setApplicationDescription(description());
-    parser.addOptions({options.backend, options.layout, options.block});
+    parser.addOptions({options.backend, options.layout, options.kernel, options.block});
     parser.addPositionalArgument("grayscale", "The command.", "grayscale");
     parser.addPositionalArgument("IN", "The input image: any format Qt reads (PNG, JPEG, BMP, GIF, TIFF, WebP, ...).");
     parser.addPositionalArgument("OUT", "The output: .png (8-bit grayscale) or .npy (NumPy uint8, shape (H, W)).");
@@ -79,10 +110,21 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
         return fail(ExitCode::BadUsage,
                     "unknown --layout '" + parser.value(options.layout) + "': use interleaved or planar");
 
-    const LaunchConfigParse block = parse_launch_config(parser.value(options.block));
-    const QString block_error = block.ok() ? validate_launch_config(block.shape) : block.error;
-    if (!block_error.isEmpty())
-        return fail(ExitCode::InputRejected, "invalid --block '" + parser.value(options.block) + "': " + block_error);
+    LaunchShape shape;
+    const QString block_text = parser.isSet(options.block) ? parser.value(options.block) : QStringLiteral("256");
+    if (parser.isSet(options.kernel)) {
+        const KernelInfo* kernel = find_kernel_option(KernelFamily::Grayscale, parser.value(options.kernel));
+        if (!kernel) return fail(ExitCode::BadUsage, unknown_kernel_message(KernelFamily::Grayscale, parser.value(options.kernel)));
+        if (const QString e = kernel_launch(*kernel, block_text, parser.isSet(options.block), &shape); !e.isEmpty())
+            return fail(ExitCode::InputRejected, "invalid --block '" + block_text + "' for --kernel " +
+                                                     QString::fromStdString(kernel->name) + ": " + e);
+    } else {
+        // Without --kernel the block chooses, as before the catalogue: N is gray_1d, XxY gray_2d.
+        const LaunchConfigParse block = parse_launch_config(block_text);
+        const QString block_error = block.ok() ? validate_launch_config(block.shape) : block.error;
+        if (!block_error.isEmpty()) return fail(ExitCode::InputRejected, "invalid --block '" + block_text + "': " + block_error);
+        shape = block.shape;
+    }
 
     const std::optional<GrayOutputKind> out_kind = gray_output_kind(out_path);
     if (!out_kind)
@@ -95,7 +137,7 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
     GrayscaleRequest request;
     request.input = to_rgb_buffer(image.rgb);
     request.layout = *layout;
-    request.shape = block.shape;
+    request.shape = shape;
     request.backend = *backend;
     const GrayscaleResult result = run_grayscale(request);
     if (!result.status)

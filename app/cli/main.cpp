@@ -1,4 +1,5 @@
-// cudaviz-cli: the grayscale and matmul kernels and the backend inventory from a terminal, without a GUI.
+// cudaviz-cli: the grayscale and matmul kernels, the kernel catalogue and the backend inventory from a
+// terminal, without a GUI.
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
@@ -9,6 +10,7 @@
 #include "help_text.h"
 #include "grayscale_command.h"
 #include "info_command.h"
+#include "kernels_command.h"
 #include "matmul_command.h"
 
 namespace {
@@ -20,11 +22,15 @@ using cvz::cli::help_text;
 QString description() {
     return QString("See CUDA's execution model from the command line.\n\n"
                    "Commands:\n"
-                   "  grayscale IN OUT [--backend auto|cpu|cuda] [--layout interleaved|planar] [--block N|XxY]\n"
+                   "  grayscale IN OUT [--kernel NAME] [--block N|XxY] [--backend auto|cpu|cuda]\n"
+                   "            [--layout interleaved|planar]\n"
                    "            converts an image to grayscale; OUT is .png or .npy\n"
-                   "  matmul A B OUT [--kernel naive|tiled] [--tile 8|16|32] [--block XxY] [--backend auto|cpu|cuda]\n"
+                   "  matmul A B OUT [--kernel NAME] [--tile 8|16|32] [--block XxY] [--backend auto|cpu|cuda]\n"
                    "            [--no-second-barrier]\n"
                    "            multiplies two matrices (.npy or .csv); OUT is .npy (float32) or .csv\n"
+                   "  kernels [--json]\n"
+                   "            lists the kernel catalogue: every variant's --kernel name, launch rule, layouts,\n"
+                   "            tiles and exactness\n"
                    "  info      lists the backends and CUDA devices found\n"
                    "Run 'cudaviz-cli <command> --help' for a command's options.\n\n") +
            cvz::cli::general_exit_code_help();
@@ -49,7 +55,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(description());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    parser.addPositionalArgument("command", "grayscale, matmul or info.", "<command> [<args>]");
+    parser.addPositionalArgument("command", "grayscale, matmul, kernels or info.", "<command> [<args>]");
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     const QStringList arguments = QCoreApplication::arguments();
@@ -64,12 +70,13 @@ int main(int argc, char** argv) {
     }
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale, matmul or info");
+    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale, matmul, kernels or info");
     const QString command = positional.first();
     // The command's own parser sees the program name followed by everything after it.
     const QStringList command_arguments = QStringList{arguments.first()} + positional;
     if (command == "grayscale") return cvz::cli::run_grayscale_command(command_arguments, out, err);
     if (command == "matmul") return cvz::cli::run_matmul_command(command_arguments, out, err);
+    if (command == "kernels") return cvz::cli::run_kernels_command(command_arguments, out, err);
     if (command == "info") return cvz::cli::run_info_command(command_arguments, out, err);
-    return usage_error(err, "unknown command '" + command + "': use grayscale, matmul or info");
+    return usage_error(err, "unknown command '" + command + "': use grayscale, matmul, kernels or info");
 }

@@ -12,6 +12,7 @@
 #include "app/matrix_io.h"
 #include "exit_codes.h"
 #include "help_text.h"
+#include "kernel_option.h"
 #include "matmul_options.h"
 
 namespace cvz::cli {
@@ -19,12 +20,16 @@ namespace cvz::cli {
 namespace {
 
 struct MatmulOptions {
-    QCommandLineOption kernel{"kernel", "The kernel: naive (one thread per output element, reading A and B from "
-                                        "global memory) or tiled (shared-memory tiles of TILE x TILE).",
-                              "naive|tiled", "naive"};
-    QCommandLineOption tile{"tile", "TILE for --kernel tiled; its block is TILE x TILE threads.", "8|16|32", "16"};
-    QCommandLineOption block{"block", "Threads per block for --kernel naive: XxY, x over columns and y over rows "
-                                      "of OUT (at most 1024 threads).",
+    QCommandLineOption kernel{"kernel", "The kernel variant, by its catalogue name: " +
+                                            kernel_names_text(KernelFamily::Matmul) +
+                                            " ('cudaviz-cli kernels' lists them). The part after 'matmul_' also "
+                                            "works: naive (one thread per output element, reading A and B from "
+                                            "global memory) or tiled (shared-memory tiles of TILE x TILE).",
+                              "NAME", "naive"};
+    QCommandLineOption tile{"tile", "TILE for a kernel that takes one (tiled); its block is TILE x TILE threads.",
+                            "8|16|32", "16"};
+    QCommandLineOption block{"block", "Threads per block for a kernel with a 2-D block (naive): XxY, x over columns "
+                                      "and y over rows of OUT (at most 1024 threads).",
                              "XxY", "16x16"};
     QCommandLineOption backend{"backend", "Where the kernel runs: auto (CUDA when a device exists, else the CPU "
                                           "emulator), cpu or cuda.",
@@ -45,14 +50,16 @@ const char* matmul_exit_code_help() {
            "     has an extension other than .npy or .csv, or cannot be written; --block or --tile is not valid;\n"
            "     --no-second-barrier with --backend cuda\n"
            "  2  bad usage: unknown option, missing arguments, unknown --kernel or --backend value, --tile not a\n"
-           "     number, --block with --kernel tiled, --tile or --no-second-barrier with --kernel naive\n"
+           "     number, --block with a kernel that takes a TILE (tiled), --tile or --no-second-barrier with a\n"
+           "     kernel without one (naive)\n"
            "  3  device or runtime failure: --backend cuda without a CUDA device (or a build without CUDA),\n"
            "     or an error reported by the CUDA runtime";
 }
 
 QString description() {
-    return QString("Multiplies OUT = A @ B (float32) with the lecture's naive or shared-memory tiled kernel. Every\n"
-                   "backend, kernel, TILE and block shape gives the same bytes.\n\n") +
+    return QString("Multiplies OUT = A @ B (float32) with a kernel of the matmul family: the lecture's naive or\n"
+                   "shared-memory tiled kernel, or any other variant 'cudaviz-cli kernels' lists. Every backend,\n"
+                   "exact kernel, TILE and block shape gives the same bytes.\n\n") +
            matmul_exit_code_help();
 }
 
@@ -117,35 +124,44 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     if (!backend)
         return fail(ExitCode::BadUsage,
                     "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
-    const std::optional<MatmulKernel> kernel = parse_matmul_kernel(parser.value(options.kernel));
-    if (!kernel)
-        return fail(ExitCode::BadUsage, "unknown --kernel '" + parser.value(options.kernel) + "': use naive or tiled");
+    const KernelInfo* kernel = find_kernel_option(KernelFamily::Matmul, parser.value(options.kernel));
+    if (!kernel) return fail(ExitCode::BadUsage, unknown_kernel_message(KernelFamily::Matmul, parser.value(options.kernel)));
     const std::optional<qulonglong> tile = parse_tile_number(parser.value(options.tile));
-    if (!tile) return fail(ExitCode::BadUsage, "--tile '" + parser.value(options.tile) + "' is not a number: use 8, 16 or 32");
-    const bool tiled = *kernel == MatmulKernel::Tiled;
+    if (!tile)
+        return fail(ExitCode::BadUsage, "--tile '" + parser.value(options.tile) + "' is not a number: use " +
+                                            tile_choices(KernelFamily::Matmul));
+    const bool tiled = kernel->block == BlockRule::Tile;
+    const QString name = short_name(*kernel);
     // An option that would be silently ignored is refused, so that a run never looks like it tested a
     // configuration it did not.
-    if (tiled && parser.isSet(options.block))
-        return fail(ExitCode::BadUsage, "--block applies to --kernel naive; the tiled kernel's block is TILE x TILE "
-                                        "(choose it with --tile)");
+    if (kernel->block != BlockRule::TwoD && parser.isSet(options.block))
+        return fail(ExitCode::BadUsage, "--block applies to --kernel " + kernels_with(KernelFamily::Matmul, block_rule_is(BlockRule::TwoD)) +
+                                            "; the " + name + " kernel's block is " +
+                                            (tiled ? "TILE x TILE (choose it with --tile)" : "fixed"));
     if (!tiled && parser.isSet(options.tile))
-        return fail(ExitCode::BadUsage, "--tile applies to --kernel tiled; the naive kernel's block is --block XxY");
+        return fail(ExitCode::BadUsage, "--tile applies to --kernel " + kernels_with(KernelFamily::Matmul, block_rule_is(BlockRule::Tile)) +
+                                            "; the " + name + " kernel's block is --block XxY");
     const bool no_second_barrier = parser.isSet(options.no_second_barrier);
-    if (!tiled && no_second_barrier)
-        return fail(ExitCode::BadUsage, "--no-second-barrier applies to --kernel tiled; the naive kernel has no barrier");
+    if (!kernel->barriers && no_second_barrier)
+        return fail(ExitCode::BadUsage, "--no-second-barrier applies to --kernel " +
+                                            kernels_with(KernelFamily::Matmul, [](const KernelInfo& k) { return k.barriers; }) +
+                                            "; the " + name + " kernel has no barrier");
 
     // Then the values (exit 1), before any file is read.
+    const MatmulVariant variant = MatmulVariant(kernel->variant);
     MatmulLaunch launch;
     if (tiled) {
-        if (const QString e = tile_error(*tile); !e.isEmpty())
+        if (const QString e = tile_error(*kernel, *tile); !e.isEmpty())
             return fail(ExitCode::InputRejected, "invalid --tile '" + parser.value(options.tile) + "': " + e);
-        launch = MatmulLaunch::tiled(unsigned(*tile));
+        launch = MatmulLaunch::of(variant, Dim3{unsigned(*tile), unsigned(*tile), 1}, unsigned(*tile));
         launch.second_barrier = !no_second_barrier;
-    } else {
+    } else if (kernel->block == BlockRule::TwoD) {
         unsigned bx = 0, by = 0;
         if (const QString e = naive_block_error(parser.value(options.block), &bx, &by); !e.isEmpty())
             return fail(ExitCode::InputRejected, "invalid --block '" + parser.value(options.block) + "': " + e);
-        launch = MatmulLaunch::naive(bx, by);
+        launch = MatmulLaunch::of(variant, Dim3{bx, by, 1}, 0);
+    } else {
+        launch = MatmulLaunch::of(variant, kernel->fixed_block, 0);
     }
     if (no_second_barrier && *backend == BackendChoice::Cuda)
         return fail(ExitCode::InputRejected, "--no-second-barrier runs on the CPU emulator only; the GPU always runs "

@@ -2,11 +2,6 @@
 
 namespace cvz {
 
-std::string to_string(const LaunchShape& shape) {
-    if (shape.kind == GridKind::OneD) return std::to_string(shape.block.x);
-    return std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y);
-}
-
 std::string to_string(Dim3 d) {
     return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }

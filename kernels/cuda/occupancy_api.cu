@@ -1,5 +1,8 @@
 // The CUDA occupancy API asked about cudaviz's kernels: the very kernels the launchers use, from
-// grayscale_kernels.cuh and matmul_kernels.cuh (same source, same flags, hence the same registers).
+// grayscale_kernels.cuh and matmul_kernels.cuh (same source, same flags, hence the same registers),
+// found through the families' dispatchers.
+#include "../catalogue/kernel_catalogue.h"
+#include "../catalogue/kernel_dispatch.h"
 #include "../grayscale/grayscale_kernels.cuh"
 #include "../matmul/matmul_kernels.cuh"
 #include "cuda_check.h"
@@ -10,31 +13,37 @@ namespace cvz {
 
 namespace {
 
-const void* kernel_address(KernelId id) {
-    switch (id) {
-        case KernelId::Grayscale1d: return reinterpret_cast<const void*>(&grayscale_1d_kernel<DeviceContext>);
-        case KernelId::Grayscale2d: return reinterpret_cast<const void*>(&grayscale_2d_kernel<DeviceContext>);
-        case KernelId::MatmulNaive: return reinterpret_cast<const void*>(&matmul_naive_kernel);
-        case KernelId::MatmulTiled8: return reinterpret_cast<const void*>(&matmul_tiled_kernel<8>);
-        case KernelId::MatmulTiled16: return reinterpret_cast<const void*>(&matmul_tiled_kernel<16>);
-        case KernelId::MatmulTiled32: return reinterpret_cast<const void*>(&matmul_tiled_kernel<32>);
+// The address of the __global__ kernel that runs `id` (the DeviceContext instance for grayscale).
+Status kernel_address(KernelRef id, const void** f) {
+    switch (id.family) {
+        case KernelFamily::Grayscale:
+            return with_grayscale_variant(GrayscaleVariant(id.variant), [f](auto body) {
+                *f = reinterpret_cast<const void*>(&grayscale_kernel<decltype(body), DeviceContext>);
+            });
+        case KernelFamily::Matmul:
+            return with_matmul_variant(MatmulVariant(id.variant), id.tile, [f](auto body) {
+                *f = reinterpret_cast<const void*>(&matmul_kernel<decltype(body)>);
+            });
     }
-    return nullptr;
+    return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+}
+
+Status attributes(KernelRef id, const std::string& what, const void** f, cudaFuncAttributes* attr) {
+    if (Status s = kernel_address(id, f); !s) return s;
+    return cuda_status(cudaFuncGetAttributes(attr, *f), ("cudaFuncGetAttributes (" + what + ")").c_str());
 }
 
 }  // namespace
 
-Status cuda_kernel_occupancy(KernelId id, unsigned block_threads, std::size_t dynamic_shared, int* blocks_per_sm,
+Status cuda_kernel_occupancy(KernelRef id, unsigned block_threads, std::size_t dynamic_shared, int* blocks_per_sm,
                              int* regs_per_thread) {
-    const void* f = kernel_address(id);
-    if (!f) return Status::error(ErrorKind::InvalidInput, "no such kernel");
     if (block_threads == 0 || block_threads > 0x7fffffffu)
         return Status::error(ErrorKind::InvalidInput, "a block of " + std::to_string(block_threads) + " threads");
-    const std::string what = std::string(to_string(id)) + ", " + std::to_string(block_threads) + " threads, " +
+    const std::string what = to_string(id) + ", " + std::to_string(block_threads) + " threads, " +
                              std::to_string(dynamic_shared) + " bytes of dynamic shared memory";
+    const void* f = nullptr;
     cudaFuncAttributes attr{};
-    if (Status s = cuda_status(cudaFuncGetAttributes(&attr, f), ("cudaFuncGetAttributes (" + what + ")").c_str()); !s)
-        return s;
+    if (Status s = attributes(id, what, &f, &attr); !s) return s;
     int blocks = 0;
     if (Status s = cuda_status(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, int(block_threads), dynamic_shared),
                                ("cudaOccupancyMaxActiveBlocksPerMultiprocessor (" + what + ")").c_str());
@@ -42,6 +51,14 @@ Status cuda_kernel_occupancy(KernelId id, unsigned block_threads, std::size_t dy
         return s;
     if (blocks_per_sm) *blocks_per_sm = blocks;
     if (regs_per_thread) *regs_per_thread = attr.numRegs;
+    return Status::ok();
+}
+
+Status cuda_kernel_resources(KernelRef id, KernelResources* out) {
+    const void* f = nullptr;
+    cudaFuncAttributes attr{};
+    if (Status s = attributes(id, to_string(id), &f, &attr); !s) return s;
+    if (out) *out = KernelResources{attr.numRegs, int(attr.sharedSizeBytes)};
     return Status::ok();
 }
 

@@ -4,9 +4,14 @@
 
 namespace cvz {
 
-Status cuda_kernel_occupancy(KernelId, unsigned, std::size_t, int*, int*) {
+namespace {
+Status absent() {
     return Status::error(ErrorKind::Unavailable,
                          "cudaviz was built without the CUDA toolkit; occupancy comes from the device-profile model");
 }
+}  // namespace
+
+Status cuda_kernel_occupancy(KernelRef, unsigned, std::size_t, int*, int*) { return absent(); }
+Status cuda_kernel_resources(KernelRef, KernelResources*) { return absent(); }
 
 }  // namespace cvz

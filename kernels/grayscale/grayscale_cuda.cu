@@ -14,32 +14,36 @@
 #include "grayscale_device_launch.h"
 #include "grayscale_kernels.cuh"
 #include "grayscale_launch.h"
+#include "grayscale_variants.h"
 
 namespace cvz {
 
 namespace {
 
 template <class Ctx>
-Status launch(const GrayscaleImage& im, GridKind kind, Dim3 g, Dim3 b, std::size_t shared_bytes, cudaStream_t stream,
-              const Ctx& ctx) {
+Status launch(const GrayscaleImage& im, GrayscaleVariant variant, Dim3 g, Dim3 b, std::size_t shared_bytes,
+              cudaStream_t stream, const Ctx& ctx) {
     const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, b.z);
-    if (kind == GridKind::OneD)
-        grayscale_1d_kernel<Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
-    else
-        grayscale_2d_kernel<Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
-    const cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess) return Status::ok();
-    const std::string what = std::string("grayscale ") + (kind == GridKind::OneD ? "1-D" : "2-D") +
-                             " kernel launch (grid " + to_string(g) + ", block " + to_string(b) + ", " +
-                             std::to_string(shared_bytes) + " bytes of dynamic shared memory)";
-    return cuda_status(err, what.c_str());
+    const KernelInfo* info = grayscale_variant_info(variant);
+    return with_grayscale_variant(variant, [&](auto body) {
+        grayscale_kernel<decltype(body), Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
+        const cudaError_t err = cudaGetLastError();
+        if (err == cudaSuccess) return Status::ok();
+        const std::string what = "grayscale kernel " + info->name + " launch (grid " + to_string(g) + ", block " +
+                                 to_string(b) + ", " + std::to_string(shared_bytes) +
+                                 " bytes of dynamic shared memory)";
+        return cuda_status(err, what.c_str());
+    });
 }
 
 template <class Ctx>
 Status launch_validated(const GrayscaleImage& im, const LaunchShape& shape, cudaStream_t stream, const Ctx& ctx) {
     if (std::string e = validate_grayscale_launch(shape, im.width, im.height); !e.empty())
         return Status::error(ErrorKind::InvalidInput, e);
-    return launch(im, shape.kind, grayscale_grid(shape, im.width, im.height), shape.block, 0, stream, ctx);
+    if (std::string e = validate_grayscale_layout(shape, im.layout); !e.empty())
+        return Status::error(ErrorKind::InvalidInput, e);
+    return launch(im, shape.kind, grayscale_grid(shape, im.width, im.height), shape.block, grayscale_shared_bytes(shape),
+                  stream, ctx);
 }
 
 // The address the body forms output addresses from when they are surface coordinates in disguise:
@@ -64,9 +68,9 @@ Status launch_grayscale_to_surface(const GrayscaleImage& device_image, cudaSurfa
     return launch_validated(im, shape, stream, ctx);
 }
 
-Status launch_grayscale_unvalidated(const GrayscaleImage& device_image, GridKind kind, Dim3 grid, Dim3 block,
-                                    std::size_t dynamic_shared_bytes, cudaStream_t stream) {
-    return launch(device_image, kind, grid, block, dynamic_shared_bytes, stream, DeviceContext{});
+Status launch_grayscale_unvalidated(const GrayscaleImage& device_image, GrayscaleVariant variant, Dim3 grid,
+                                    Dim3 block, std::size_t dynamic_shared_bytes, cudaStream_t stream) {
+    return launch(device_image, variant, grid, block, dynamic_shared_bytes, stream, DeviceContext{});
 }
 
 Status grayscale_cuda(const GrayscaleImage& host, const LaunchShape& shape, GpuTimings* timings, int device) {

@@ -21,8 +21,9 @@ Status launch_grayscale_to_surface(const GrayscaleImage& device_image, cudaSurfa
 
 // Launches exactly `grid` x `block` with `dynamic_shared_bytes`, with no validation of ours, so that
 // a shape CUDA refuses comes back as CUDA's own error (cudaErrorInvalidConfiguration, ...): for
-// tests, and for showing what the GPU itself says. A grid too small leaves pixels unwritten.
-Status launch_grayscale_unvalidated(const GrayscaleImage& device_image, GridKind kind, Dim3 grid, Dim3 block,
+// tests, and for showing what the GPU itself says. A grid too small leaves pixels unwritten. Only a
+// variant that does not exist is refused here.
+Status launch_grayscale_unvalidated(const GrayscaleImage& device_image, GrayscaleVariant variant, Dim3 grid, Dim3 block,
                                     std::size_t dynamic_shared_bytes, cudaStream_t stream);
 
 }  // namespace cvz

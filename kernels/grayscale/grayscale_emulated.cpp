@@ -1,18 +1,26 @@
 #include "grayscale_emulated.h"
 
+#include <algorithm>
+
 #include "../emulator/emulate.h"
-#include "grayscale_body.h"
 #include "grayscale_launch.h"
+#include "grayscale_variants.h"
 
 namespace cvz {
 
 Status grayscale_emulated(const GrayscaleImage& im, const LaunchShape& shape, const EmuOptions& options) {
     if (std::string e = validate_grayscale_launch(shape, im.width, im.height); !e.empty())
         return Status::error(ErrorKind::InvalidInput, e);
+    if (std::string e = validate_grayscale_layout(shape, im.layout); !e.empty())
+        return Status::error(ErrorKind::InvalidInput, e);
     const Dim3 grid = grayscale_grid(shape, im.width, im.height);
-    if (shape.kind == GridKind::OneD)
-        return emulate(grid, shape.block, options, [&im](const EmuContext& ctx) { grayscale_1d(ctx, im); });
-    return emulate(grid, shape.block, options, [&im](const EmuContext& ctx) { grayscale_2d(ctx, im); });
+    return with_grayscale_variant(shape.kind, [&](auto body) {
+        using Body = decltype(body);
+        EmuOptions o = options;
+        o.barriers = o.barriers || Body::barriers;
+        o.shared_bytes = std::max(o.shared_bytes, Body::shared_bytes(shape.block));
+        return emulate(grid, shape.block, o, [&im](const EmuContext& ctx) { Body::run(ctx, im); });
+    });
 }
 
 }  // namespace cvz

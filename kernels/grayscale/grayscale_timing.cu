@@ -45,7 +45,8 @@ TimingSweep time_grayscale_shapes(const GrayscaleImage& host, const std::vector<
             }
             const Dim3 grid = grayscale_grid(shape, dev.width, dev.height);
             return time_launch_shape(
-                [&] { return launch_grayscale_unvalidated(dev, shape.kind, grid, shape.block, 0, stream.get()); },
+                [&] { return launch_grayscale_unvalidated(dev, shape.kind, grid, shape.block, grayscale_shared_bytes(shape),
+                                                           stream.get()); },
                 stream.get(), options, out);
         }
         return time_launch_shape([&] { return launch_grayscale_on_device(dev, shape, stream.get()); }, stream.get(),

@@ -5,38 +5,24 @@
 #include "../cuda/cuda_event.h"
 #include "../cuda/device_buffer.h"
 #include "../cuda/device_context.cuh"
-#include "matmul_body.h"
 #include "matmul_cuda.h"
 #include "matmul_device_launch.h"
 #include "matmul_kernels.cuh"
+#include "matmul_variants.h"
 
 namespace cvz {
-
-namespace {
-
-template <unsigned TILE>
-void launch_tiled(const MatmulProblem& p, dim3 grid, std::size_t shared, cudaStream_t stream) {
-    matmul_tiled_kernel<TILE><<<grid, dim3(TILE, TILE), shared, stream>>>(p);
-}
-
-}  // namespace
 
 Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cudaStream_t stream) {
     if (std::string e = validate_matmul_launch(l, p.m, p.k, p.n); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
     if (!l.second_barrier)
         return Status::error(ErrorKind::InvalidInput, "removing the barrier is a lesson for the emulator; the GPU always runs both");
-    const Dim3 g = matmul_grid(l, p.m, p.n);
-    const dim3 grid(g.x, g.y, 1);
-    if (l.kernel == MatmulKernel::Naive) {
-        matmul_naive_kernel<<<grid, dim3(l.block.x, l.block.y, 1), 0, stream>>>(p);
-    } else {
-        switch (l.tile) {
-            case 8: launch_tiled<8>(p, grid, l.shared_bytes(), stream); break;
-            case 16: launch_tiled<16>(p, grid, l.shared_bytes(), stream); break;
-            default: launch_tiled<32>(p, grid, l.shared_bytes(), stream); break;
-        }
-    }
-    return cuda_status(cudaGetLastError(), "matmul kernel launch");
+    const Dim3 g = matmul_grid(l, p.m, p.n), b = l.block_shape();
+    const dim3 grid(g.x, g.y, 1), block(b.x, b.y, 1);
+    return with_matmul_variant(l, [&](auto body) {
+        using Body = decltype(body);
+        matmul_kernel<Body><<<grid, block, Body::shared_bytes(b), stream>>>(p);
+        return cuda_status(cudaGetLastError(), ("matmul kernel launch (" + to_string(l) + ")").c_str());
+    });
 }
 
 Status matmul_cuda(const MatmulProblem& host, const MatmulLaunch& l, GpuTimings* timings, int device) {

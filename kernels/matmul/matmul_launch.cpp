@@ -1,26 +1,61 @@
 #include "matmul_launch.h"
 
 #include "../core/launch_limits.h"
+#include "matmul_variants.h"
 
 namespace cvz {
 
+Dim3 MatmulLaunch::block_shape() const {
+    const KernelInfo* info = matmul_variant_info(kernel);
+    if (!info) return block;
+    switch (info->block) {
+        case BlockRule::Tile: return Dim3{tile, tile, 1};
+        case BlockRule::Fixed: return info->fixed_block;
+        case BlockRule::OneD:
+        case BlockRule::TwoD: break;
+    }
+    return block;
+}
+
+std::size_t MatmulLaunch::shared_bytes() const {
+    std::size_t bytes = 0;
+    const Dim3 b = block_shape();
+    with_matmul_variant(*this, [&](auto body) { bytes = decltype(body)::shared_bytes(b); });
+    return bytes;
+}
+
+KernelRef MatmulLaunch::ref() const {
+    const KernelInfo* info = matmul_variant_info(kernel);
+    if (!info) return {KernelFamily::Matmul, std::uint8_t(kernel), tile};
+    return info->ref(tile);
+}
+
 std::string to_string(const MatmulLaunch& l) {
-    if (l.kernel == MatmulKernel::Tiled) return "tiled TILE=" + std::to_string(l.tile);
-    return "naive " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y);
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    if (!info) return "matmul variant " + std::to_string(int(l.kernel));
+    if (info->block == BlockRule::Tile) return info->label + " TILE=" + std::to_string(l.tile);
+    const Dim3 b = l.block_shape();
+    return info->label + " " + std::to_string(b.x) + "x" + std::to_string(b.y);
 }
 
 Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
     const Dim3 b = l.block_shape();
     if (b.x == 0 || b.y == 0) return Dim3{0, 0, 1};
-    return Dim3{unsigned(cdiv(n, b.x)), unsigned(cdiv(m, b.y)), 1};
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    const std::uint64_t items = info ? std::max(1u, info->items_per_thread) : 1u;
+    return Dim3{unsigned(cdiv(n, b.x * items)), unsigned(cdiv(m, b.y)), 1};
 }
 
 std::string validate_matmul_launch(const MatmulLaunch& l, std::uint32_t m, std::uint32_t k, std::uint32_t n) {
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    if (!info) return "there is no matmul kernel variant number " + std::to_string(int(l.kernel));
     if (m == 0 || k == 0 || n == 0)
         return "the matrices are empty (" + std::to_string(m) + "x" + std::to_string(k) + " @ " + std::to_string(k) +
                "x" + std::to_string(n) + ")";
-    if (l.kernel == MatmulKernel::Tiled && l.tile != 8 && l.tile != 16 && l.tile != 32)
-        return "TILE = " + std::to_string(l.tile) + " is not one of 8, 16, 32";
+    if (info->block == BlockRule::Tile) {
+        if (Status s = with_matmul_variant(l, [](auto) {}); !s)
+            return "TILE = " + std::to_string(l.tile) + " is not one of " + tiles_text(info->tiles);
+    }
     const Dim3 b = l.block_shape();
     if (b.z != 1) return "a matmul launch has blockDim.z = 1";
     if (std::string e = validate_block(b); !e.empty()) return e;

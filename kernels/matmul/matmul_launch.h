@@ -4,25 +4,36 @@
 #include <string>
 
 #include "../core/dim3.h"
+#include "../core/kernel_variant.h"
 #include "matmul_problem.h"
 
 namespace cvz {
 
-enum class MatmulKernel { Naive, Tiled };
+// The matmul family's variants, by their index in the table of matmul_variants.h (which names them:
+// "matmul_naive", "matmul_tiled", ...). A new variant adds its enumerator here and its spec there.
+enum class MatmulVariant : std::uint8_t { Naive, Tiled };
 
-// How a matmul is launched: the naive kernel takes any 2-D block; the tiled kernel's block is
-// TILE x TILE with TILE in {8, 16, 32}.
+// Before the catalogue the kernel choice was MatmulKernel { Naive, Tiled }; it is now the variant.
+using MatmulKernel = MatmulVariant;
+
+// How a matmul is launched: which variant, its block (for a 2-D variant) or its TILE (for a variant
+// that takes one: the block is then TILE x TILE).
 struct MatmulLaunch {
-    MatmulKernel kernel = MatmulKernel::Naive;
-    Dim3 block{16, 16, 1};     // naive only
-    unsigned tile = 16;        // tiled only
+    MatmulVariant kernel = MatmulVariant::Naive;
+    Dim3 block{16, 16, 1};     // variants with a 2-D block
+    unsigned tile = 16;        // variants that take a TILE
     bool second_barrier = true;  // tiled, emulator only: false shows the race of a missing barrier
 
-    static MatmulLaunch naive(unsigned bx, unsigned by) { return {MatmulKernel::Naive, Dim3{bx, by, 1}, 16, true}; }
-    static MatmulLaunch tiled(unsigned tile) { return {MatmulKernel::Tiled, Dim3{tile, tile, 1}, tile, true}; }
+    static MatmulLaunch naive(unsigned bx, unsigned by) { return {MatmulVariant::Naive, Dim3{bx, by, 1}, 16, true}; }
+    static MatmulLaunch tiled(unsigned tile) { return {MatmulVariant::Tiled, Dim3{tile, tile, 1}, tile, true}; }
+    static MatmulLaunch of(MatmulVariant variant, Dim3 block, unsigned tile) { return {variant, block, tile, true}; }
 
-    Dim3 block_shape() const { return kernel == MatmulKernel::Tiled ? Dim3{tile, tile, 1} : block; }
-    std::size_t shared_bytes() const { return kernel == MatmulKernel::Tiled ? 2 * std::size_t(tile) * tile * sizeof(float) : 0; }
+    // The block launched, from the variant's rule: TILE x TILE, the fixed block, or `block`.
+    Dim3 block_shape() const;
+    // Dynamic shared memory, from the variant's body; 0 for an unknown variant or TILE.
+    std::size_t shared_bytes() const;
+    // The compiled kernel it runs (tile 0 when the variant takes none).
+    KernelRef ref() const;
 };
 
 std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled TILE=16"
@@ -30,7 +41,8 @@ std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled T
 // The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows.
 Dim3 matmul_grid(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
 
-// Empty when the launch is valid for these shapes, else the reason.
+// Empty when the launch is valid for these shapes, else the reason (an unknown variant or a TILE the
+// variant is not compiled for is one).
 std::string validate_matmul_launch(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n);
 
 }  // namespace cvz

@@ -1,0 +1,57 @@
+#pragma once
+// The vocabulary of the kernel catalogue, shared by every family: which family, how a variant's block
+// is chosen, which variant (and TILE) a launch runs, and what the catalogue says about it.
+// A family folder (kernels/grayscale/, kernels/matmul/) lists its variants as types in a VariantList
+// and dispatches on them with with_variant (variant_dispatch.h); nothing outside the family switches
+// on which kernel it is.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dim3.h"
+
+namespace cvz {
+
+enum class KernelFamily : std::uint8_t { Grayscale, Matmul };
+
+// How a variant's block is chosen: any 1-D block, any 2-D block, TILE x TILE for one of its tiles,
+// or one fixed block.
+enum class BlockRule : std::uint8_t { OneD, TwoD, Tile, Fixed };
+
+const char* to_string(KernelFamily family);  // "grayscale", "matmul"
+const char* to_string(BlockRule rule);       // "1d", "2d", "tile", "fixed": the CLI's JSON spelling
+
+// Which compiled kernel: a family, a variant of it (its index in the family's VariantList, which is
+// also the value of the family's variant enum) and the TILE it was instantiated for (0 when the
+// variant takes none). The key of the register table and of the occupancy API.
+struct KernelRef {
+    KernelFamily family = KernelFamily::Grayscale;
+    std::uint8_t variant = 0;
+    unsigned tile = 0;
+};
+
+constexpr bool operator==(const KernelRef& a, const KernelRef& b) {
+    return a.family == b.family && a.variant == b.variant && a.tile == b.tile;
+}
+constexpr bool operator!=(const KernelRef& a, const KernelRef& b) { return !(a == b); }
+
+// One variant as the catalogue lists it (for the CLI, the panels, the sweep and the tests).
+struct KernelInfo {
+    KernelFamily family = KernelFamily::Grayscale;
+    std::uint8_t variant = 0;
+    std::string name;                  // the CLI's spelling, e.g. "gray_2d", "matmul_tiled"
+    std::string title;                 // one line
+    std::string label;                 // the short prefix of a launch's label: "1-D", "2-D", "naive", "tiled"
+    BlockRule block = BlockRule::OneD;
+    Dim3 fixed_block;                  // BlockRule::Fixed only
+    std::vector<std::string> layouts;  // grayscale: the pixel layouts it reads ("interleaved", "planar")
+    std::vector<unsigned> tiles;       // the TILEs it is compiled for; empty when it takes none
+    bool exact = true;                 // bit-identical to the family's reference variant
+    bool barriers = false;             // calls __syncthreads(): the emulator runs it with fibers
+    unsigned items_per_thread = 1;     // elements one thread handles (the grid rule divides by it)
+
+    KernelRef ref(unsigned tile = 0) const { return {family, variant, tiles.empty() ? 0u : tile}; }
+};
+
+}  // namespace cvz

@@ -1,0 +1,71 @@
+#pragma once
+// The grayscale family's table: one spec per variant (its name, title, launch rule, layouts, exactness
+// and body), and its one dispatcher. Adding a variant: write its body, add its enumerator
+// (grayscale_launch_shape.h) and its spec here, and list it in GrayscaleVariants. The GPU launcher,
+// the emulator, the occupancy API, the register table, the sweep, the CLI and the catalogue tests
+// pick it up from here.
+#include <cstddef>
+#include <vector>
+
+#include "../core/kernel_variant.h"
+#include "../core/variant_dispatch.h"
+#include "grayscale_body.h"
+#include "grayscale_launch_shape.h"
+
+namespace cvz {
+
+// The layouts a grayscale variant reads, as a bit set of PixelLayout.
+constexpr unsigned layout_bit(PixelLayout layout) { return 1u << unsigned(layout); }
+constexpr unsigned kAllLayouts = layout_bit(PixelLayout::Interleaved) | layout_bit(PixelLayout::Planar);
+
+struct GrayscaleVariantDefaults : VariantDefaults {
+    static constexpr unsigned layouts = kAllLayouts;
+    static constexpr std::size_t shared_bytes(Dim3) { return 0; }
+};
+
+// The lecture's 1-D launch: i = blockIdx.x*blockDim.x + threadIdx.x over the flattened image. The
+// family's reference variant.
+struct Gray1d : GrayscaleVariantDefaults {
+    static constexpr GrayscaleVariant id = GrayscaleVariant::Gray1d;
+    static constexpr const char* name = "gray_1d";
+    static constexpr const char* title = "1-D grid over the flattened image, one pixel per thread";
+    static constexpr const char* label = "1-D";
+    static constexpr BlockRule block = BlockRule::OneD;
+    static constexpr KernelResources ptxas{16, 0};
+    template <unsigned> using body = Gray1d;
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {
+        grayscale_1d(ctx, im);
+    }
+};
+
+// The lecture's 2-D launch: column from x, row from y, guarded on both, grid-stride in y.
+struct Gray2d : GrayscaleVariantDefaults {
+    static constexpr GrayscaleVariant id = GrayscaleVariant::Gray2d;
+    static constexpr const char* name = "gray_2d";
+    static constexpr const char* title = "2-D grid of 2-D blocks over rows and columns, one pixel per thread";
+    static constexpr const char* label = "2-D";
+    static constexpr BlockRule block = BlockRule::TwoD;
+    static constexpr KernelResources ptxas{20, 0};
+    template <unsigned> using body = Gray2d;
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {
+        grayscale_2d(ctx, im);
+    }
+};
+
+using GrayscaleVariants = VariantList<Gray1d, Gray2d>;
+
+// The dispatcher: f(Body{}) with the body of `variant` (grayscale variants take no TILE).
+template <class F>
+Status with_grayscale_variant(GrayscaleVariant variant, F&& f) {
+    return with_variant(GrayscaleVariants{}, "grayscale", variant, 0, std::forward<F>(f));
+}
+
+// The family's catalogue entries, in table order.
+const std::vector<KernelInfo>& grayscale_catalogue();
+
+// The entry of `variant`, or null when there is no such variant.
+const KernelInfo* grayscale_variant_info(GrayscaleVariant variant);
+
+}  // namespace cvz
