@@ -19,7 +19,9 @@ Status grayscale_emulated(const GrayscaleImage& im, const LaunchShape& shape, co
         EmuOptions o = options;
         o.barriers = o.barriers || Body::barriers;
         o.shared_bytes = std::max(o.shared_bytes, Body::shared_bytes(shape.block));
-        return emulate(grid, shape.block, o, [&im](const EmuContext& ctx) { Body::run(ctx, im); });
+        // `im` by value: the emulator runs a private copy of the body, so its fields stay in registers
+        // instead of being re-read after every byte stored (a byte may alias anything).
+        return emulate(grid, shape.block, o, [im](const EmuContext& ctx) { Body::run(ctx, im); });
     });
 }
 
