@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/matmul/matmul_launch.h"
+#include "kernels/matmul/matmul_variants.h"
 
 namespace cvz::test {
 
@@ -25,11 +26,14 @@ struct Shape {
 
 inline QString shape_name(const Shape& s) { return QString("%1x%2 @ %2x%3").arg(s.m).arg(s.k).arg(s.n); }
 
-// Naive with square, wide, tall, odd and single-thread blocks; tiled with every TILE.
+// Naive with square, wide, tall, odd and single-thread blocks; tiled with every TILE; every
+// fixed-block variant of the catalogue (the blocktiled ladder) with its block.
 inline QList<MatmulLaunch> all_launches() {
     QList<MatmulLaunch> l = {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 8), MatmulLaunch::naive(8, 32),
                              MatmulLaunch::naive(7, 3),   MatmulLaunch::naive(1, 1),  MatmulLaunch::naive(32, 32)};
     for (unsigned t : {8u, 16u, 32u}) l << MatmulLaunch::tiled(t);
+    for (const KernelInfo& info : matmul_catalogue())
+        if (info.block == BlockRule::Fixed) l << MatmulLaunch::of(MatmulVariant(info.variant), info.fixed_block, 0);
     return l;
 }
 

@@ -13,6 +13,7 @@
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/grayscale/grayscale_variants.h"
 
 #if CUDAVIZ_HAVE_CUDA
 #include "kernels/cuda/cuda_stream.h"
@@ -38,7 +39,7 @@ std::vector<std::uint8_t> random_rgb(std::uint64_t pixels, unsigned seed) {
 }
 
 QString shape_name(const LaunchShape& s) {
-    return QString("%1 %2").arg(s.kind == GridKind::OneD ? "1d" : "2d").arg(QString::fromStdString(to_string(s)));
+    return QString("%1 %2").arg(QString::fromStdString(grayscale_variant_info(s.kind)->name), QString::fromStdString(to_string(s)));
 }
 
 // "" when equal, else where the first few differences are.
@@ -105,10 +106,14 @@ void TestGrayscaleCuda::gpu_matches_emulator_data() {
     // 3x70001: more rows than gridDim.y's 65535 blocks of one row reach (2-D grid-stride loop), and
     // more than 65535 blocks in x for small 1-D blocks.
     const QList<QPair<int, int>> sizes = {{1, 1}, {1, 257}, {263, 1}, {97, 33}, {451, 300}, {3, 70001}};
-    const QList<LaunchShape> shapes = {LaunchShape::one_d(1),     LaunchShape::one_d(32),    LaunchShape::one_d(33),
-                                       LaunchShape::one_d(256),   LaunchShape::one_d(1024),  LaunchShape::two_d(16, 16),
-                                       LaunchShape::two_d(32, 8), LaunchShape::two_d(7, 3),  LaunchShape::two_d(1, 1),
-                                       LaunchShape::two_d(32, 32)};
+    QList<LaunchShape> shapes = {LaunchShape::one_d(1),     LaunchShape::one_d(32),    LaunchShape::one_d(33),
+                                 LaunchShape::one_d(256),   LaunchShape::one_d(1024),  LaunchShape::two_d(16, 16),
+                                 LaunchShape::two_d(32, 8), LaunchShape::two_d(7, 3),  LaunchShape::two_d(1, 1),
+                                 LaunchShape::two_d(32, 32)};
+    // Every other variant of the catalogue (the ladder) with 1-D blocks of 1, 33 and 256 threads.
+    for (const KernelInfo& info : grayscale_catalogue())
+        if (info.block == BlockRule::OneD && GrayscaleVariant(info.variant) != GrayscaleVariant::Gray1d)
+            for (unsigned t : {1u, 33u, 256u}) shapes << LaunchShape::of(GrayscaleVariant(info.variant), Dim3{t, 1, 1});
     for (auto [w, h] : sizes)
         for (const LaunchShape& s : shapes)
             for (int layout : {0, 1})

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "../core/vec16.h"
 #include "device_context.cuh"
 
 namespace cvz {
@@ -32,6 +33,12 @@ struct SurfaceStoreContext : DeviceContext {
     __device__ __forceinline__ void store(std::uint8_t* p, std::uint8_t v) const {
         const PixelXY at = pixel_of_flat_index(std::uint32_t(p - origin), width);
         surf2Dwrite(v, surface, at.x * int(sizeof(std::uint8_t)), at.y);
+    }
+    // A 16-byte store of 16 consecutive pixels, which may cross a row of the texture: byte by byte.
+    __device__ __forceinline__ void store(Vec16* p, Vec16 v) const {
+        std::uint8_t* bytes = reinterpret_cast<std::uint8_t*>(p);
+#pragma unroll
+        for (unsigned j = 0; j < 16; ++j) store(bytes + j, vec16_byte(v, j));
     }
 };
 

@@ -12,6 +12,8 @@ namespace cvz {
 enum class GrayscaleVariant : std::uint8_t {
     Gray1d,
     Gray2d,
+    Gray1dX4,
+    GrayVec16,
     // The names of the lecture's two launches, which the code called GridKind before the catalogue.
     OneD = Gray1d,
     TwoD = Gray2d,

@@ -10,6 +10,7 @@
 #include "../core/kernel_variant.h"
 #include "../core/variant_dispatch.h"
 #include "grayscale_body.h"
+#include "grayscale_ladder.h"
 #include "grayscale_launch_shape.h"
 
 namespace cvz {
@@ -54,7 +55,40 @@ struct Gray2d : GrayscaleVariantDefaults {
     }
 };
 
-using GrayscaleVariants = VariantList<Gray1d, Gray2d>;
+// Ladder step: four consecutive pixels per thread (a quarter of the threads, each with more work).
+struct Gray1dX4 : GrayscaleVariantDefaults {
+    static constexpr GrayscaleVariant id = GrayscaleVariant::Gray1dX4;
+    static constexpr const char* name = "gray_1d_x4";
+    static constexpr const char* title = "1-D grid, four consecutive pixels per thread";
+    static constexpr const char* label = "1-D x4";
+    static constexpr BlockRule block = BlockRule::OneD;
+    static constexpr unsigned items_per_thread = 4;
+    static constexpr KernelResources ptxas{24, 0};
+    template <unsigned> using body = Gray1dX4;
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {
+        grayscale_1d_items<4>(ctx, im);
+    }
+};
+
+// Ladder step: 16 pixels per thread moved with 16-byte loads and stores (three in, one out), in a
+// grid-stride loop; tails and misaligned buffers pixel by pixel.
+struct GrayVec16 : GrayscaleVariantDefaults {
+    static constexpr GrayscaleVariant id = GrayscaleVariant::GrayVec16;
+    static constexpr const char* name = "gray_vec16";
+    static constexpr const char* title = "1-D grid-stride loop, 16 pixels per thread with 16-byte loads and stores";
+    static constexpr const char* label = "vec16";
+    static constexpr BlockRule block = BlockRule::OneD;
+    static constexpr unsigned items_per_thread = 16;
+    static constexpr KernelResources ptxas{32, 0};
+    template <unsigned> using body = GrayVec16;
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {
+        grayscale_vec16(ctx, im);
+    }
+};
+
+using GrayscaleVariants = VariantList<Gray1d, Gray2d, Gray1dX4, GrayVec16>;
 
 // The dispatcher: f(Body{}) with the body of `variant` (grayscale variants take no TILE).
 template <class F>

@@ -43,7 +43,12 @@ Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
     if (b.x == 0 || b.y == 0) return Dim3{0, 0, 1};
     const KernelInfo* info = matmul_variant_info(l.kernel);
     const std::uint64_t items = info ? std::max(1u, info->items_per_thread) : 1u;
-    return Dim3{unsigned(cdiv(n, b.x * items)), unsigned(cdiv(m, b.y)), 1};
+    Dim3 per{unsigned(b.x * items), b.y, 1};  // outputs one block covers: columns, rows
+    with_matmul_variant(l, [&](auto body) {
+        using Body = decltype(body);
+        if constexpr (has_block_tile<Body>::value) per = Body::block_tile;
+    });
+    return Dim3{unsigned(cdiv(n, per.x)), unsigned(cdiv(m, per.y)), 1};
 }
 
 std::string validate_matmul_launch(const MatmulLaunch& l, std::uint32_t m, std::uint32_t k, std::uint32_t n) {

@@ -11,7 +11,7 @@ namespace cvz {
 
 // The matmul family's variants, by their index in the table of matmul_variants.h (which names them:
 // "matmul_naive", "matmul_tiled", ...). A new variant adds its enumerator here and its spec there.
-enum class MatmulVariant : std::uint8_t { Naive, Tiled };
+enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec };
 
 // Before the catalogue the kernel choice was MatmulKernel { Naive, Tiled }; it is now the variant.
 using MatmulKernel = MatmulVariant;
@@ -38,7 +38,8 @@ struct MatmulLaunch {
 
 std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled TILE=16"
 
-// The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows.
+// The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows; for a blocktiled
+// variant (its body has a block_tile of BN x BM outputs), cdiv(N, BN) by cdiv(M, BM).
 Dim3 matmul_grid(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
 
 // Empty when the launch is valid for these shapes, else the reason (an unknown variant or a TILE the

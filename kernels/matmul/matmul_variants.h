@@ -5,10 +5,12 @@
 // the traced emulator, the occupancy API, the register table, the sweep, the CLI and the catalogue
 // tests pick it up from here. The tile set {8, 16, 32} is written once, in MatmulTiled::tiles.
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "../core/kernel_variant.h"
 #include "../core/variant_dispatch.h"
+#include "matmul_blocktiling.h"
 #include "matmul_body.h"
 #include "matmul_launch.h"
 
@@ -62,7 +64,87 @@ struct MatmulTiled : VariantDefaults {
     template <unsigned TILE> using body = MatmulTiledBody<TILE>;
 };
 
-using MatmulVariants = VariantList<MatmulNaive, MatmulTiled>;
+// A body whose block computes more outputs than it has threads says how many: block_tile = {BN, BM}
+// (columns, rows of C per block), which the grid divides N and M by.
+template <class Body, class = void>
+struct has_block_tile : std::false_type {};
+template <class Body>
+struct has_block_tile<Body, std::void_t<decltype(Body::block_tile)>> : std::true_type {};
+
+// 1-D blocktiling, BM = 64, BN = 32, BK = 8, TM = 8: 32 x 8 = 256 threads, 8 outputs of a column each
+// (siboehm uses BN = 64 and 512 threads; ptxas -v then reports 40 registers and 20 bytes of spill stores for sm_90).
+struct MatmulBlocktile1dBody {
+    static constexpr unsigned BM = 64, BN = 32, BK = 8, TM = 8;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = BN * (BM / TM);
+    static constexpr Dim3 block_tile{BN, BM, 1};
+    static constexpr KernelResources ptxas{64, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(BM * BK + BK * BN) * sizeof(float); }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_blocktile_2d<BM, BN, BK, TM, 1>(ctx, p);  // TN = 1: a column of TM outputs
+    }
+};
+
+struct MatmulBlocktile1d : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::Blocktile1d;
+    static constexpr const char* name = "matmul_blocktile_1d";
+    static constexpr const char* title = "64x32 block tile through shared memory (BK 8), 8 outputs of a column per thread";
+    static constexpr const char* label = "1-D blocktile";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulBlocktile1dBody::BN, MatmulBlocktile1dBody::BM / MatmulBlocktile1dBody::TM, 1};
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = MatmulBlocktile1dBody::TM;
+    template <unsigned> using body = MatmulBlocktile1dBody;
+};
+
+// 2-D blocktiling, BM = BN = 128, BK = 8, TM = TN = 8: 16 x 16 = 256 threads, an 8 x 8 register tile
+// each (siboehm's kernel 5).
+struct MatmulBlocktile2dBody {
+    static constexpr unsigned BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = (BN / TN) * (BM / TM);
+    static constexpr Dim3 block_tile{BN, BM, 1};
+    static constexpr KernelResources ptxas{128, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(BM * BK + BK * BN) * sizeof(float); }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_blocktile_2d<BM, BN, BK, TM, TN>(ctx, p);
+    }
+};
+
+struct MatmulBlocktile2d : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::Blocktile2d;
+    static constexpr const char* name = "matmul_blocktile_2d";
+    static constexpr const char* title = "128x128 block tile through shared memory (BK 8), an 8x8 register tile per thread";
+    static constexpr const char* label = "2-D blocktile";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulBlocktile2dBody::BN / MatmulBlocktile2dBody::TN,
+                                      MatmulBlocktile2dBody::BM / MatmulBlocktile2dBody::TM, 1};
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = MatmulBlocktile2dBody::TM * MatmulBlocktile2dBody::TN;
+    template <unsigned> using body = MatmulBlocktile2dBody;
+};
+
+// 2-D blocktiling with 16-byte loads and A staged transposed (siboehm's kernel 6), same tile sizes.
+struct MatmulBlocktileVecBody : MatmulBlocktile2dBody {
+    static constexpr KernelResources ptxas{107, 0};
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_blocktile_vec<BM, BN, BK, TM, TN>(ctx, p);
+    }
+};
+
+struct MatmulBlocktileVec : MatmulBlocktile2d {
+    static constexpr MatmulVariant id = MatmulVariant::BlocktileVec;
+    static constexpr const char* name = "matmul_blocktile_vec";
+    static constexpr const char* title =
+        "2-D blocktile with 16-byte (float4) loads of A and B and the A tile stored transposed in shared memory";
+    static constexpr const char* label = "vec blocktile";
+    template <unsigned> using body = MatmulBlocktileVecBody;
+};
+
+using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec>;
 
 // The dispatcher: f(Body{}) with the body of `variant` for `tile` (ignored by variants without one).
 template <class F>
