@@ -1,6 +1,7 @@
 // The grayscale kernel on the GPU: kernel time (CUDA events, median of --repeats after a warm-up)
-// and bandwidth (3n bytes read + n written) at 1920x1080, 3840x2160 and 7680x4320 for the lecture's
-// 1-D 256-thread blocks and 2-D 16x16 and 32x8 blocks, both layouts; and, in the same run, a
+// and bandwidth (3n bytes read + n written) at 1920x1080, 3840x2160 and 7680x4320 for every variant
+// of the catalogue (1-D ones with 256-thread blocks, 2-D ones with 16x16 and 32x8, and gray_vec16 again
+// on a grid of SMs x resident blocks per SM), both layouts; and, in the same run, a
 // device-to-device copy of a large buffer as the bandwidth ceiling (bytes read + written).
 // "cold" times flush the L2 cache before each launch (what a new picture costs); "warm" times run
 // back to back, so an image that fits the L2 cache is read from it.
@@ -17,8 +18,10 @@
 #include "kernels/cuda/cuda_devices.h"
 #include "kernels/cuda/cuda_event.h"
 #include "kernels/cuda/device_buffer.h"
+#include "kernels/cuda/occupancy_api.h"
 #include "kernels/grayscale/grayscale_device_launch.h"
 #include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/grayscale/grayscale_variants.h"
 
 using namespace cvz;
 
@@ -108,7 +111,28 @@ int main(int argc, char** argv) {
         std::uint32_t w, h;
     };
     const Size sizes[] = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
-    const LaunchShape shapes[] = {LaunchShape::one_d(256), LaunchShape::two_d(16, 16), LaunchShape::two_d(32, 8)};
+    // Every variant of the catalogue: 1-D ones with 256-thread blocks, 2-D ones with 16x16 and 32x8.
+    std::vector<LaunchShape> shapes;
+    for (const KernelInfo& info : grayscale_catalogue()) {
+        const GrayscaleVariant v = GrayscaleVariant(info.variant);
+        if (info.block == BlockRule::TwoD) {
+            shapes.push_back(LaunchShape::of(v, Dim3{16, 16, 1}));
+            shapes.push_back(LaunchShape::of(v, Dim3{32, 8, 1}));
+        } else {
+            shapes.push_back(LaunchShape::of(v, info.block == BlockRule::Fixed ? info.fixed_block : Dim3{256, 1, 1}));
+        }
+    }
+    // gray_vec16 once more on a grid sized in waves of the device: SMs x resident blocks per SM (the
+    // occupancy API), its grid-stride loop covering the image.
+    const LaunchShape waves_shape = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{256, 1, 1});
+    int sms = 0, per_sm = 0;
+    if (!check(cuda_status(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count"), "SM count") ||
+        !check(cuda_kernel_occupancy(KernelRef{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::GrayVec16), 0}, 256,
+                                     0, &per_sm, nullptr),
+               "occupancy"))
+        return 1;
+    const Dim3 waves_grid{unsigned(sms * per_sm), 1, 1};
+    shapes.push_back(waves_shape);  // the last entry: launched on waves_grid
     std::vector<Row> rows;
     std::mt19937 rng(1);
     for (const Size& sz : sizes) {
@@ -123,9 +147,17 @@ int main(int argc, char** argv) {
             // The bytes are random, so the same buffer serves as either layout; the reference says which.
             grayscale_reference({rgb.data(), want.data(), sz.w, sz.h, layout});
             const GrayscaleImage im{d_rgb.get(), d_gray.get(), sz.w, sz.h, layout};
-            for (const LaunchShape& shape : shapes) {
-                auto run = [&] { return launch_grayscale_on_device(im, shape, nullptr); };
-                Row r{sz.w, sz.h, (shape.kind == GridKind::OneD ? "1-D " : "2-D ") + to_string(shape),
+            for (std::size_t si = 0; si < shapes.size(); ++si) {
+                const LaunchShape& shape = shapes[si];
+                const bool waves = si + 1 == shapes.size();
+                auto run = [&] {
+                    return waves ? launch_grayscale_unvalidated(im, shape.kind, waves_grid, shape.block, 0, nullptr)
+                                 : launch_grayscale_on_device(im, shape, nullptr);
+                };
+                if (!check(cuda_status(cudaMemset(d_gray.get(), 0xAB, n), "poison"), "poison")) return 1;
+                Row r{sz.w, sz.h,
+                      grayscale_variant_info(shape.kind)->name + " " + to_string(shape) +
+                          (waves ? " waves " + std::to_string(waves_grid.x) : std::string()),
                       layout == PixelLayout::Planar ? "planar" : "interleaved", 0, 0, 0, 0};
                 if (!time_ms(5, repeats, flush, run, &r.cold_ms) || !time_ms(5, repeats, nullptr, run, &r.warm_ms))
                     return 1;
@@ -146,10 +178,10 @@ int main(int argc, char** argv) {
     std::printf("device: %s; medians of %d launches after warm-up, CUDA events\n", device.c_str(), repeats);
     std::printf("ceiling: device-to-device copy of %zu MiB: %.3f ms = %.0f GB/s (read + write)\n", copy_mib, copy_ms,
                 copy_gbs);
-    std::printf("%-10s %-10s %-12s %10s %9s %7s %10s %9s\n", "size", "shape", "layout", "cold us", "GB/s",
+    std::printf("%-10s %-28s %-12s %10s %9s %7s %10s %9s\n", "size", "shape", "layout", "cold us", "GB/s",
                 "%copy", "warm us", "GB/s");
     for (const Row& r : rows)
-        std::printf("%-10s %-10s %-12s %10.1f %9.0f %6.0f%% %10.1f %9.0f\n",
+        std::printf("%-10s %-28s %-12s %10.1f %9.0f %6.0f%% %10.1f %9.0f\n",
                     (std::to_string(r.width) + "x" + std::to_string(r.height)).c_str(), r.shape.c_str(),
                     r.layout.c_str(), r.cold_ms * 1e3, r.cold_gbs, 100 * r.cold_gbs / copy_gbs, r.warm_ms * 1e3,
                     r.warm_gbs);

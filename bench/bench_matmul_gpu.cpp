@@ -1,5 +1,5 @@
-// The matmul kernels on the GPU against cuBLAS: naive (16x16 and 32x32 blocks) and shared-memory
-// tiled (TILE 8, 16, 32) at 1024^3 and 4096^3, kernel time by CUDA events (median of --repeats runs
+// The matmul kernels on the GPU against cuBLAS: naive (16x16 and 32x32 blocks) and every other
+// variant of the catalogue (each TILE of the tiled kernel, the blocktiled ladder) at 1024^3 and 4096^3, kernel time by CUDA events (median of --repeats runs
 // after a warm-up, run back to back), GFLOP/s = 2n^3 / t, and the fraction of cuBLAS SGEMM.
 //
 // The reference is cublasSgemm in CUBLAS_DEFAULT_MATH, set explicitly: full fp32 (TF32 tensor cores
@@ -27,6 +27,7 @@
 #include "kernels/cuda/device_buffer.h"
 #include "kernels/matmul/matmul_device_launch.h"
 #include "kernels/matmul/matmul_reference.h"
+#include "kernels/matmul/matmul_variants.h"
 
 using namespace cvz;
 
@@ -125,8 +126,16 @@ int main(int argc, char** argv) {
     if (!check(cublas_status(cublasSetStream(handle, nullptr), "cublasSetStream"), "cuBLAS")) return 1;
 
     const std::vector<std::uint32_t> sizes = quick ? std::vector<std::uint32_t>{1024} : std::vector<std::uint32_t>{1024, 4096};
-    const MatmulLaunch ours[] = {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 32), MatmulLaunch::tiled(8),
-                                 MatmulLaunch::tiled(16), MatmulLaunch::tiled(32)};
+    // Every variant of the catalogue: naive at 16x16 (the byte reference) and 32x32, each TILE of a
+    // tiled variant, the fixed block of a blocktiled one.
+    std::vector<MatmulLaunch> ours{MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 32)};
+    for (const KernelInfo& info : matmul_catalogue()) {
+        const MatmulVariant v = MatmulVariant(info.variant);
+        if (info.block == BlockRule::Tile)
+            for (unsigned t : info.tiles) ours.push_back(MatmulLaunch::of(v, Dim3{t, t, 1}, t));
+        else if (info.block == BlockRule::Fixed)
+            ours.push_back(MatmulLaunch::of(v, info.fixed_block, 0));
+    }
     std::vector<Row> rows;
     for (const std::uint32_t n : sizes) {
         const std::size_t count = std::size_t(n) * n;
