@@ -437,7 +437,7 @@ void TestBlockSweep::missing_input_is_an_error() {
     const SweepResult r = run_sweep(g, fake_timer());
     QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
     QVERIFY(r.note.contains(QStringLiteral("no image")));
-    QCOMPARE(int(r.rows.size()), 98);  // the model stays
+    QCOMPARE(int(r.rows.size()), catalogue_rows(KernelFamily::Grayscale));  // the model stays
     QVERIFY(r.rows[0].occupancy.blocks_per_sm > 0);
     QCOMPARE(count_state(r, SweepRowState::Timed), 0);
 
@@ -455,7 +455,7 @@ void TestBlockSweep::cancel_between_shapes_is_exact() {
     std::vector<std::size_t> seen;
     options.progress = [&](std::size_t done, std::size_t total) {
         seen.push_back(done);
-        QCOMPARE(total, std::size_t(98));
+        QCOMPARE(total, std::size_t(catalogue_rows(KernelFamily::Grayscale)));
         if (done == 10) cancel = true;
     };
     int rows_done = 0;
@@ -471,7 +471,8 @@ void TestBlockSweep::cancel_between_shapes_is_exact() {
     QCOMPARE(rows_done, 10);
     QCOMPARE(int(seen.size()), 10);
     for (int i = 0; i < 10; ++i) QCOMPARE(seen[std::size_t(i)], std::size_t(i + 1));
-    QVERIFY2(r.note.startsWith(QStringLiteral("cancelled after 10 of 98 shapes")), qPrintable(r.note));
+    QVERIFY2(r.note.startsWith(QStringLiteral("cancelled after 10 of %1 shapes").arg(catalogue_rows(KernelFamily::Grayscale))),
+             qPrintable(r.note));
     QVERIFY(r.best >= 0 && r.best < 10);  // the best of what was timed
 }
 
@@ -501,20 +502,20 @@ void TestBlockSweep::runner_reports_progress_rows_and_result() {
     });
     runner.start(matmul_request());
     QCOMPARE(int(started.size()), 1);  // at once, on the calling thread, with the model
-    QCOMPARE(int(started[0].rows.size()), 69);
+    QCOMPARE(int(started[0].rows.size()), catalogue_rows(KernelFamily::Matmul));
     QVERIFY(!started[0].anyTimed());
     QVERIFY(started[0].rows[0].occupancy.blocks_per_sm > 0);
     QVERIFY(runner.isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
     QVERIFY(!runner.isRunning());
-    QCOMPARE(int(progress.size()), 69);
-    for (int i = 0; i < 69; ++i) QCOMPARE(progress[std::size_t(i)], i + 1);
-    QCOMPARE(int(rows.size()), 69);
-    for (int i = 0; i < 69; ++i) QCOMPARE(rows[std::size_t(i)], i);
-    for (int t : totals) QCOMPARE(t, 69);
+    QCOMPARE(int(progress.size()), catalogue_rows(KernelFamily::Matmul));
+    for (int i = 0; i < catalogue_rows(KernelFamily::Matmul); ++i) QCOMPARE(progress[std::size_t(i)], i + 1);
+    QCOMPARE(int(rows.size()), catalogue_rows(KernelFamily::Matmul));
+    for (int i = 0; i < catalogue_rows(KernelFamily::Matmul); ++i) QCOMPARE(rows[std::size_t(i)], i);
+    for (int t : totals) QCOMPARE(t, catalogue_rows(KernelFamily::Matmul));
     for (SweepRowState s : states) QCOMPARE(s, SweepRowState::Timed);
     QVERIFY(!result.cancelled);
-    QCOMPARE(count_state(result, SweepRowState::Timed), 69);
+    QCOMPARE(count_state(result, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
     QCOMPARE(result.rows[std::size_t(result.best)].label(), QStringLiteral("naive 32x8"));
 
     // With no timer (no GPU): the model, the note, and progress to the end.
@@ -525,8 +526,8 @@ void TestBlockSweep::runner_reports_progress_rows_and_result() {
     runner.start(g);
     QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
     QCOMPARE(result.note, modeled_only_note(g.profile.name));
-    QCOMPARE(progress, std::vector<int>{98});
-    QCOMPARE(count_state(result, SweepRowState::NotTimed), 98);
+    QCOMPARE(progress, std::vector<int>{catalogue_rows(KernelFamily::Grayscale)});
+    QCOMPARE(count_state(result, SweepRowState::NotTimed), catalogue_rows(KernelFamily::Grayscale));
 }
 
 void TestBlockSweep::runner_cancel_stops_early() {
@@ -549,7 +550,7 @@ void TestBlockSweep::runner_cancel_stops_early() {
     const int timed = count_state(result, SweepRowState::Timed);
     // Cancel is seen between shapes: the shape running when it was asked still finishes, and a few
     // more while the request crosses threads (cancel_between_shapes_is_exact pins the loop itself).
-    QVERIFY2(timed >= 3 && timed < 98, qPrintable(QString::number(timed)));
+    QVERIFY2(timed >= 3 && timed < catalogue_rows(KernelFamily::Grayscale), qPrintable(QString::number(timed)));
     QCOMPARE(last_progress, timed);
     QVERIFY(result.note.startsWith(QStringLiteral("cancelled after")));
 }
@@ -571,7 +572,7 @@ void TestBlockSweep::runner_newer_sweep_supersedes() {
     QCOMPARE(finished, 1);
     QCOMPARE(result.kernel, SweepKernel::Matmul);
     QVERIFY(!result.cancelled);
-    QCOMPARE(count_state(result, SweepRowState::Timed), 69);
+    QCOMPARE(count_state(result, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
 }
 
 void TestBlockSweep::runner_destroyed_while_running() {
@@ -594,7 +595,7 @@ void TestBlockSweep::runner_destroyed_while_running() {
         QVERIFY(!finished);
     }
     const int after = shapes;
-    QVERIFY(after < 98);
+    QVERIFY(after < catalogue_rows(KernelFamily::Grayscale));
     QTest::qWait(50);  // nothing arrives for the dead runner
     QCOMPARE(int(shapes), after);
 }
@@ -638,7 +639,7 @@ void TestBlockSweep::gpu_grayscale_sweep() {
         const SweepResult r = run_sweep(req, cuda_sweep_timer());
         QVERIFY2(r.status.is_ok(), r.status.message().c_str());
         QVERIFY(!r.device.isEmpty());
-        QCOMPARE(count_state(r, SweepRowState::Timed), 98);
+        QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale));
         for (const SweepRow& row : r.rows) {
             QVERIFY2(row.median_ms > 0 && row.throughput > 0, qPrintable(row.label()));
             QCOMPARE(row.throughput, grayscale_gb_per_s(257ull * 131, row.median_ms));
@@ -658,7 +659,7 @@ void TestBlockSweep::gpu_matmul_sweep() {
     req.warmup = 1;
     const SweepResult r = run_sweep(req, cuda_sweep_timer());
     QVERIFY2(r.status.is_ok(), r.status.message().c_str());
-    QCOMPARE(count_state(r, SweepRowState::Timed), 69);
+    QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
     for (const SweepRow& row : r.rows) QCOMPARE(row.throughput, matmul_gflop_per_s(67, 93, 45, row.median_ms));
     QVERIFY(r.best >= 0);
     qInfo("matmul 67x45 @ 45x93: fastest %s %.4f ms (%.2f GFLOP/s)", qPrintable(r.rows[std::size_t(r.best)].label()),
