@@ -77,9 +77,9 @@ private slots:
 
 void TestKernelLadder::ladder_is_in_the_catalogue() {
     QVERIFY(family_catalogue(KernelFamily::Grayscale).size() >= 4);
-    QVERIFY(family_catalogue(KernelFamily::Matmul).size() >= 5);
+    QVERIFY(family_catalogue(KernelFamily::Matmul).size() >= 6);
     for (const char* name : {"gray_1d_x4", "gray_vec16"}) QVERIFY2(find_kernel(KernelFamily::Grayscale, name), name);
-    for (const char* name : {"matmul_blocktile_1d", "matmul_blocktile_2d", "matmul_blocktile_vec"}) {
+    for (const char* name : {"matmul_blocktile_1d", "matmul_blocktile_2d", "matmul_blocktile_vec", "matmul_warptile"}) {
         const KernelInfo* k = find_kernel(KernelFamily::Matmul, name);
         QVERIFY2(k, name);
         QVERIFY(k->exact && k->barriers && k->block == BlockRule::Fixed);
@@ -236,6 +236,10 @@ void TestKernelLadder::blocktiled_grid_covers_the_block_tiles() {
     // 1-D blocktile: 64 rows x 32 columns a block.
     const MatmulLaunch b1 = MatmulLaunch::of(MatmulVariant::Blocktile1d, Dim3{}, 0);
     QCOMPARE(matmul_grid(b1, 65, 33), (Dim3{2, 2, 1}));
+    // Warptile: 128 threads (four warps) for 128 x 128 outputs.
+    const MatmulLaunch wt = MatmulLaunch::of(MatmulVariant::Warptile, Dim3{}, 0);
+    QCOMPARE(wt.block_shape(), (Dim3{128, 1, 1}));
+    QCOMPARE(matmul_grid(wt, 257, 129), (Dim3{2, 3, 1}));
     QCOMPARE(bt.shared_bytes(), std::size_t(2 * 128 * 8 * sizeof(float)));
     // A fixed-block variant launches its own block whatever the launch's block field says.
     QCOMPARE(MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{8, 8, 1}, 0).block_shape(), (Dim3{16, 16, 1}));

@@ -144,7 +144,36 @@ struct MatmulBlocktileVec : MatmulBlocktile2d {
     template <unsigned> using body = MatmulBlocktileVecBody;
 };
 
-using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec>;
+// Warptiling (siboehm's kernel 10): BM = BN = 128, BK = 16; four warps of 64 x 64 outputs, each swept in
+// four 64 x 16 sub-tiles; a thread holds 8 x 4 outputs per sub-tile (128 in all). 128 threads.
+struct MatmulWarptileBody {
+    static constexpr unsigned BM = 128, BN = 128, BK = 16, WM = 64, WN = 64, WNITER = 4, TM = 8, TN = 4;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = (BM / WM) * (BN / WN) * 32;
+    static constexpr Dim3 block_tile{BN, BM, 1};
+    static constexpr KernelResources ptxas{195, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(BM * BK + BK * BN) * sizeof(float); }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_warptile<BM, BN, BK, WM, WN, WNITER, TM, TN>(ctx, p);
+    }
+};
+
+struct MatmulWarptile : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::Warptile;
+    static constexpr const char* name = "matmul_warptile";
+    static constexpr const char* title =
+        "128x128 block tile (BK 16), 64x64 warp tiles, 8x4 thread tiles, float4 loads and a transposed A tile";
+    static constexpr const char* label = "warptile";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulWarptileBody::max_threads, 1, 1};
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = 128;  // 8 x 4 outputs in each of 4 sub-tiles
+    template <unsigned> using body = MatmulWarptileBody;
+};
+
+using MatmulVariants =
+    VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec, MatmulWarptile>;
 
 // The dispatcher: f(Body{}) with the body of `variant` for `tile` (ignored by variants without one).
 template <class F>
