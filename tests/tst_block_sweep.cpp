@@ -22,6 +22,8 @@
 #include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/matmul/matmul_timing.h"
 
+#include "support/event_waits.h"
+
 using namespace cvz;
 
 namespace {
@@ -45,12 +47,16 @@ double fake_ms(const SweepRow& r) {
     return 0.010 * (1 + std::abs(log2i(r.shape.block.x) - 5) + std::abs(log2i(r.shape.block.y) - 3));
 }
 
-// A timer that never touches a GPU: the shared loop (kernel_timing.h) with fake_ms, an optional
-// pause per shape, and shapes it refuses the way CUDA would.
-SweepTimer fake_timer(int pause_ms = 0, std::function<bool(const SweepRow&)> refuse = {}) {
+constexpr std::size_t kNoHold = SIZE_MAX;
+
+// A timer that never touches a GPU: the shared loop (kernel_timing.h) with fake_ms, and shapes it
+// refuses the way CUDA would. From shape `hold_at` on it waits until the sweep is cancelled, so that
+// a test of cancel or supersession knows where the sweep stands, whatever the machine's load.
+SweepTimer fake_timer(std::size_t hold_at = kNoHold, std::function<bool(const SweepRow&)> refuse = {}) {
     return [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
         TimingSweep sweep = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* t) {
-            if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+            if (i >= hold_at && options.cancel)
+                while (!options.cancel->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
             if (refuse && refuse(rows[i])) {
                 t->status = Status::error(ErrorKind::InvalidInput,
                                           "fake launch: cudaErrorInvalidConfiguration (invalid configuration argument)");
@@ -419,7 +425,7 @@ void TestBlockSweep::refused_shape_is_recorded_and_sweep_goes_on() {
         return (r.shape.kind == GridKind::TwoD && r.shape.block == Dim3{32, 8, 1}) ||
                (r.shape.kind == GridKind::OneD && r.shape.block.x == 1024);
     };
-    const SweepResult r = run_sweep(grayscale_request(), fake_timer(0, refuse));
+    const SweepResult r = run_sweep(grayscale_request(), fake_timer(kNoHold, refuse));
     QVERIFY(r.status.is_ok());
     QCOMPARE(count_state(r, SweepRowState::Failed), 2);
     QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale) - 2);
@@ -478,7 +484,7 @@ void TestBlockSweep::cancel_between_shapes_is_exact() {
 
 void TestBlockSweep::runner_reports_progress_rows_and_result() {
     SweepRunner runner;
-    runner.setTimer(fake_timer(1));
+    runner.setTimer(fake_timer());
     QVERIFY(runner.hasTimer());
     std::vector<int> progress;
     std::vector<int> rows;
@@ -532,7 +538,7 @@ void TestBlockSweep::runner_reports_progress_rows_and_result() {
 
 void TestBlockSweep::runner_cancel_stops_early() {
     SweepRunner runner;
-    runner.setTimer(fake_timer(5));
+    runner.setTimer(fake_timer(3));  // holds in the fourth shape until cancelled
     bool done = false;
     int last_progress = 0;
     SweepResult result;
@@ -548,27 +554,29 @@ void TestBlockSweep::runner_cancel_stops_early() {
     QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
     QVERIFY(result.cancelled);
     const int timed = count_state(result, SweepRowState::Timed);
-    // Cancel is seen between shapes: the shape running when it was asked still finishes, and a few
-    // more while the request crosses threads (cancel_between_shapes_is_exact pins the loop itself).
-    QVERIFY2(timed >= 3 && timed < catalogue_rows(KernelFamily::Grayscale), qPrintable(QString::number(timed)));
+    // Cancel is seen between shapes: the shape running when it was asked still finishes.
+    QCOMPARE(timed, 4);
     QCOMPARE(last_progress, timed);
     QVERIFY(result.note.startsWith(QStringLiteral("cancelled after")));
 }
 
 void TestBlockSweep::runner_newer_sweep_supersedes() {
-    SweepRunner runner;
-    runner.setTimer(fake_timer(3));
-    int finished = 0;
+    JobRunner jobs;
+    SweepRunner runner(&jobs);
+    runner.setTimer(fake_timer(3));  // the first sweep holds in its fourth shape until superseded
+    int finished = 0, progressed = 0;
     SweepResult result;
     connect(&runner, &SweepRunner::finished, this, [&](const SweepResult& r) {
         result = r;
         ++finished;
     });
+    connect(&runner, &SweepRunner::progress, this, [&] { ++progressed; });
     runner.start(grayscale_request());
-    QTest::qWait(20);
+    QTRY_VERIFY_WITH_TIMEOUT(progressed > 0, 20000);  // the grayscale sweep is under way
+    runner.setTimer(fake_timer());
     runner.start(matmul_request());  // cancels the grayscale sweep; only this one reports
     QTRY_VERIFY_WITH_TIMEOUT(finished == 1, 20000);
-    QTest::qWait(50);
+    QVERIFY(test::drain(jobs));  // whatever the first sweep posted has arrived by now
     QCOMPARE(finished, 1);
     QCOMPARE(result.kernel, SweepKernel::Matmul);
     QVERIFY(!result.cancelled);
@@ -577,6 +585,7 @@ void TestBlockSweep::runner_newer_sweep_supersedes() {
 
 void TestBlockSweep::runner_destroyed_while_running() {
     std::atomic<int> shapes{0};
+    bool finished = false;
     {
         auto runner = std::make_unique<SweepRunner>();
         runner->setTimer([&](const SweepRequest& req, const std::vector<SweepRow>& rows, const TimingOptions& o) {
@@ -585,9 +594,8 @@ void TestBlockSweep::runner_destroyed_while_running() {
                 ++shapes;
                 if (inner) inner(d, t);
             };
-            return fake_timer(5)(req, rows, counted);
+            return fake_timer(2)(req, rows, counted);  // holds in the third shape until cancelled
         });
-        bool finished = false;
         connect(runner.get(), &SweepRunner::finished, this, [&] { finished = true; });
         runner->start(grayscale_request());
         QTRY_VERIFY_WITH_TIMEOUT(shapes >= 2, 10000);
@@ -595,9 +603,11 @@ void TestBlockSweep::runner_destroyed_while_running() {
         QVERIFY(!finished);
     }
     const int after = shapes;
-    QVERIFY(after < catalogue_rows(KernelFamily::Grayscale));
-    QTest::qWait(50);  // nothing arrives for the dead runner
+    QCOMPARE(after, 3);  // the two before the hold, and the one running when the runner went
+    // Its worker was joined with it: whatever it had posted is delivered now and finds nothing.
+    test::deliver_posted_events();
     QCOMPARE(int(shapes), after);
+    QVERIFY(!finished);
 }
 
 void TestBlockSweep::kernels_without_device_say_why() {

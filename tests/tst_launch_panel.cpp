@@ -31,6 +31,7 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
 #include "ui/views/view_transform.h"
+#include "support/event_waits.h"
 
 using namespace cvz;
 
@@ -264,7 +265,7 @@ void TestLaunchPanel::drag_supersedes_queued_runs() {
     QCOMPARE(w.jobs()->queued(), 1);
     gate.set_value();
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
-    QTest::qWait(50);
+    QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));  // anything else posted has arrived by now
     QCOMPARE(w.completedRuns(), runs + 1);
     QVERIFY(same(w.session()->resultShape(), LaunchShape::one_d(320)));
 }

@@ -41,6 +41,7 @@
 #include "ui/windows/main_window.h"
 #include "ui/views/view_transform.h"
 #include <QTabWidget>
+#include "support/event_waits.h"
 
 using namespace cvz;
 
@@ -243,7 +244,7 @@ void TestMainWindow::gl_failure_switches_to_raster() {
     QVERIFY(w.statusText().contains(QStringLiteral("simulated shader failure")));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
     QTRY_VERIFY(!w.findChild<QOpenGLWidget*>());
-    QTest::qWait(20);
+    test::deliver_posted_events();  // the raster views laid out
     check_views(w);  // the same images, now drawn by the raster views
 }
 
@@ -306,7 +307,7 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
     gate.set_value();
 
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
-    QTest::qWait(50);  // anything else posted would have arrived by now
+    QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));  // anything else posted has arrived by now
     QCOMPARE(w.completedRuns(), runs + 1);
     QCOMPARE(w.session()->resultShape().kind, GridKind::OneD);
     QCOMPARE(w.session()->resultShape().block.x, 1024u);
@@ -329,7 +330,7 @@ void TestMainWindow::invalid_block_text_does_not_run() {
         QCOMPARE(box->shapeText(), before);
         QVERIFY(!w.jobs()->busy());
     }
-    QTest::qWait(50);
+    QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));
     QCOMPARE(w.completedRuns(), runs);
 
     // A valid shape typed by hand runs.
@@ -617,7 +618,7 @@ void TestMainWindow::overlay_toggles_with_g() {
     QVERIFY(!w.overlayAction()->isChecked());
     QVERIFY(!w.overlayPanel()->overlayEnabled());
     QVERIFY(!w.originalView()->overlay().enabled && !w.resultView()->overlay().enabled);
-    QTest::qWait(20);
+    test::deliver_posted_events();
     const QString plain =
         check_on_screen(w.originalView(), test_image_.size(), [&](int x, int y) { return test_image_.pixel(x, y); });
     QVERIFY2(plain.isEmpty(), qPrintable(plain));
@@ -637,8 +638,8 @@ void TestMainWindow::readme_screenshots() {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1 && !w.jobs()->busy(), kRunTimeoutMs);
     auto settle = [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kRunTimeoutMs);
-        QTest::qWait(200);
+        QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));
+        test::deliver_posted_events();
     };
     auto save = [&](const QString& name) { QVERIFY(w.grab().save(QDir(dir).filePath(name))); };
     auto raise_dock = [&](const char* name) { w.findChild<QDockWidget*>(QLatin1String(name))->raise(); };

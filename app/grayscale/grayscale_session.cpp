@@ -179,8 +179,9 @@ void GrayscaleSession::requestRun() {
 void GrayscaleSession::finishRun(std::uint64_t serial, std::uint64_t image_serial, const GrayscaleRequest& request,
                                  const GrayscaleResult& result, const QImage& gray) {
     answered_serial_ = std::max(answered_serial_, serial);
-    // A result for a picture no longer shown, or older than the one shown, is dropped.
-    if (image_serial != image_serial_ || serial < shown_serial_) return;
+    // Only the latest request's result is shown: a superseded run's (an older shape, or a picture no
+    // longer shown) would put a launch on screen that no longer matches the one asked for.
+    if (image_serial != image_serial_ || serial != run_serial_) return;
     shown_serial_ = serial;
     last_ = result;
     result_shape_ = request.shape;
