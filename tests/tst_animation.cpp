@@ -26,19 +26,15 @@
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/view_transform.h"
 
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
+
 using namespace cvz;
+using cvz::test::make_test_image;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 30000;
-
-QImage make_test_image(int width, int height) {
-    QImage image(width, height, QImage::Format_RGB888);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            image.setPixel(x, y, qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13) % 256));
-    return image;
-}
+constexpr int kRunTimeoutMs = 120000;  // only for a hang: a loaded machine is slow
 
 // A small GPU: 4 SMs of 128 threads, so 8x8 blocks run two per SM and a 97x33 image (13x5 = 65
 // blocks) takes 9 waves of 8, the last a tail of one block.
@@ -79,7 +75,7 @@ private slots:
     void sm_panel_follows_the_wave();
 
 private:
-    bool show_and_wait(MainWindow& w);
+    bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1400, 800}, kRunTimeoutMs); }
     QTemporaryDir dir_;
     QString png_;
     QImage image_;
@@ -98,13 +94,6 @@ void TestAnimation::initTestCase() {
 }
 
 void TestAnimation::init() { QSettings().clear(); }
-
-bool TestAnimation::show_and_wait(MainWindow& w) {
-    w.resize(1400, 800);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
-    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kRunTimeoutMs);
-}
 
 void TestAnimation::wave_frames_data() {
     QTest::addColumn<int>("blocks");

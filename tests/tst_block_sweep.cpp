@@ -16,6 +16,7 @@
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
 #include "app/kernel_resources.h"
+#include "app/matrix_generator.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/grayscale/grayscale_launch.h"
@@ -83,17 +84,6 @@ SweepRequest grayscale_request(std::uint32_t w = 64, std::uint32_t h = 48) {
     for (auto& b : r.image.bytes) b = std::uint8_t(rng());
     r.profile = h200();
     return r;
-}
-
-Matrix random_matrix(std::uint32_t rows, std::uint32_t cols, unsigned seed) {
-    Matrix m;
-    m.rows = rows;
-    m.cols = cols;
-    m.data.resize(m.size());
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(-1, 1);
-    for (float& f : m.data) f = d(rng);
-    return m;
 }
 
 SweepRequest matmul_request(std::uint32_t m = 67, std::uint32_t k = 45, std::uint32_t n = 93) {

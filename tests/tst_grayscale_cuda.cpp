@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/cuda/cuda_devices.h"
+#include "support/cuda_probe.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/grayscale/grayscale_planar.h"
@@ -84,18 +84,10 @@ private:
     if (!has_device_) QSKIP(qPrintable(no_device_))
 
 void TestGrayscaleCuda::initTestCase() {
-    const CudaInventory inv = query_cuda_devices();
-    has_device_ = inv.status.is_ok() && !inv.devices.empty();
-    if (has_device_) {
-        const CudaDeviceInfo& d = inv.devices.front();
-        device_bytes_ = d.global_mem_bytes;
-        qInfo("CUDA device 0: %s, compute capability %d.%d, %d SMs, %.1f GiB; runtime %d, driver %d", d.name.c_str(),
-              d.cc_major, d.cc_minor, d.sm_count, double(d.global_mem_bytes) / (1u << 30), inv.runtime_version,
-              inv.driver_version);
-    } else {
-        no_device_ = "no CUDA device: " + QString::fromStdString(inv.status.is_ok() ? "none found" : inv.status.message());
-        qInfo("%s", qPrintable(no_device_));
-    }
+    const test::CudaProbe probe = test::probe_cuda_device();
+    has_device_ = probe.has_device;
+    no_device_ = probe.no_device;
+    device_bytes_ = probe.device_bytes;
 }
 
 void TestGrayscaleCuda::gpu_matches_emulator_data() {

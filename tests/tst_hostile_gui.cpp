@@ -34,28 +34,18 @@
 #include "ui/windows/main_window.h"
 
 #include "support/event_waits.h"
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
 
 using namespace cvz;
+using cvz::test::make_test_image;
 
 namespace {
 
-constexpr int kTimeoutMs = 60000;  // generous: the asan build is slow
+constexpr int kTimeoutMs = 300000;  // only for a hang: a loaded machine or the asan build is slow
 
 // The block shape of the run on screen, as the shape box writes it ("16x2", "256").
 QString shown_shape(const MainWindow& w) { return QString::fromStdString(to_string(w.session()->resultShape())); }
-
-QImage make_image(int w, int h, int seed) {
-    QImage image(w, h, QImage::Format_RGB888);
-    for (int y = 0; y < h; ++y) {
-        uchar* line = image.scanLine(y);
-        for (int x = 0; x < w; ++x) {
-            line[3 * x] = uchar(x * 255 / w);
-            line[3 * x + 1] = uchar(y * 255 / h);
-            line[3 * x + 2] = uchar((x * 7 + y * 13 + seed) & 0xFF);
-        }
-    }
-    return image;
-}
 
 std::vector<std::uint8_t> reference_gray(const QImage& image) {
     const RgbBuffer rgb = to_rgb_buffer(image);
@@ -91,7 +81,7 @@ private slots:
     void file_vanishes_after_it_was_chosen();
 
 private:
-    bool show_and_wait(MainWindow& w);
+    bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1000, 600}, kTimeoutMs); }
     // Waits for the error box a failed open shows, checks that it names `file`, and closes it.
     bool error_shown_for(MainWindow& w, const QString& file, const QString& problem);
 
@@ -107,10 +97,10 @@ void TestHostileGui::initTestCase() {
     QCoreApplication::setApplicationName(QStringLiteral("cudaviz-hostile-gui"));
     QVERIFY(dir_.isValid());
     // Large enough that a run on the emulator is still going when the next change comes.
-    big_ = make_image(1200, 800, 1);
+    big_ = make_test_image(1200, 800, 1);
     big_png_ = dir_.filePath(QStringLiteral("big.png"));
     QVERIFY(big_.save(big_png_));
-    small_ = make_image(61, 37, 2);
+    small_ = make_test_image(61, 37, 2);
     small_png_ = dir_.filePath(QStringLiteral("small.png"));
     QVERIFY(small_.save(small_png_));
     display_ = choose_display_path(false);
@@ -123,13 +113,6 @@ void TestHostileGui::cleanup() {
     // An error box left open by a failed check must not leak into the next test.
     for (QWidget* w : QApplication::topLevelWidgets())
         if (qobject_cast<QMessageBox*>(w)) w->close();
-}
-
-bool TestHostileGui::show_and_wait(MainWindow& w) {
-    w.resize(1000, 600);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
-    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kTimeoutMs);
 }
 
 bool TestHostileGui::error_shown_for(MainWindow& w, const QString& file, const QString& problem) {

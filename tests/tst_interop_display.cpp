@@ -28,22 +28,15 @@
 #include "ui/views/interop_display.h"
 #include "ui/views/view_transform.h"
 
+#include "support/test_images.h"
+
 using namespace cvz;
+using cvz::test::make_test_image;
 
 Q_DECLARE_METATYPE(cvz::LaunchShape)
 Q_DECLARE_METATYPE(cvz::PixelLayout)
 
 namespace {
-
-// Every pixel different, extremes included.
-QImage make_test_image(int width, int height, int seed) {
-    QImage image(width, height, QImage::Format_RGB888);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            image.setPixel(x, y,
-                           qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13 + seed) % 256));
-    return image;
-}
 
 // The CPU reference for `rgb` (interleaved) read in `layout`: the same bytes in either layout.
 std::vector<std::uint8_t> reference_gray(const RgbBuffer& rgb, PixelLayout layout) {

@@ -31,25 +31,21 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
 #include "ui/views/view_transform.h"
+
 #include "support/event_waits.h"
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
 
 using namespace cvz;
+using cvz::test::make_test_image;
 
 Q_DECLARE_METATYPE(cvz::LaunchShape)
 
 namespace {
 
-constexpr int kRunTimeoutMs = 30000;
+constexpr int kRunTimeoutMs = 120000;  // only for a hang: a loaded machine is slow
 
 bool same(const LaunchShape& a, const LaunchShape& b) { return a.kind == b.kind && a.block == b.block; }
-
-QImage make_test_image(int width, int height) {
-    QImage image(width, height, QImage::Format_RGB888);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            image.setPixel(x, y, qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13) % 256));
-    return image;
-}
 
 bool near(QRgb got, const QColor& want, int tolerance) {
     return std::abs(qRed(got) - want.red()) <= tolerance && std::abs(qGreen(got) - want.green()) <= tolerance &&
@@ -81,7 +77,7 @@ private slots:
     void occupancy_follows_block();
 
 private:
-    bool show_and_wait(MainWindow& w);
+    bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1400, 800}, kRunTimeoutMs); }
     QTemporaryDir dir_;
     QString png_;
     QImage image_;
@@ -100,13 +96,6 @@ void TestLaunchPanel::initTestCase() {
 }
 
 void TestLaunchPanel::init() { QSettings().clear(); }
-
-bool TestLaunchPanel::show_and_wait(MainWindow& w) {
-    w.resize(1400, 800);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
-    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kRunTimeoutMs);
-}
 
 void TestLaunchPanel::sliders_change_the_shape() {
     LaunchPanel panel;

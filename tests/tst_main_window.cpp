@@ -41,23 +41,17 @@
 #include "ui/windows/main_window.h"
 #include "ui/views/view_transform.h"
 #include <QTabWidget>
+
 #include "support/event_waits.h"
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
 
 using namespace cvz;
+using cvz::test::make_test_image;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 30000;
-
-// Every pixel different, extremes included: red ramps across, green down, blue a mix of both.
-QImage make_test_image(int width, int height, int seed) {
-    QImage image(width, height, QImage::Format_RGB888);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            image.setPixel(x, y,
-                           qRgb(x * 255 / (width - 1), y * 255 / (height - 1), (x * 7 + y * 13 + seed) % 256));
-    return image;
-}
+constexpr int kRunTimeoutMs = 120000;  // only for a hang: a loaded machine is slow
 
 std::vector<std::uint8_t> reference_gray(const QImage& image) {
     const RgbBuffer rgb = to_rgb_buffer(image);
@@ -129,8 +123,7 @@ private slots:
     void readme_screenshots();
 
 private:
-    // Shows `w` at a known size and waits for its first kernel result.
-    bool show_and_wait(MainWindow& w);
+    bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1200, 700}, kRunTimeoutMs); }
     void check_views(MainWindow& w);
 
     QTemporaryDir dir_;
@@ -164,13 +157,6 @@ void TestMainWindow::initTestCase() {
 }
 
 void TestMainWindow::init() { QSettings().clear(); }
-
-bool TestMainWindow::show_and_wait(MainWindow& w) {
-    w.resize(1200, 700);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
-    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, kRunTimeoutMs);
-}
 
 // Both views, at 100% and at 300% (nearest filtering: every screen pixel inside an image pixel has
 // its value), against the source colours and the CPU reference's bytes.

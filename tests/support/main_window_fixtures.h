@@ -1,0 +1,19 @@
+#pragma once
+// The main window as the GUI tests start it: shown at a known size, exposed, its first kernel result
+// on screen and the worker idle. GUI tests only (it includes ui/).
+#include <QSize>
+#include <QTest>
+
+#include "app/job_runner.h"
+#include "ui/windows/main_window.h"
+
+namespace cvz::test {
+
+inline bool show_and_wait(MainWindow& w, QSize size, int timeout_ms) {
+    w.resize(size);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, timeout_ms);
+}
+
+}  // namespace cvz::test
