@@ -1,11 +1,9 @@
 #include "block_sweep.h"
 
-#include <QMetaObject>
 #include <QSaveFile>
 #include <QStringList>
 
 #include <algorithm>
-#include <mutex>
 
 #include "backend_choice.h"
 #include "job_runner.h"
@@ -341,24 +339,6 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
 
 // What a running sweep shares with its runner: the cancel flag, and the way back to the GUI thread,
 // cut when the runner goes (or a newer sweep supersedes this one).
-struct SweepRunner::Channel {
-    std::atomic<bool> cancel{false};
-    std::mutex mutex;
-    SweepRunner* owner = nullptr;
-
-    template <class F>
-    void post(F&& f) {
-        std::lock_guard lock(mutex);
-        // An event posted to an object is deleted with the object, so `f` never runs on a dead runner.
-        if (owner) QMetaObject::invokeMethod(owner, std::forward<F>(f), Qt::QueuedConnection);
-    }
-    void detach() {
-        cancel = true;
-        std::lock_guard lock(mutex);
-        owner = nullptr;
-    }
-};
-
 SweepRunner::SweepRunner(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs), timer_(default_sweep_timer()) {
     if (!jobs_) {
         own_jobs_ = std::make_unique<JobRunner>();
@@ -366,46 +346,43 @@ SweepRunner::SweepRunner(JobRunner* jobs, QObject* parent) : QObject(parent), jo
     }
 }
 
-SweepRunner::~SweepRunner() {
-    if (channel_) channel_->detach();
-}
+// The running sweep is asked to stop; what it posts afterwards is dropped with this object.
+SweepRunner::~SweepRunner() { ticket_.cancel(); }
 
 void SweepRunner::setTimer(SweepTimer timer) { timer_ = std::move(timer); }
 
-void SweepRunner::cancel() {
-    if (channel_) channel_->cancel = true;
-}
+void SweepRunner::cancel() { ticket_.cancel(); }
 
 void SweepRunner::start(SweepRequest request) {
-    if (channel_) channel_->detach();  // a newer sweep: the older one stops and says nothing more
-    channel_ = std::make_shared<Channel>();
-    channel_->owner = this;
-    const quint64 serial = ++serial_;
     running_ = true;
     emit started(model_sweep(request));
 
-    // The request (an image can be large) moves to the worker; nothing of it stays shared.
-    jobs_->submit(kSweepTag, this, [this, channel = channel_, request = std::move(request), timer = timer_,
-                                    serial]() -> JobRunner::Continuation {
+    // The request (an image can be large) moves to the worker; nothing of it stays shared. A newer
+    // sweep (same tag) asks this one to stop; whatever this one posted after that is recognised by
+    // its id and says nothing more.
+    ticket_ = jobs_->submit(kSweepTag, this, [this, request = std::move(request), timer = timer_](
+                                                 JobControl& job) -> JobRunner::Continuation {
+        // Worker thread: `this` is touched only in what is posted back, which runs on its thread.
+        const quint64 id = job.id();
         TimingOptions options;
-        options.cancel = &channel->cancel;
-        options.progress = [this, &channel, serial](std::size_t done, std::size_t total) {
-            channel->post([this, serial, done, total] {
-                if (serial == serial_) emit progress(int(done), int(total));
+        options.cancel = &job.cancelFlag();
+        options.progress = [this, job, id](std::size_t done, std::size_t total) {
+            job.reportProgress(total ? double(done) / double(total) : 1.0);
+            job.post([this, id, done, total] {
+                if (id == ticket_.id()) emit progress(int(done), int(total));
             });
         };
-        const auto row_done = [this, &channel, serial](int index, const SweepRow& row) {
-            channel->post([this, serial, index, row] {
-                if (serial == serial_) emit rowUpdated(index, row);
+        const auto row_done = [this, job, id](int index, const SweepRow& row) {
+            job.post([this, id, index, row] {
+                if (id == ticket_.id()) emit rowUpdated(index, row);
             });
         };
         SweepResult result = run_sweep(request, timer, options, row_done);
-        channel->post([this, serial, result = std::move(result)] {
-            if (serial != serial_) return;
+        return [this, id, result = std::move(result)] {
+            if (id != ticket_.id()) return;
             running_ = false;
             emit finished(result);
-        });
-        return {};
+        };
     });
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device_profile.h"
+#include "job_ticket.h"
 #include "kernels/core/kernel_timing.h"
 #include "kernels/core/kernel_variant.h"
 #include "kernels/core/launch_shape.h"
@@ -163,13 +164,10 @@ signals:
     void finished(const cvz::SweepResult& result);
 
 private:
-    struct Channel;
-
     JobRunner* jobs_ = nullptr;
     std::unique_ptr<JobRunner> own_jobs_;
     SweepTimer timer_;
-    std::shared_ptr<Channel> channel_;  // of the latest sweep
-    quint64 serial_ = 0;
+    JobTicket ticket_;  // of the latest sweep: what another sweep posted is recognised by its id
     bool running_ = false;
 };
 

@@ -1,8 +1,11 @@
 #include "job_runner.h"
 
 #include <QMetaObject>
+#include <QThread>
 
 #include <algorithm>
+
+#include "thread_handoff.h"
 
 namespace cvz {
 
@@ -13,19 +16,63 @@ JobRunner::~JobRunner() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
         queue_.clear();
+        if (running_) running_->cancel = true;
     }
     wake_.notify_all();
     worker_.join();
 }
 
-void JobRunner::submit(const QString& tag, QObject* receiver, Job job) {
+JobTicket JobRunner::submit(const QString& tag, QObject* receiver, Job job) {
+    return submit(tag, receiver, ControlledJob([job = std::move(job)](JobControl&) { return job(); }));
+}
+
+JobTicket JobRunner::submit(const QString& tag, QObject* receiver, ControlledJob job) {
+    auto state = std::make_shared<detail::JobState>();
+    state->tag = tag;
+    state->receiver = receiver;
+    state->runner = this;
+    std::vector<quint64> dropped;
     {
         std::lock_guard lock(mutex_);
-        queue_.erase(std::remove_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return e.tag == tag; }),
-                     queue_.end());
-        queue_.push_back({tag, receiver, std::move(job)});
+        state->id = ++next_id_;
+        for (auto it = queue_.begin(); it != queue_.end();) {
+            if (it->state->tag == tag) {
+                it->state->cancel = true;
+                it->state->superseded = true;
+                dropped.push_back(it->state->id);
+                it = queue_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (running_ && running_->tag == tag) {
+            running_->superseded = true;
+            running_->cancel = true;
+        }
+        queue_.push_back({state, std::move(job)});
     }
     wake_.notify_one();
+    for (quint64 id : dropped) postCancelled(id);
+    return JobTicket(state);
+}
+
+void JobRunner::cancel(quint64 id) {
+    bool dropped = false;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = std::find_if(queue_.begin(), queue_.end(), [id](const Entry& e) { return e.state->id == id; });
+        if (it != queue_.end()) {
+            it->state->cancel = true;
+            queue_.erase(it);
+            dropped = true;
+        } else if (running_ && running_->id == id) {
+            running_->cancel = true;
+        }
+    }
+    if (dropped) {
+        postCancelled(id);
+        if (!busy()) post([this] { emit busyChanged(false); });
+    }
 }
 
 int JobRunner::queued() const {
@@ -38,6 +85,43 @@ bool JobRunner::busy() const {
     return running_ || !queue_.empty();
 }
 
+quint64 JobRunner::runningJob() const {
+    std::lock_guard lock(mutex_);
+    return running_ ? running_->id : 0;
+}
+
+void JobRunner::post(std::function<void()> f) {
+    handoff_release(this);
+    QMetaObject::invokeMethod(
+        this,
+        [this, f = std::move(f)] {
+            handoff_acquire(this);
+            f();
+        },
+        Qt::QueuedConnection);
+}
+
+void JobRunner::postCancelled(quint64 id) {
+    post([this, id] { emit cancelled(id); });
+}
+
+void JobRunner::deliver(const std::shared_ptr<detail::JobState>& state, std::function<void()> f) {
+    // Posted to the runner, not to the receiver: the receiver may be destroyed on its own thread at
+    // any moment, the runner not while its worker runs. The guard is read where it is safe to read.
+    post([this, state, f = std::move(f)]() mutable {
+        QObject* receiver = state->receiver.data();
+        if (!receiver) return;
+        if (receiver->thread() == thread()) f();
+        else QMetaObject::invokeMethod(receiver, std::move(f), Qt::QueuedConnection);
+    });
+}
+
+void JobRunner::postProgress(const std::shared_ptr<detail::JobState>& state, double fraction) {
+    state->progress = fraction;
+    const quint64 id = state->id;
+    post([this, id, fraction] { emit progress(id, fraction); });
+}
+
 void JobRunner::loop() {
     for (;;) {
         Entry entry;
@@ -47,20 +131,44 @@ void JobRunner::loop() {
             if (stopping_) return;
             entry = std::move(queue_.front());
             queue_.pop_front();
-            running_ = true;
+            running_ = entry.state;
         }
-        QMetaObject::invokeMethod(this, [this] { emit busyChanged(true); }, Qt::QueuedConnection);
-        Continuation done = entry.job();
+        const quint64 id = entry.state->id;
+        post([this, id] {
+            emit busyChanged(true);
+            emit started(id);
+        });
+        JobControl control(entry.state);
+        Continuation done = entry.job(control);
+        entry.job = nullptr;  // what the job captured goes now, on the worker, not with the entry
         bool idle;
         {
             std::lock_guard lock(mutex_);
-            running_ = false;
+            running_.reset();
             idle = queue_.empty();
         }
-        // invokeMethod with a context object drops the call if that object is destroyed first.
-        if (done && entry.receiver) QMetaObject::invokeMethod(entry.receiver.data(), std::move(done), Qt::QueuedConnection);
-        if (idle) QMetaObject::invokeMethod(this, [this] { emit busyChanged(false); }, Qt::QueuedConnection);
+        const bool was_cancelled = entry.state->cancel.load();
+        if (done) deliver(entry.state, std::move(done));
+        post([this, id, was_cancelled, idle] {
+            if (was_cancelled) emit cancelled(id);
+            else emit finished(id);
+            if (idle) emit busyChanged(false);
+        });
     }
+}
+
+void JobControl::reportProgress(double fraction) const {
+    if (JobRunner* runner = state_->runner.data()) runner->postProgress(state_, fraction);
+}
+
+void JobControl::post(std::function<void()> f) const {
+    if (JobRunner* runner = state_->runner.data()) runner->deliver(state_, std::move(f));
+}
+
+void JobTicket::cancel() {
+    if (!state_) return;
+    state_->cancel = true;
+    if (JobRunner* runner = state_->runner.data()) runner->cancel(state_->id);
 }
 
 }  // namespace cvz
