@@ -6,9 +6,13 @@
 
 namespace cvz {
 
-// Comma-separated numbers, one matrix row per line ('\n' or "\r\n"); spaces around numbers are
-// allowed, blank lines at the end are ignored. "nan" and "inf" are numbers. Rejects (with the line
-// and column) empty cells, non-numeric text and rows whose length differs from the first row's.
+// Comma-separated numbers, one matrix row per line ('\n' or "\r\n"), as numpy and pandas read them:
+// spaces around numbers allowed, blank lines skipped wherever they are, a first row of names (a
+// header) skipped, ';' between values where the first row has no ',', a value in double quotes read
+// as the number inside. "nan" and "inf" are numbers. Rejects, naming the line and column and showing
+// invisible characters escaped (\t, \x00, U+FEFF), empty cells, text that is not a number (saying
+// what it looks like: a tab, a decimal comma, a stray ';'), unclosed quotes and rows whose length
+// differs from the first row's.
 Matrix parse_csv_matrix(const QByteArray& bytes, QString* error);
 
 // Rows of comma-separated numbers with 9 significant digits, so float32 values read back exactly.

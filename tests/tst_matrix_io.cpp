@@ -5,6 +5,8 @@
 #include "npy_bytes.h"
 
 #include <QTemporaryDir>
+#include <QFileInfo>
+#include <QDir>
 
 #include <cmath>
 #include <cstring>
@@ -52,6 +54,8 @@ private slots:
     void csv_accepts();
     void csv_rejects_data();
     void csv_rejects();
+    void matrix_files_data();
+    void matrix_files();
     void files_round_trip();
     void load_errors_name_the_file();
     void generator_is_deterministic();
@@ -124,6 +128,14 @@ void TestMatrixIo::csv_accepts() {
     QCOMPARE(m.rows, 2u);
     QCOMPARE(m.cols, 3u);
     QCOMPARE(QList<float>(m.data.begin(), m.data.end()), kExpected23);
+    // Blank lines anywhere, a header row of names, ';' separators, quoted numbers: as pandas reads them.
+    for (const QByteArray& text : {QByteArray("\n1,2,3\n\n \t \n4,5,6\n"), QByteArray("a, b ,c\r\n1,2,3\r\n4,5,6\r\n"),
+                                   QByteArray("1;2;3\n4;5;6\n"), QByteArray("\"1\",\"2\", \"3\"\n4,\"5\",6\n")}) {
+        m = parse_csv_matrix(text, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(m.rows, 2u);
+        QCOMPARE(QList<float>(m.data.begin(), m.data.end()), kExpected23);
+    }
     m = parse_csv_matrix("nan,inf,-inf\n-1.5,0,1e-3", &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QVERIFY(std::isnan(m.data[0]) && m.data[1] == INFINITY && m.data[2] == -INFINITY);
@@ -138,8 +150,8 @@ void TestMatrixIo::csv_rejects_data() {
     QTest::newRow("ragged") << QByteArray("1,2,3\n4,5\n") << "line 2 has 2 values but line 1 has 3";
     QTest::newRow("word") << QByteArray("1,2\n3,abc\n") << "line 2, column 2: \"abc\" is not a number";
     QTest::newRow("empty cell") << QByteArray("1,,3\n") << "line 1, column 2 is empty";
-    QTest::newRow("blank line inside") << QByteArray("1,2\n\n3,4\n") << "line 2 has 1 values";
-    QTest::newRow("semicolons") << QByteArray("1;2;3\n") << "is not a number";
+    QTest::newRow("unclosed quote") << QByteArray("1,\"2\n") << "line 1, column 2: a '\"' opens a quoted value";
+    QTest::newRow("only a header") << QByteArray("a,b\n") << "line 1, column 1: \"a\" is not a number";
 }
 
 void TestMatrixIo::csv_rejects() {
@@ -148,6 +160,73 @@ void TestMatrixIo::csv_rejects() {
     QString error;
     parse_csv_matrix(bytes, &error);
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+// Files in tests/data/matrices, each showing one rule of the loaders: what loads (with its shape)
+// and what is refused, with the message naming the file and the problem, invisible characters
+// escaped.
+void TestMatrixIo::matrix_files_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("rows");  // 0: refused with `message`
+    QTest::addColumn<int>("cols");
+    QTest::addColumn<QString>("message");
+    // .npy: exactly the keys descr, fortran_order and shape, as Python literals; nothing after the data.
+    QTest::newRow("npy good") << "good_2x3.npy" << 2 << 3 << "";
+    QTest::newRow("npy double quotes, no trailing comma") << "double_quotes_no_trailing_comma.npy" << 2 << 2 << "";
+    QTest::newRow("npy extra key") << "extra_key.npy" << 0 << 0
+                                   << "an extra key 'comment' (only 'descr', 'fortran_order' and 'shape' are allowed)";
+    QTest::newRow("npy expression") << "expression_in_shape.npy" << 0 << 0 << "malformed shape (2*1, 2) (not a Python literal";
+    QTest::newRow("npy call") << "call_in_descr.npy" << 0 << 0
+                              << "the .npy header's 'descr' is not a Python literal: __import__('os').getcwd()";
+    QTest::newRow("npy missing key") << "missing_shape.npy" << 0 << 0 << "the .npy header lacks the key 'shape'";
+    QTest::newRow("npy key twice") << "key_twice.npy" << 0 << 0 << "the .npy header gives the key 'shape' twice";
+    QTest::newRow("npy list for shape") << "list_shape.npy" << 0 << 0 << "malformed shape [2, 2]";
+    QTest::newRow("npy fortran_order 0") << "fortran_order_not_bool.npy" << 0 << 0
+                                         << "'fortran_order' must be True or False, not 0";
+    QTest::newRow("npy text after dict") << "text_after_dict.npy" << 0 << 0 << "text after its dict: + 1";
+    QTest::newRow("npy data beyond shape") << "data_beyond_shape.npy" << 0 << 0
+                                           << "4 bytes after the data: 2x2 of 4-byte elements needs 16 bytes, the file has 20";
+    // CSV: blank lines skipped, a header row of names skipped, ';' or quoted numbers read; what is
+    // not read says what was found and what is expected.
+    QTest::newRow("csv blank lines") << "blank_lines.csv" << 2 << 2 << "";
+    QTest::newRow("csv header row") << "header_row.csv" << 2 << 2 << "";
+    QTest::newRow("csv semicolons") << "semicolons.csv" << 2 << 2 << "";
+    QTest::newRow("csv quoted numbers") << "quoted_numbers.csv" << 2 << 2 << "";
+    QTest::newRow("csv decimal commas") << "decimal_commas.csv" << 0 << 0
+                                        << "line 2, column 1: \"1,5\" is not a number (a decimal comma? write decimals with '.')";
+    QTest::newRow("csv mixed separators") << "mixed_separators.csv" << 0 << 0
+                                          << "line 1, column 2: \"5;2\" is not a number (';' inside";
+    QTest::newRow("csv tabs") << "tabs.csv" << 0 << 0
+                              << "line 1, column 1: \"1\\t2\" is not a number (a tab: values must be separated by ',')";
+    QTest::newRow("csv NUL") << "nul_byte.csv" << 0 << 0 << "line 2, column 2: \"\\x00\" is not a number";
+    QTest::newRow("csv BOM inside") << "bom_inside.csv" << 0 << 0
+                                    << "line 2, column 1: \"U+FEFF3\" is not a number (a byte-order mark inside";
+    QTest::newRow("csv unclosed quote") << "unclosed_quote.csv" << 0 << 0
+                                        << "line 1, column 1: a '\"' opens a quoted value that is not closed";
+    QTest::newRow("csv header only") << "header_only.csv" << 0 << 0 << "line 1, column 1: \"x\" is not a number";
+    QTest::newRow("csv header wider than rows") << "header_longer_than_rows.csv" << 0 << 0
+                                                << "line 2 has 2 values but line 1 has 3";
+}
+
+void TestMatrixIo::matrix_files() {
+    QFETCH(QString, file);
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    QFETCH(QString, message);
+    const QString path = QStringLiteral(CUDAVIZ_SOURCE_DIR "/tests/data/matrices/") + file;
+    QVERIFY2(QFileInfo::exists(path), qPrintable(path));
+    const LoadedMatrix m = load_matrix(path);
+    if (rows == 0) {
+        QVERIFY(!m.ok());
+        QVERIFY(m.matrix.data.empty());
+        QVERIFY2(m.error.startsWith(QDir::toNativeSeparators(path) + QStringLiteral(": ")), qPrintable(m.error));
+        QVERIFY2(m.error.contains(message), qPrintable(m.error));
+        return;
+    }
+    QVERIFY2(m.ok(), qPrintable(m.error));
+    QCOMPARE(int(m.matrix.rows), rows);
+    QCOMPARE(int(m.matrix.cols), cols);
+    for (int i = 0; i < rows * cols; ++i) QCOMPARE(m.matrix.data[std::size_t(i)], float(i + 1));
 }
 
 void TestMatrixIo::files_round_trip() {
