@@ -26,6 +26,25 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+// ThreadSanitizer, likewise, keeps a shadow stack and a clock per context of execution: each fiber
+// gets its own (__tsan_create_fiber) and every switch is announced just before it is made. Flag 0
+// makes a switch synchronise, as it does: one host thread runs a block's fibers one after another.
+#if defined(__SANITIZE_THREAD__)
+#define CVZ_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CVZ_TSAN_FIBERS 1
+#endif
+#endif
+#ifdef CVZ_TSAN_FIBERS
+extern "C" {
+void* __tsan_get_current_fiber(void);
+void* __tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void* fiber);
+void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+}
+#endif
+
 namespace cvz {
 
 namespace bctx = boost::context;
@@ -52,6 +71,28 @@ inline void finish_switch([[maybe_unused]] void* fake_stack, [[maybe_unused]] St
     __sanitizer_finish_switch_fiber(fake_stack, from ? &from->bottom : nullptr, from ? &from->size : nullptr);
 #endif
 }
+
+// The TSan side (no-ops without TSan): a context per fiber, and each switch announced to it.
+struct TsanFibers {
+#ifdef CVZ_TSAN_FIBERS
+    std::vector<void*> fibers;
+    void* host = nullptr;
+    explicit TsanFibers(std::size_t n) : fibers(n) {
+        for (void*& f : fibers) f = __tsan_create_fiber(0);
+    }
+    ~TsanFibers() {
+        for (void* f : fibers) __tsan_destroy_fiber(f);
+    }
+    void enter_block() { host = __tsan_get_current_fiber(); }
+    void switch_to(std::size_t i) { __tsan_switch_to_fiber(i < fibers.size() ? fibers[i] : host, 0); }
+#else
+    explicit TsanFibers(std::size_t) {}
+    void enter_block() {}
+    void switch_to(std::size_t) {}
+#endif
+    TsanFibers(const TsanFibers&) = delete;
+    TsanFibers& operator=(const TsanFibers&) = delete;
+};
 
 // The fiber stacks of one host thread, allocated once per launch and reused by every block it runs: a
 // block of 256 threads would otherwise allocate, fault in and free 16 MiB of stacks (the cost that
@@ -130,7 +171,8 @@ void EmuContext::sync() const {
 // thread's slot is empty, and a finished thread's stays empty.
 struct BlockFibers {
     BlockFibers(std::size_t threads, std::size_t shared_bytes, std::size_t stack_bytes)
-        : shared(shared_bytes), stacks(threads, stack_bytes), contexts(threads), barriers(threads), fibers(threads) {}
+        : shared(shared_bytes), stacks(threads, stack_bytes), contexts(threads), barriers(threads), fibers(threads),
+          tsan(threads) {}
 
     std::vector<unsigned char> shared;
     StackPool stacks;
@@ -141,6 +183,7 @@ struct BlockFibers {
     bctx::fiber scheduler;           // the host thread, suspended while the block's threads run
     StackBounds scheduler_stack;     // the host thread's stack, learned when it first switches to a fiber
     std::size_t from = 0;            // who made the latest switch: a thread index, or `threads` for the scheduler
+    TsanFibers tsan;                 // switch_to(threads): back to the host thread
 
     // The first suspended thread at or after `i`; `threads` when none is left in this round.
     std::size_t next_live(std::size_t i) const {
@@ -165,6 +208,7 @@ struct BlockFibers {
         FiberBarrier& me = barriers[i];
         from = i;
         start_switch(&me.fake_stack, stack_of(to));
+        tsan.switch_to(to);
         bctx::fiber back = std::move(slot(to)).resume();
         land(me.fake_stack, std::move(back));
     }
@@ -194,13 +238,16 @@ struct BlockFibers {
                                                 const std::size_t to = next_live(t + 1);
                                                 from = t;
                                                 start_switch(nullptr, stack_of(to));
+                                                tsan.switch_to(to);
                                                 return std::move(slot(to));
                                             });
                 }
+        tsan.enter_block();
         for (std::size_t first = next_live(0); first < threads; first = next_live(0)) {
             void* fake_stack = nullptr;
             from = threads;
             start_switch(&fake_stack, stack_of(first));
+            tsan.switch_to(first);
             bctx::fiber back = std::move(fibers[first]).resume();
             land(fake_stack, std::move(back));
         }
