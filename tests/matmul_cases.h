@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_variants.h"
 
@@ -26,14 +27,20 @@ struct Shape {
 
 inline QString shape_name(const Shape& s) { return QString("%1x%2 @ %2x%3").arg(s.m).arg(s.k).arg(s.n); }
 
-// Naive with square, wide, tall, odd and single-thread blocks; tiled with every TILE; every
-// fixed-block variant of the catalogue (the blocktiled ladder) with its block.
+// Every variant of the catalogue: those with a 2-D block over square, wide, tall, odd and
+// single-thread blocks; those with a TILE with every TILE; a fixed block as it is.
 inline QList<MatmulLaunch> all_launches() {
-    QList<MatmulLaunch> l = {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(32, 8), MatmulLaunch::naive(8, 32),
-                             MatmulLaunch::naive(7, 3),   MatmulLaunch::naive(1, 1),  MatmulLaunch::naive(32, 32)};
-    for (unsigned t : {8u, 16u, 32u}) l << MatmulLaunch::tiled(t);
-    for (const KernelInfo& info : matmul_catalogue())
-        if (info.block == BlockRule::Fixed) l << MatmulLaunch::of(MatmulVariant(info.variant), info.fixed_block, 0);
+    QList<MatmulLaunch> l;
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
+        const MatmulVariant v = MatmulVariant(k.variant);
+        if (k.block == BlockRule::Tile)
+            for (unsigned t : k.tiles) l << MatmulLaunch::of(v, Dim3{t, t, 1}, t);
+        else if (k.block == BlockRule::Fixed)
+            l << MatmulLaunch::of(v, k.fixed_block, 0);
+        else
+            for (Dim3 b : {Dim3{16, 16, 1}, Dim3{32, 8, 1}, Dim3{8, 32, 1}, Dim3{7, 3, 1}, Dim3{1, 1, 1}, Dim3{32, 32, 1}})
+                l << MatmulLaunch::of(v, b, 0);
+    }
     return l;
 }
 

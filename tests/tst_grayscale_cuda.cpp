@@ -11,8 +11,10 @@
 #include "support/cuda_probe.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_emulated.h"
+#include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_variants.h"
 
 #if CUDAVIZ_HAVE_CUDA
@@ -39,7 +41,8 @@ std::vector<std::uint8_t> random_rgb(std::uint64_t pixels, unsigned seed) {
 }
 
 QString shape_name(const LaunchShape& s) {
-    return QString("%1 %2").arg(QString::fromStdString(grayscale_variant_info(s.kind)->name), QString::fromStdString(to_string(s)));
+    const KernelInfo* k = grayscale_variant_info(s.kind);
+    return QString("%1 %2").arg(k ? QString::fromStdString(k->name) : QString("?")).arg(QString::fromStdString(to_string(s)));
 }
 
 // "" when equal, else where the first few differences are.
@@ -98,17 +101,19 @@ void TestGrayscaleCuda::gpu_matches_emulator_data() {
     // 3x70001: more rows than gridDim.y's 65535 blocks of one row reach (2-D grid-stride loop), and
     // more than 65535 blocks in x for small 1-D blocks.
     const QList<QPair<int, int>> sizes = {{1, 1}, {1, 257}, {263, 1}, {97, 33}, {451, 300}, {3, 70001}};
-    QList<LaunchShape> shapes = {LaunchShape::one_d(1),     LaunchShape::one_d(32),    LaunchShape::one_d(33),
-                                 LaunchShape::one_d(256),   LaunchShape::one_d(1024),  LaunchShape::two_d(16, 16),
-                                 LaunchShape::two_d(32, 8), LaunchShape::two_d(7, 3),  LaunchShape::two_d(1, 1),
-                                 LaunchShape::two_d(32, 32)};
-    // Every other variant of the catalogue (the ladder) with 1-D blocks of 1, 33 and 256 threads.
-    for (const KernelInfo& info : grayscale_catalogue())
-        if (info.block == BlockRule::OneD && GrayscaleVariant(info.variant) != GrayscaleVariant::Gray1d)
-            for (unsigned t : {1u, 33u, 256u}) shapes << LaunchShape::of(GrayscaleVariant(info.variant), Dim3{t, 1, 1});
+    // Every variant of the catalogue, over blocks of its launch rule.
+    QList<LaunchShape> shapes;
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
+        QList<Dim3> blocks;
+        if (k.block == BlockRule::OneD) blocks = {Dim3{1, 1, 1}, Dim3{32, 1, 1}, Dim3{33, 1, 1}, Dim3{256, 1, 1}, Dim3{1024, 1, 1}};
+        else if (k.block == BlockRule::Fixed) blocks = {k.fixed_block};
+        else blocks = {Dim3{16, 16, 1}, Dim3{32, 8, 1}, Dim3{7, 3, 1}, Dim3{1, 1, 1}, Dim3{32, 32, 1}};
+        for (const Dim3& b : blocks) shapes << LaunchShape::of(GrayscaleVariant(k.variant), b);
+    }
     for (auto [w, h] : sizes)
         for (const LaunchShape& s : shapes)
             for (int layout : {0, 1})
+                if (validate_grayscale_layout(s, layout ? PixelLayout::Planar : PixelLayout::Interleaved).empty())
                 QTest::newRow(qPrintable(QString("%1x%2 %3 %4").arg(w).arg(h).arg(shape_name(s)).arg(layout ? "planar" : "interleaved")))
                     << w << h << s << layout;
 }

@@ -9,7 +9,10 @@
 #include <set>
 #include <vector>
 
+#include "app/launch_plan.h"
 #include "app/matmul_traffic.h"
+#include "kernels/emulator/emulate.h"
+#include "kernels/emulator/traced_context.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/grayscale/grayscale_launch.h"
@@ -86,6 +89,7 @@ private slots:
     void matmul_variants_match_reference_data();
     void matmul_variants_match_reference();
     void traced_emulator_runs_every_variant();
+    void launch_plan_matches_every_grayscale_body();
     void unknown_variant_or_tile_is_refused();
 };
 
@@ -204,6 +208,64 @@ void TestKernelCatalogue::traced_emulator_runs_every_variant() {
                 QCOMPARE(t.barriers, p.barriers);
             }
         }
+}
+
+namespace {
+
+// Records which thread stores each grey pixel (serial launch: no locking needed).
+struct StoreRecorder {
+    const std::uint8_t* gray = nullptr;
+    std::vector<std::pair<Dim3, Dim3>> writer;  // per pixel: block, thread
+    std::set<std::pair<std::uint64_t, std::uint64_t>> threads;
+    void on_access(const EmuContext& c, Access a, const void* p, std::size_t) {
+        if (a != Access::Store) return;
+        const std::size_t i = std::size_t(static_cast<const std::uint8_t*>(p) - gray);
+        writer[i] = {c.block_idx(), c.thread_idx()};
+        threads.insert({linear_block_id(c.block_idx(), c.grid_dim()), linear_thread_id(c.thread_idx(), c.block_dim())});
+    }
+    void on_sync(const EmuContext&) {}
+};
+
+}  // namespace
+
+// The launch plan (the overlay's and inspector's source) names, for every pixel, the thread the body
+// itself makes write it, and counts the threads that write: for every variant, from its rule and
+// items per thread, without a line of its own per variant.
+void TestKernelCatalogue::launch_plan_matches_every_grayscale_body() {
+    const Size sizes[] = {{37, 23}, {53, 1}, {1, 29}, {129, 3}};
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale))
+        for (const Dim3& b : blocks_for(k))
+            for (const Size& sz : sizes) {
+                const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), b);
+                const std::uint64_t n = std::uint64_t(sz.w) * sz.h;
+                std::vector<std::uint8_t> rgb(3 * n, 1), gray(n);
+                const GrayscaleImage im{rgb.data(), gray.data(), sz.w, sz.h, PixelLayout::Interleaved};
+                StoreRecorder rec;
+                rec.gray = gray.data();
+                rec.writer.assign(n, {Dim3{~0u, 0, 0}, Dim3{}});
+                EmuOptions o;
+                o.host_threads = 1;
+                const Dim3 grid = grayscale_grid(shape, sz.w, sz.h);
+                const Status s = with_grayscale_variant(shape.kind, [&](auto body) {
+                    using Body = decltype(body);
+                    return emulate(grid, b, o, [&](const EmuContext& ctx) { Body::run(TracedContext(ctx, rec), im); });
+                });
+                QVERIFY2(s.is_ok(), s.message().c_str());
+                const LaunchPlan plan = plan_grayscale_launch(shape, sz.w, sz.h);
+                const QString what = row_name(k, b, QStringLiteral("%1x%2").arg(sz.w).arg(sz.h));
+                QVERIFY2(plan.grid == grid, qPrintable(what));
+                QVERIFY2(plan.active_threads == rec.threads.size(), qPrintable(what + QStringLiteral(": plan %1 active, body %2")
+                                                                                   .arg(plan.active_threads)
+                                                                                   .arg(rec.threads.size())));
+                for (std::uint32_t y = 0; y < sz.h; ++y)
+                    for (std::uint32_t x = 0; x < sz.w; ++x) {
+                        const ThreadOfPixel t = plan.thread_of_pixel(x, y);
+                        const auto& w = rec.writer[std::size_t(y) * sz.w + x];
+                        QVERIFY2(t.block == w.first && t.thread == w.second,
+                                 qPrintable(what + QStringLiteral(" pixel (%1, %2)").arg(x).arg(y)));
+                        QVERIFY(plan.thread_active(t.block, t.thread));
+                    }
+            }
 }
 
 void TestKernelCatalogue::unknown_variant_or_tile_is_refused() {
