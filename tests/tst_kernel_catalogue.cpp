@@ -217,10 +217,11 @@ struct StoreRecorder {
     const std::uint8_t* gray = nullptr;
     std::vector<std::pair<Dim3, Dim3>> writer;  // per pixel: block, thread
     std::set<std::pair<std::uint64_t, std::uint64_t>> threads;
-    void on_access(const EmuContext& c, Access a, const void* p, std::size_t) {
+    void on_access(const EmuContext& c, Access a, const void* p, std::size_t bytes) {
         if (a != Access::Store) return;
+        // A wide store (gray_vec16's 16 bytes) writes every pixel it covers.
         const std::size_t i = std::size_t(static_cast<const std::uint8_t*>(p) - gray);
-        writer[i] = {c.block_idx(), c.thread_idx()};
+        for (std::size_t j = 0; j < bytes; ++j) writer[i + j] = {c.block_idx(), c.thread_idx()};
         threads.insert({linear_block_id(c.block_idx(), c.grid_dim()), linear_thread_id(c.thread_idx(), c.block_dim())});
     }
     void on_sync(const EmuContext&) {}
