@@ -1,9 +1,15 @@
-// cudaviz: the GUI. `cudaviz [FILE] [--raster]`.
+// cudaviz: the GUI. `cudaviz [FILE] [--page image|matrices] [--screenshot FILE.png] [--raster]`.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTabWidget>
 
+#include <cstdio>
+
+#include "ui/pages/image_page.h"
+#include "ui/pages/matmul_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
+#include "ui/windows/window_screenshot.h"
 
 int main(int argc, char* argv[]) {
     // Views may be reparented or live in several windows; shared contexts keep their GL resources valid.
@@ -23,11 +29,35 @@ int main(int argc, char* argv[]) {
                                  QStringLiteral("[FILE]"));
     const QCommandLineOption raster(QStringLiteral("raster"),
                                     QStringLiteral("Draw without OpenGL (also: CUDAVIZ_RASTER=1)."));
-    parser.addOption(raster);
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("The page to open: image or matrices."),
+                                  QStringLiteral("image|matrices"), QStringLiteral("image"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open the page, wait until its result is drawn, write the window to FILE.png and exit "
+                       "(status 0, or 1 with a message if it cannot)."),
+        QStringLiteral("FILE.png"));
+    parser.addOptions({raster, page, screenshot});
     parser.process(app);
 
+    const QString page_name = parser.value(page);
+    if (page_name != QLatin1String("image") && page_name != QLatin1String("matrices")) {
+        std::fprintf(stderr, "cudaviz: unknown --page '%s': use image or matrices\n", qPrintable(page_name));
+        return 2;
+    }
     const QStringList files = parser.positionalArguments();
     cvz::MainWindow window(cvz::choose_display_path(parser.isSet(raster)), files.value(0));
+    if (page_name == QLatin1String("matrices")) window.tabs()->setCurrentWidget(window.matmulPage());
     window.show();
-    return app.exec();
+    if (!parser.isSet(screenshot)) return app.exec();
+
+    cvz::WindowScreenshot shot(&window, parser.value(screenshot));
+    int status = 1;
+    QObject::connect(&shot, &cvz::WindowScreenshot::finished, &app, [&status](bool ok, const QString& message) {
+        std::fprintf(ok ? stdout : stderr, "cudaviz: %s\n", qPrintable(message));
+        status = ok ? 0 : 1;
+        QCoreApplication::quit();
+    });
+    shot.start();
+    app.exec();
+    return status;
 }

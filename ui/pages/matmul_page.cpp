@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListView>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
@@ -76,9 +77,12 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
         return l;
     };
     step_label_ = rich();
+    step_label_->setObjectName(QStringLiteral("matmulStep"));
     counters_label_ = rich();
+    counters_label_->setObjectName(QStringLiteral("matmulCounters"));
     counters_label_->setWordWrap(false);
     totals_label_ = rich();
+    totals_label_->setObjectName(QStringLiteral("matmulTotals"));
     // The selected element's thread is in the window's Inspector dock (inspectorText()), not here.
     auto* info = new QWidget(this);
     auto* info_layout = new QVBoxLayout(info);
@@ -169,8 +173,12 @@ QWidget* MatmulPage::buildControls() {
     open_b->setToolTip(tr("Load B from a .npy or .csv file"));
     save_c->setToolTip(tr("Save C as .npy (float32) or .csv"));
     presets_ = new QComboBox(box);
+    // As wide as a short name: the page must fit a 1024-pixel screen beside the docks; the list is wider.
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(16);
     presets_->addItem(tr("Lecture presets…"));
     for (const MatmulPreset& p : lecture_matmul_presets()) presets_->addItem(p.name);
+    presets_->view()->setMinimumWidth(presets_->view()->sizeHintForColumn(0) + 24);
     cells_ = new QComboBox(box);
     cells_->addItem(tr("Cells: mean"));
     cells_->addItem(tr("Cells: max |v|"));
@@ -183,11 +191,17 @@ QWidget* MatmulPage::buildControls() {
     files->addWidget(cells_);
     files->addStretch(1);
 
-    auto spin = [box](int value) {
+    // Sized for five digits rather than the eight of the largest side, so that the page fits a
+    // 1024-pixel screen beside the docks; a larger number still fits where there is room.
+    auto narrow = [](QSpinBox* s) {
+        s->setMinimumWidth(s->fontMetrics().horizontalAdvance(QStringLiteral("000000")) + 2 * s->fontMetrics().height());
+    };
+    auto spin = [box, narrow](int value) {
         auto* s = new QSpinBox(box);
         s->setRange(1, int(MatrixLimits::kMaxSide));
         s->setValue(value);
         s->setAccelerated(true);
+        narrow(s);
         return s;
     };
     a_rows_ = spin(int(kDefaultM));
@@ -197,6 +211,7 @@ QWidget* MatmulPage::buildControls() {
     seed_ = new QSpinBox(box);
     seed_->setRange(0, 1 << 30);
     seed_->setValue(int(kDefaultSeed));
+    narrow(seed_);
     auto* gen = new QPushButton(tr("Generate"), box);
     gen->setToolTip(tr("Uniform values in [-1, 1): A from the seed, B from seed + 1"));
     auto* g = new QHBoxLayout;
@@ -437,7 +452,7 @@ void MatmulPage::selectElement(int row, int col) { session_->selectElement(row, 
 void MatmulPage::selectThread(Dim3 block, Dim3 thread) { session_->selectThread(block, thread); }
 
 QString MatmulPage::inspectorText() const {
-    if (session_->selectedRow() < 0 || !session_->model().valid()) return tr("Click an element of C (or a row of A, a column of B)\nto see the thread that computes it.");
+    if (session_->selectedRow() < 0 || !session_->model().valid()) return tr("Click an element of C (or a row of A, a column of B) to see the thread that computes it.");
     const std::uint32_t r = std::uint32_t(session_->selectedRow()), col = std::uint32_t(session_->selectedCol());
     const MatmulThread t = matmul_thread_of_element(session_->launch(), r, col);
     const Dim3 bd = session_->launch().block_shape();

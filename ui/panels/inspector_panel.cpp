@@ -26,6 +26,7 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     v->setContentsMargins(4, 4, 4, 4);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
     text_ = new QLabel(scroll);
     text_->setObjectName(QStringLiteral("inspectorText"));
@@ -41,7 +42,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
 void InspectorPanel::showHint(const QString& text) { text_->setText(QStringLiteral("<i>%1</i>").arg(text.toHtmlEscaped())); }
 
 void InspectorPanel::showText(const QString& text) {
-    text_->setText(QStringLiteral("<pre>%1</pre>").arg(text.toHtmlEscaped()));
+    // Monospace so the arithmetic lines up, but wrapped: a narrow dock must not hide it behind a scroll bar.
+    text_->setText(QStringLiteral("<pre style='white-space: pre-wrap'>%1</pre>").arg(text.toHtmlEscaped()));
 }
 
 QString InspectorPanel::html() const { return text_->text(); }

@@ -32,6 +32,7 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(devices_);
 
     summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("occupancySummary"));
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
     v->addWidget(summary_);
@@ -63,7 +64,7 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent) {
     }
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
-    view_->setMinimumHeight(180);
+    view_->setMinimumHeight(140);
     v->addWidget(view_, 1);
 
     connect(devices_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {

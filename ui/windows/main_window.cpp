@@ -17,6 +17,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -38,6 +39,7 @@
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
+#include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/recent_files.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -234,6 +236,8 @@ void MainWindow::createStatusBar() {
     status_label_ = new QLabel(this);
     status_label_->setObjectName(QStringLiteral("statusMessage"));
     status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long run summary must not make the window wider than the screen: it is cut, and whole in the tooltip.
+    status_label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(status_label_, 1);
 
     busy_ = new QProgressBar(this);
@@ -262,7 +266,7 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const Q
                                  Qt::DockWidgetArea area, PageDocks::Dock kind) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(name);  // for saveState
-    dock->setWidget(content);
+    dock->setWidget(area == Qt::BottomDockWidgetArea ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
     addDockWidget(area, dock);
     view_menu_->addAction(dock->toggleViewAction());
     docks_by_kind_.insert(kind, dock);
@@ -344,6 +348,7 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 900);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    fitToScreen();
 
     docks_.overlay->setColoring(OverlayColoring(
         settings.value(QStringLiteral("overlay/coloring"), int(OverlayColoring::Block)).toInt()));
@@ -363,6 +368,22 @@ void MainWindow::restoreSettings() {
         settings_->setValue(QStringLiteral("run/backend"), backend_box_->currentData());
         for (KernelPage* page : pages_) page->setBackend(backend());
     });
+}
+
+// A default or remembered size larger than this screen's free area (a geometry saved on a larger
+// screen, or the default at QT_SCALE_FACTOR=1.5 on a laptop) is cut to it, and the window moved onto it.
+void MainWindow::fitToScreen() {
+    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!here) return;
+    const QRect room = here->availableGeometry();
+    // Before the first show there is no frame yet: leave room for a typical title bar and border.
+    const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(16, 40);
+    const QSize fit = size().boundedTo(room.size() - frame);
+    if (fit != size()) resize(fit);
+    const QSize outer = fit + frame;
+    const QPoint at(std::clamp(x(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
+                    std::clamp(y(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
+    if (at != pos()) move(at);
 }
 
 BackendChoice MainWindow::backend() const {
@@ -488,6 +509,7 @@ QString MainWindow::documentText() const { return document_label_->text(); }
 
 void MainWindow::setStatus(const QString& text, bool error) {
     status_label_->setText(text);
+    status_label_->setToolTip(text);
     status_label_->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
 }
 

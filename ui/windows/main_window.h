@@ -123,6 +123,7 @@ private:
     QDockWidget* addDock(QWidget* content, const QString& title, const QString& name, Qt::DockWidgetArea area,
                          PageDocks::Dock kind);
     void restoreSettings();
+    void fitToScreen();  // the window inside the screen's available area
     void addPage(KernelPage* page);
     void onCurrentPageChanged();
     void showDocksOf(KernelPage* page);

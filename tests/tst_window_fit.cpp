@@ -1,0 +1,193 @@
+// The window fits the screen on every page: at 1024×700, and at QT_SCALE_FACTOR=1.5 on a 1600×1000
+// screen (a second CTest entry, tst_window_fit_scale_1_5, runs this program at that scale; the test
+// checks the scale it really runs at). No label of the teaching text is cut: each one's required size
+// (sizeHint, or heightForWidth when it wraps) fits the size it is shown at, and none hides behind a
+// horizontal scroll bar; the dock tabs show their whole titles.
+#include <QtTest>
+
+#include <QAbstractScrollArea>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
+
+#include "support/event_waits.h"
+#include "ui/pages/image_page.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/views/display_path.h"
+#include "ui/windows/main_window.h"
+
+using namespace cvz;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+// The labels that carry the teaching text, by object name.
+const QStringList kTeachingLabels = {
+    QStringLiteral("inspectorText"),  QStringLiteral("matmulStep"),       QStringLiteral("matmulCounters"),
+    QStringLiteral("matmulTotals"),   QStringLiteral("occupancySummary"), QStringLiteral("smCaption"),
+    QStringLiteral("launchStats"),    QStringLiteral("timelineCaption"),
+};
+
+double expected_scale() { return qEnvironmentVariableIsSet("QT_SCALE_FACTOR") ? qEnvironmentVariable("QT_SCALE_FACTOR").toDouble() : 1.0; }
+
+// Why `label` does not show all of its text at its present size, or an empty string.
+QString clipped(const QLabel* label) {
+    if (!label->isVisibleTo(label->window()) || label->text().isEmpty()) return {};
+    const QString name = label->objectName();
+    const QSize shown = label->size();
+    // Inside a scroll area it may scroll down, never sideways.
+    for (const QWidget* p = label->parentWidget(); p; p = p->parentWidget()) {
+        if (const auto* area = qobject_cast<const QAbstractScrollArea*>(p)) {
+            if (area->horizontalScrollBar()->isVisible())
+                return QStringLiteral("%1 sits behind a horizontal scroll bar (%2 px of text in %3 px)")
+                    .arg(name)
+                    .arg(area->horizontalScrollBar()->maximum() + area->viewport()->width())
+                    .arg(area->viewport()->width());
+            // A scroll area that never scrolls sideways cuts what is wider than its viewport.
+            const int right = label->mapTo(area->viewport(), QPoint(label->width(), 0)).x();
+            if (right > area->viewport()->width())
+                return QStringLiteral("%1 reaches %2 px in a %3 px wide scroll area").arg(name).arg(right).arg(area->viewport()->width());
+            if (label->wordWrap()) return {};
+            break;
+        }
+    }
+    if (label->wordWrap()) {
+        const int need = label->heightForWidth(shown.width());
+        if (need > shown.height())
+            return QStringLiteral("%1 needs %2 px of height at width %3, has %4").arg(name).arg(need).arg(shown.width()).arg(shown.height());
+        return {};
+    }
+    const QSize need = label->sizeHint();
+    if (need.width() > shown.width() || need.height() > shown.height())
+        return QStringLiteral("%1 needs %2×%3, is shown at %4×%5 ('%6')")
+            .arg(name).arg(need.width()).arg(need.height()).arg(shown.width()).arg(shown.height()).arg(label->text().left(60));
+    return {};
+}
+
+// The dock tabs whose titles are cut.
+QStringList cut_tabs(const MainWindow& w) {
+    QStringList cut;
+    for (const QTabBar* bar : w.findChildren<QTabBar*>()) {
+        if (!bar->isVisible() || qobject_cast<const QTabWidget*>(bar->parentWidget())) continue;  // the page tabs are not docks
+        for (int i = 0; i < bar->count(); ++i) {
+            const QRect r = bar->tabRect(i);
+            if (r.width() < bar->fontMetrics().horizontalAdvance(bar->tabText(i)) || !bar->rect().contains(r))
+                cut << bar->tabText(i);
+        }
+    }
+    return cut;
+}
+
+bool settle(MainWindow& w) {
+    if (!test::drain(*w.jobs(), kTimeoutMs)) return false;
+    QCoreApplication::processEvents();
+    return true;
+}
+
+}  // namespace
+
+class TestWindowFit : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void runs_at_the_scale_asked_for();
+    void every_page_fits_the_screen_data();
+    void every_page_fits_the_screen();
+    void restored_geometry_is_clamped();
+};
+
+void TestWindowFit::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-window-fit-test"));
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    qInfo("screen %dx%d (available %dx%d) at device pixel ratio %.2f", screen->geometry().width(),
+          screen->geometry().height(), screen->availableGeometry().width(), screen->availableGeometry().height(),
+          screen->devicePixelRatio());
+}
+
+void TestWindowFit::init() { QSettings().clear(); }
+
+// The second CTest entry sets QT_SCALE_FACTOR=1.5: prove the program really draws at that scale.
+void TestWindowFit::runs_at_the_scale_asked_for() {
+    QCOMPARE(QGuiApplication::primaryScreen()->devicePixelRatio(), expected_scale());
+}
+
+void TestWindowFit::every_page_fits_the_screen_data() {
+    QTest::addColumn<QString>("page");
+    QTest::addColumn<QSize>("size");  // asked for; an empty size leaves the window's own default
+    for (const QString page : {QStringLiteral("image"), QStringLiteral("matrices")}) {
+        QTest::addRow("%s, default size", qPrintable(page)) << page << QSize();
+        QTest::addRow("%s, 1024x700", qPrintable(page)) << page << QSize(1024, 700);
+    }
+}
+
+void TestWindowFit::every_page_fits_the_screen() {
+    QFETCH(QString, page);
+    QFETCH(QSize, size);
+    const QRect room = QGuiApplication::primaryScreen()->availableGeometry();
+    if (size.isValid() && (size.width() > room.width() || size.height() > room.height()))
+        QSKIP(qPrintable(QStringLiteral("the screen (%1x%2 at this scale) is smaller than %3x%4: the default-size row covers it")
+                             .arg(room.width()).arg(room.height()).arg(size.width()).arg(size.height())));
+    MainWindow w(choose_display_path(true));
+    if (page == QLatin1String("matrices")) w.tabs()->setCurrentWidget(w.matmulPage());
+    if (size.isValid()) w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(settle(w));
+    // Click an element of C so that the inspector shows the index arithmetic.
+    if (page == QLatin1String("matrices")) {
+        w.matmulPage()->selectElement(18, 20);
+        QVERIFY(settle(w));
+    }
+
+    qInfo("window %dx%d, minimum %dx%d, screen %dx%d", w.width(), w.height(), w.minimumSizeHint().width(),
+          w.minimumSizeHint().height(), room.width(), room.height());
+    if (qEnvironmentVariableIsSet("FIT_DEBUG")) {
+        for (QWidget* c : w.findChildren<QWidget*>()) {
+            if (!c->isVisible()) continue;
+            const QSize m = c->minimumSizeHint().expandedTo(c->minimumSize());
+            if (m.height() > 150 || m.width() > 250)
+                qInfo("  %s %s min %dx%d size %dx%d", c->metaObject()->className(), qPrintable(c->objectName()), m.width(), m.height(), c->width(), c->height());
+        }
+    }
+    QVERIFY2(room.contains(w.frameGeometry()),
+             qPrintable(QStringLiteral("the window %1x%2+%3+%4 is outside the screen's %5x%6")
+                            .arg(w.frameGeometry().width()).arg(w.frameGeometry().height())
+                            .arg(w.frameGeometry().x()).arg(w.frameGeometry().y()).arg(room.width()).arg(room.height())));
+    if (size.isValid()) QCOMPARE(w.size(), size);  // it did not grow past what was asked
+
+    QStringList problems;
+    for (const QLabel* label : w.findChildren<QLabel*>())
+        if (kTeachingLabels.contains(label->objectName()))
+            if (const QString why = clipped(label); !why.isEmpty()) problems << why;
+    for (const QString& tab : cut_tabs(w)) problems << QStringLiteral("dock tab '%1' is cut").arg(tab);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+}
+
+// A geometry saved on a larger screen (or at another scale) comes back inside this one.
+void TestWindowFit::restored_geometry_is_clamped() {
+    const QRect room = QGuiApplication::primaryScreen()->availableGeometry();
+    {
+        MainWindow big(choose_display_path(true));
+        big.setGeometry(room.x() + 40, room.y() + 40, room.width() * 3 / 2, room.height() * 3 / 2);
+        QSettings().setValue(QStringLiteral("window/geometry"), big.saveGeometry());
+    }
+    MainWindow w(choose_display_path(true));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(settle(w));
+    QVERIFY2(room.contains(w.frameGeometry()),
+             qPrintable(QStringLiteral("restored %1x%2 on a %3x%4 screen").arg(w.width()).arg(w.height()).arg(room.width()).arg(room.height())));
+}
+
+QTEST_MAIN(TestWindowFit)
+#include "tst_window_fit.moc"

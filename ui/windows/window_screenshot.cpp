@@ -1,0 +1,83 @@
+#include "ui/windows/window_screenshot.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QTimer>
+
+#include "app/grayscale/grayscale_session.h"
+#include "app/job_runner.h"
+#include "app/matmul/matmul_session.h"
+#include "ui/pages/image_page.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/windows/main_window.h"
+
+namespace cvz {
+
+WindowScreenshot::WindowScreenshot(MainWindow* window, const QString& path, QObject* parent)
+    : QObject(parent), window_(window), path_(path) {}
+
+bool WindowScreenshot::pageDrawn(const MainWindow& w) {
+    if (!w.isVisible() || w.jobs()->busy()) return false;
+    // The status bar's busy indicator hides on the worker's busyChanged: until then a result may be on its way.
+    if (const auto* busy = w.findChild<const QWidget*>(QStringLiteral("busyIndicator")); busy && busy->isVisible()) return false;
+    if (w.currentPage() == w.imagePage()) return w.session()->completedRuns() >= 1 && !w.session()->running();
+    if (w.currentPage() == w.matmulPage()) {
+        const MatmulSession* s = w.matmulPage()->session();
+        return s->completedRuns() >= 1 && !s->running();
+    }
+    return false;
+}
+
+QString WindowScreenshot::write(MainWindow& w, const QString& path) {
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0)
+        return tr("cannot write %1: the screenshot must be a .png file").arg(QDir::toNativeSeparators(path));
+    // grab() renders the widgets (the GL views through their framebuffers) whether or not the window
+    // is covered on the screen.
+    const QPixmap shot = w.grab();
+    if (shot.isNull()) return tr("cannot grab the window");
+    if (!shot.save(path, "PNG"))
+        return tr("cannot write %1 (is the folder there and writable?)").arg(QDir::toNativeSeparators(path));
+    return {};
+}
+
+void WindowScreenshot::start() {
+    MainWindow* w = window_;
+    if (!w) return fail(tr("no window"));
+    connect(w->jobs(), &JobRunner::busyChanged, this, &WindowScreenshot::check);
+    connect(w->session(), &GrayscaleSession::runFinished, this, &WindowScreenshot::check);
+    connect(w->matmulPage()->session(), &MatmulSession::runFinished, this, &WindowScreenshot::check);
+    // What the picture would not show: a file that did not open, a run that failed.
+    connect(w->imagePage(), &ImagePage::openFailed, this, [this](const QString& path, const QString& error) {
+        if (window_ && window_->currentPage() == window_->imagePage())
+            fail(tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), error));
+    });
+    connect(w->session(), &GrayscaleSession::runFailed, this, [this](const QString& error) {
+        if (window_ && window_->currentPage() == window_->imagePage()) fail(error);
+    });
+    connect(w->matmulPage()->session(), &MatmulSession::runFinished, this, [this](const MatmulResult& result) {
+        if (!result.status && window_ && window_->currentPage() == window_->matmulPage()) fail(result.summary());
+    });
+    QTimer::singleShot(0, this, &WindowScreenshot::check);
+}
+
+void WindowScreenshot::check() {
+    if (done_ || settling_ || !window_ || !pageDrawn(*window_)) return;
+    // The result's own continuations (the docks, the labels) are posted: deliver them, then look again.
+    settling_ = true;
+    QTimer::singleShot(0, this, [this] {
+        settling_ = false;
+        if (done_ || !window_ || !pageDrawn(*window_)) return;
+        const QString error = write(*window_, path_);
+        done_ = true;
+        emit finished(error.isEmpty(), error.isEmpty() ? tr("wrote %1").arg(QDir::toNativeSeparators(path_)) : error);
+    });
+}
+
+void WindowScreenshot::fail(const QString& why) {
+    if (done_) return;
+    done_ = true;
+    emit finished(false, why);
+}
+
+}  // namespace cvz
