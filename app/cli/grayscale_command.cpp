@@ -9,7 +9,7 @@
 #include "app/launch_config.h"
 #include "app/rgb_buffer.h"
 #include "exit_codes.h"
-#include "gray_output.h"
+#include "app/gray_output.h"
 #include "help_text.h"
 #include "kernel_option.h"
 #include "kernels/grayscale/grayscale_launch.h"

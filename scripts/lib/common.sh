@@ -5,12 +5,13 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 
-# Debian 12 / Ubuntu 22.04+ package names. Build: compiler, CMake, Ninja, Qt 6, Boost.Context, GL headers.
+# Debian 12 / Ubuntu 22.04+ package names. Build: compiler, CMake, Ninja, Qt 6, Boost.Context, GL headers,
+# giflib (animated GIF export).
 # Run and test: Mesa (software OpenGL), Xvfb for the GUI tests, Qt's image-format plugins.
 DEB_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins qt6-qpa-plugins
-  libboost-context-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
+  libboost-context-dev libgif-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   xvfb xauth fonts-dejavu-core
 )
 

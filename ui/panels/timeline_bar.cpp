@@ -1,12 +1,18 @@
 #include "ui/panels/timeline_bar.h"
 
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
 
 namespace cvz {
 
@@ -24,21 +30,41 @@ TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     forward_->setToolTip(tr("Step forward"));
     scrub_ = new QSlider(Qt::Horizontal, this);
     scrub_->setToolTip(tr("Scrub"));
+    step_box_ = new QSpinBox(this);
+    step_box_->setObjectName(QStringLiteral("timelineStep"));
+    step_box_->setKeyboardTracking(false);  // typing "412" jumps once, to 412
+    step_box_->setAccelerated(true);
+    speed_ = new QDoubleSpinBox(this);
+    speed_->setObjectName(QStringLiteral("timelineSpeed"));
+    speed_->setRange(kMinSpeed, kMaxSpeed);
+    speed_->setDecimals(2);
+    speed_->setSingleStep(0.5);
+    speed_->setSuffix(tr(" /s"));
+    speed_->setValue(2);
+    speed_->setKeyboardTracking(false);
+    speed_->setToolTip(tr("Playing speed: steps (waves or warps) per second"));
     label_ = new QLabel(this);
     label_->setMinimumWidth(260);
     h->addWidget(back_);
     h->addWidget(play_);
     h->addWidget(forward_);
     h->addWidget(scrub_, 1);
+    h->addWidget(step_box_);
+    h->addWidget(speed_);
     h->addWidget(label_);
     timer_ = new QTimer(this);
-    timer_->setInterval(600);
+    timer_->setInterval(500);
     setFocusPolicy(Qt::StrongFocus);
 
     connect(back_, &QToolButton::clicked, this, &TimelineBar::stepBack);
     connect(forward_, &QToolButton::clicked, this, &TimelineBar::stepForward);
     connect(play_, &QToolButton::clicked, this, &TimelineBar::togglePlay);
     connect(scrub_, &QSlider::valueChanged, this, &TimelineBar::setPosition);
+    connect(step_box_, &QSpinBox::valueChanged, this, [this](int step) { setPosition(step - 1); });
+    connect(speed_, &QDoubleSpinBox::valueChanged, this, [this](double speed) {
+        timer_->setInterval(std::max(1, int(std::lround(1000.0 / speed))));
+        emit speedChanged(speed);
+    });
     connect(timer_, &QTimer::timeout, this, [this] {
         if (position_ >= steps_) {
             togglePlay();  // stop at the end
@@ -53,14 +79,40 @@ void TimelineBar::setSteps(int steps, const QString& unit) {
     steps_ = std::max(1, steps);
     unit_ = unit;
     scrub_->setRange(0, steps_);
+    {
+        // Position k runs step k + 1; steps + 1 is "all done".
+        const QSignalBlocker block(step_box_);
+        step_box_->setRange(1, steps_ + 1);
+        step_box_->setPrefix(tr("%1 ").arg(unit));
+        step_box_->setToolTip(tr("Jump to a %1 (Ctrl+J); %2 shows all done").arg(unit).arg(steps_ + 1));
+    }
     setPosition(std::min(position_, steps_));
+    const QSignalBlocker block(step_box_);
+    step_box_->setValue(position_ + 1);
 }
+
+double TimelineBar::stepsPerSecond() const { return speed_->value(); }
+
+void TimelineBar::setStepsPerSecond(double speed) { speed_->setValue(std::clamp(speed, kMinSpeed, kMaxSpeed)); }
+
+void TimelineBar::focusStepBox() {
+    step_box_->setFocus(Qt::ShortcutFocusReason);
+    step_box_->selectAll();
+}
+
+void TimelineBar::jumpToStart() { setPosition(0); }
+
+void TimelineBar::jumpToEnd() { setPosition(steps_); }
 
 bool TimelineBar::playing() const { return timer_->isActive(); }
 
 void TimelineBar::setPosition(int p) {
     p = std::clamp(p, 0, steps_);
     if (scrub_->value() != p) scrub_->setValue(p);  // re-enters once with the same value
+    if (step_box_->value() != p + 1) {
+        const QSignalBlocker block(step_box_);
+        step_box_->setValue(p + 1);
+    }
     if (p == position_) return;
     position_ = p;
     emit positionChanged(p);

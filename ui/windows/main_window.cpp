@@ -40,6 +40,8 @@
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
 #include "ui/windows/dock_scroll_area.h"
+#include "ui/windows/animation_actions.h"
+#include "ui/windows/export_actions.h"
 #include "ui/windows/recent_files.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -77,6 +79,7 @@ MainWindow::MainWindow(const DisplayPathChoice& display, const QString& file, QW
     createStatusBar();
     createDocks();
     restoreSettings();
+    animation_->bind(docks_.timeline);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentPageChanged);
     onCurrentPageChanged();
 
@@ -110,6 +113,10 @@ void MainWindow::createActions() {
     samples->addAction(tr("&Chelsea the cat"), this, [this] { openFile(sampleFile()); });
     samples->addAction(tr("C&offee cup"), this, [this] { openFile(QStringLiteral(":/samples/coffee.png")); });
     file_menu->addSeparator();
+    exports_ = new ExportActions(this, jobs_.get());
+    exports_->addTo(file_menu);
+    connect(exports_, &ExportActions::message, this, &MainWindow::setStatus);
+    file_menu->addSeparator();
     QAction* quit = file_menu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
@@ -141,6 +148,7 @@ void MainWindow::createActions() {
     play_action_->setObjectName(QStringLiteral("playAction"));
     play_action_->setShortcut(QKeySequence(Qt::Key_Space));
     play_action_->setShortcutContext(Qt::WindowShortcut);
+    animation_ = new AnimationActions(animation_menu, this);
 
     QMenu* run_menu = menuBar()->addMenu(tr("&Run"));
     QAction* again = run_menu->addAction(tr("Run &Again"), this, &MainWindow::requestRun);

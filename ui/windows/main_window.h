@@ -24,6 +24,8 @@ class QTabWidget;
 
 namespace cvz {
 
+class AnimationActions;
+class ExportActions;
 class GrayscaleSession;
 class ImagePage;
 class ImageSurface;
@@ -96,6 +98,9 @@ public:
     QComboBox* animationModeBox() const { return docks_.animation_mode; }
     QAction* overlayAction() const { return overlay_action_; }
     QAction* playAction() const { return play_action_; }
+    // File > Save Result As and File > Export.
+    ExportActions* exports() const { return exports_; }
+    AnimationActions* animationActions() const { return animation_; }
 
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
@@ -160,6 +165,8 @@ private:
     QAction* play_action_ = nullptr;
     QMenu* view_menu_ = nullptr;
     QSettings* settings_ = nullptr;  // run and overlay choices, written as they change
+    ExportActions* exports_ = nullptr;
+    AnimationActions* animation_ = nullptr;
 };
 
 }  // namespace cvz

@@ -1,13 +1,15 @@
 #pragma once
+#include <QImage>
 #include <QString>
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-namespace cvz::cli {
+namespace cvz {
 
-// What `grayscale` writes, chosen by OUT's extension (case-insensitive).
+// What `cudaviz-cli grayscale --out` and the GUI's File > Save Result As write: one writer, so both
+// give the same bytes. Chosen by the file's extension (case-insensitive).
 enum class GrayOutputKind {
     Png,  // 8-bit grayscale PNG (QImage::Format_Grayscale8)
     Npy,  // NumPy uint8 array of shape (height, width)
@@ -20,4 +22,8 @@ std::optional<GrayOutputKind> gray_output_kind(const QString& path);
 QString write_gray_output(const QString& path, GrayOutputKind kind, const std::vector<std::uint8_t>& gray,
                           std::uint32_t width, std::uint32_t height);
 
-}  // namespace cvz::cli
+// The grey bytes of a Format_Grayscale8 image, row by row without the scanline padding (empty for
+// any other format).
+std::vector<std::uint8_t> gray_bytes(const QImage& image);
+
+}  // namespace cvz

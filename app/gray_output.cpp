@@ -5,10 +5,12 @@
 #include <QImageWriter>
 #include <QSaveFile>
 
-#include "app/npy_writer.h"
-#include "app/rgb_buffer.h"
+#include <algorithm>
 
-namespace cvz::cli {
+#include "npy_writer.h"
+#include "rgb_buffer.h"
+
+namespace cvz {
 
 namespace {
 
@@ -18,8 +20,13 @@ QString cannot_write(const QString& path, const QString& why) {
 
 QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, std::uint32_t width,
                   std::uint32_t height) {
-    const QImage image = gray_to_qimage(gray, width, height);
+    QImage image = gray_to_qimage(gray, width, height);
     if (image.isNull()) return cannot_write(path, "not enough memory for the image");
+    // A fixed resolution (96 dpi) in the pHYs chunk: QImage takes the screen's, or a default without
+    // one, and the CLI and the GUI must write the same bytes.
+    constexpr int kDotsPerMeter = 3780;
+    image.setDotsPerMeterX(kDotsPerMeter);
+    image.setDotsPerMeterY(kDotsPerMeter);
     // Through QSaveFile so that a failed write never leaves a half-written PNG behind.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
@@ -51,4 +58,12 @@ QString write_gray_output(const QString& path, GrayOutputKind kind, const std::v
     return write_png(path, gray, width, height);
 }
 
-}  // namespace cvz::cli
+std::vector<std::uint8_t> gray_bytes(const QImage& image) {
+    if (image.format() != QImage::Format_Grayscale8) return {};
+    std::vector<std::uint8_t> bytes(std::size_t(image.width()) * std::size_t(image.height()));
+    for (int y = 0; y < image.height(); ++y)
+        std::copy_n(image.constScanLine(y), image.width(), bytes.begin() + std::ptrdiff_t(y) * image.width());
+    return bytes;
+}
+
+}  // namespace cvz

@@ -1,0 +1,433 @@
+// File > Save Result As and File > Export (ui/windows/export_actions.h): the grayscale result is the
+// CLI's bytes, the view exports with and without the overlay, the animation as numbered PNG frames
+// and as an animated GIF (with cancel), timings and sweeps as CSV and JSON; errors name the file;
+// the last export folder is remembered. Also the Animation menu's stepping entries.
+#include <QtTest>
+
+#include <QAction>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <future>
+#include <memory>
+
+#include "app/execution_animation.h"
+#include "app/grayscale/grayscale_session.h"
+#include "app/job_runner.h"
+#include "app/job_ticket.h"
+#include "app/launch_config.h"
+#include "app/block_sweep.h"
+#include "cli_runner.h"
+#include "support/event_waits.h"
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
+#include "ui/pages/image_page.h"
+#include "ui/panels/launch_panel.h"
+#include "ui/panels/timeline_bar.h"
+#include "ui/views/display_path.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/view_transform.h"
+#include "ui/windows/animation_actions.h"
+#include "ui/windows/animation_export.h"
+#include "ui/windows/export_actions.h"
+#include "ui/windows/main_window.h"
+#include "ui/windows/sweep_dialog.h"
+
+using namespace cvz;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;  // only for a hang: a loaded machine is slow
+
+QByteArray read_all(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+struct Outcome {
+    QString path, error;
+    bool cancelled = false;
+};
+
+// Waits for the export's finished() signal (connected before the call, so nothing is missed).
+Outcome wait_for_export(MainWindow& w, const std::function<void()>& start) {
+    QSignalSpy spy(w.exports(), &ExportActions::finished);
+    start();
+    if (!spy.wait(kTimeoutMs) && spy.isEmpty()) return {QString(), QStringLiteral("no answer"), false};
+    const QList<QVariant> args = spy.takeFirst();
+    return {args[0].toString(), args[1].toString(), args[2].toBool()};
+}
+
+}  // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+
+    void save_result_matches_cli_bytes_data();
+    void save_result_matches_cli_bytes();
+    void save_errors_name_the_file();
+    void view_exports_with_and_without_overlay();
+    void animation_exports_png_frames();
+    void animation_exports_gif();
+    void animation_export_cancels();
+    void timings_and_sweep_as_csv_and_json();
+    void last_export_folder_remembered();
+    void animation_menu_steps_and_remembers_speed();
+    void step_keys_do_not_fire_in_a_spin_box();
+
+private:
+    bool open(MainWindow& w);
+
+    QTemporaryDir dir_;
+    QString photo_;
+    DisplayPathChoice display_;
+};
+
+void TestExport::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QVERIFY(dir_.isValid());
+    photo_ = dir_.filePath(QStringLiteral("photo.png"));
+    QVERIFY(test::make_test_image(97, 33, 5).save(photo_));  // odd, non-square
+    display_ = choose_display_path(false);
+}
+
+void TestExport::init() { QSettings().clear(); }
+
+bool TestExport::open(MainWindow& w) {
+    if (!test::show_and_wait(w, {1200, 700}, kTimeoutMs)) return false;
+    return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
+                                        !w.session()->running() && !w.jobs()->busy(); },
+                           kTimeoutMs);
+}
+
+void TestExport::save_result_matches_cli_bytes_data() {
+    QTest::addColumn<QString>("extension");
+    QTest::addColumn<QString>("block");
+    QTest::newRow("png, 2-D 16x16") << "png" << "16x16";
+    QTest::newRow("npy, 2-D 16x16") << "npy" << "16x16";
+    QTest::newRow("png, 1-D 256") << "png" << "256";
+    QTest::newRow("npy, 2-D 7x3") << "npy" << "7x3";
+}
+
+void TestExport::save_result_matches_cli_bytes() {
+    QFETCH(QString, extension);
+    QFETCH(QString, block);
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    const LaunchConfigParse shape = parse_launch_config(block);
+    QVERIFY(shape.ok());
+    w.session()->setShape(shape.shape);
+    QVERIFY(test::drain(*w.jobs()));
+    QCOMPARE(w.session()->resultShape(), shape.shape);
+
+    const QString gui = dir_.filePath(QStringLiteral("gui-%1.%2").arg(block, extension));
+    const Outcome outcome = wait_for_export(w, [&] { w.exports()->saveResult(gui); });
+    QCOMPARE(outcome.error, QString());
+    QCOMPARE(outcome.path, gui);
+
+    const QString cli = dir_.filePath(QStringLiteral("cli-%1.%2").arg(block, extension));
+    const test::CliRun run = test::run_cli({QStringLiteral("grayscale"), photo_, cli, QStringLiteral("--backend"),
+                                            QStringLiteral("cpu"), QStringLiteral("--block"), block});
+    QVERIFY2(run.code == 0, qPrintable(test::describe(run)));
+    const QByteArray cli_bytes = read_all(cli);
+    QVERIFY(!cli_bytes.isEmpty());
+    QCOMPARE(read_all(gui), cli_bytes);  // the same file, byte for byte
+}
+
+void TestExport::save_errors_name_the_file() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    const QString missing = dir_.filePath(QStringLiteral("no/such/folder/out.png"));
+    Outcome outcome = wait_for_export(w, [&] { w.exports()->saveResult(missing); });
+    QVERIFY2(outcome.error.contains(QDir::toNativeSeparators(missing)), qPrintable(outcome.error));
+    QVERIFY(!QFile::exists(missing));
+    QTRY_VERIFY(w.statusText().contains(QDir::toNativeSeparators(missing)));  // said in the status bar too
+
+    const QString wrong = dir_.filePath(QStringLiteral("out.jpg"));
+    outcome = wait_for_export(w, [&] { w.exports()->saveResult(wrong); });
+    QVERIFY2(outcome.error.contains(QStringLiteral("out.jpg")) && outcome.error.contains(QStringLiteral(".npy")),
+             qPrintable(outcome.error));
+
+    outcome = wait_for_export(w, [&] { w.exports()->exportAnimation(dir_.filePath(QStringLiteral("anim.mp4"))); });
+    QVERIFY2(outcome.error.contains(QStringLiteral("anim.mp4")) && outcome.error.contains(QStringLiteral(".gif")),
+             qPrintable(outcome.error));
+    outcome = wait_for_export(w, [&] { w.exports()->exportTimings(dir_.filePath(QStringLiteral("no/dir/t.json"))); });
+    QVERIFY2(outcome.error.contains(QStringLiteral("t.json")), qPrintable(outcome.error));
+    outcome = wait_for_export(w, [&] { w.exports()->exportSweep(dir_.filePath(QStringLiteral("sweep.csv"))); });
+    QVERIFY2(outcome.error.contains(QStringLiteral("Block-Size Sweep")), qPrintable(outcome.error));  // none yet
+}
+
+void TestExport::view_exports_with_and_without_overlay() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.overlayAction()->setChecked(true);
+    w.viewTransform()->setZoom(3);
+    w.inspectPixel(QPoint(20, 17), true);  // block (1, 1) of 16x16: outlined in the overlay
+    test::deliver_posted_events();  // the legend's new text relayouts the page first
+    const QSize view = w.resultView()->widget()->size();
+
+    const QString plain = dir_.filePath(QStringLiteral("plain.png"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportView(plain, false); }).error, QString());
+    const QString over = dir_.filePath(QStringLiteral("overlay.png"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportView(over, true); }).error, QString());
+
+    const QImage a(plain), b(over);
+    QCOMPARE(a.size(), view);
+    QCOMPARE(b.size(), view);
+    // Without the overlay every image pixel shows the kernel's byte; with it, not all of them do.
+    const QImage result = w.resultImage();
+    int differ = 0;
+    for (int y = 0; y < result.height(); ++y)
+        for (int x = 0; x < result.width(); ++x) {
+            const QPointF p = w.resultView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+            const QPoint at(int(p.x()), int(p.y()));
+            QVERIFY(a.rect().contains(at));
+            const int g = qGray(result.pixel(x, y));
+            QCOMPARE(a.pixel(at) & 0xffffff, qRgb(g, g, g) & 0xffffff);
+            if ((b.pixel(at) & 0xffffff) != (qRgb(g, g, g) & 0xffffff)) ++differ;
+        }
+    QVERIFY2(differ > result.width() * result.height() / 2, qPrintable(QString::number(differ)));
+}
+
+void TestExport::animation_exports_png_frames() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.session()->setShape(LaunchShape::two_d(8, 8));  // 13 x 5 = 65 blocks
+    QVERIFY(test::drain(*w.jobs()));
+    w.session()->setAnimationMode(AnimationMode::Waves);
+    const std::uint64_t steps = w.session()->animationSteps();
+    QVERIFY(steps >= 1);
+    test::deliver_posted_events();
+    const QSize view = w.resultView()->widget()->size();
+
+    QDir frames_dir(dir_.filePath(QStringLiteral("frames")));
+    QVERIFY(frames_dir.mkpath(QStringLiteral(".")));
+    const QString path = frames_dir.filePath(QStringLiteral("run.png"));
+    const Outcome outcome = wait_for_export(w, [&] { w.exports()->exportAnimation(path); });
+    QCOMPARE(outcome.error, QString());
+    QCOMPARE(std::uint64_t(frames_dir.entryList({QStringLiteral("run-*.png")}, QDir::Files).size()), steps + 1);
+    QCOMPARE(animation_frame_path(path, 0, steps + 1), frames_dir.filePath(QStringLiteral("run-0000.png")));
+
+    // The first frame shows nothing run yet: every block shows the input, not the kernel's grey.
+    const QImage first(animation_frame_path(path, 0, steps + 1));
+    const QImage last(animation_frame_path(path, steps, steps + 1));
+    QCOMPARE(first.size(), view);
+    const QPointF centre = w.resultView()->imageToWidget(QPointF(48.5, 16.5));
+    const QRgb input = w.originalImage().pixel(48, 16);
+    const QRgb shown_first = first.pixel(centre.toPoint());
+    const QRgb shown_last = last.pixel(centre.toPoint());
+    QVERIFY2(qRed(shown_first) != qBlue(shown_first) || qRed(input) == qBlue(input), "frame 0 should show colour");
+    QCOMPARE(qRed(shown_last), qGreen(shown_last));  // all done: grey (the overlay's tint aside)
+}
+
+void TestExport::animation_exports_gif() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.session()->setShape(LaunchShape::two_d(8, 8));
+    QVERIFY(test::drain(*w.jobs()));
+    w.session()->setAnimationMode(AnimationMode::Waves);
+    w.timeline()->setStepsPerSecond(4);
+    const std::uint64_t steps = w.session()->animationSteps();
+    test::deliver_posted_events();
+    const QSize view = w.resultView()->widget()->size();
+
+    const QString path = dir_.filePath(QStringLiteral("waves.gif"));
+    const Outcome outcome = wait_for_export(w, [&] { w.exports()->exportAnimation(path); });
+    QCOMPARE(outcome.error, QString());
+    QImageReader reader(path);
+    QCOMPARE(reader.format(), QByteArray("gif"));
+    QCOMPARE(std::uint64_t(reader.imageCount()), steps + 1);
+    const QImage first = reader.read();
+    QCOMPARE(first.size(), view);
+    QCOMPARE(reader.nextImageDelay(), 250);  // 4 waves per second
+}
+
+void TestExport::animation_export_cancels() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.session()->setShape(LaunchShape::two_d(32, 32));  // 32 warps: 33 frames
+    QVERIFY(test::drain(*w.jobs()));
+    w.session()->setAnimationMode(AnimationMode::Warps);
+    QCOMPARE(w.session()->animationSteps(), 32u);
+
+    // Cancelled before it starts: the worker is held by another job, so the export is still queued.
+    const QString path = dir_.filePath(QStringLiteral("cancelled.gif"));
+    std::promise<void> gate;
+    std::shared_future<void> open_gate = gate.get_future().share();
+    QObject holder;
+    w.jobs()->submit(QStringLiteral("test-hold"), &holder, [open_gate]() -> JobRunner::Continuation {
+        open_gate.wait();
+        return [] {};
+    });
+    QSignalSpy spy(w.exports(), &ExportActions::finished);
+    JobTicket ticket = w.exports()->exportAnimation(path);
+    QVERIFY(ticket.isValid());
+    ticket.cancel();
+    gate.set_value();
+    QVERIFY(spy.wait(kTimeoutMs) || !spy.isEmpty());
+    const QList<QVariant> args = spy.takeFirst();
+    QCOMPARE(args[1].toString(), QString());
+    QCOMPARE(args[2].toBool(), true);  // cancelled
+    QVERIFY(!QFile::exists(path));
+    QTRY_VERIFY(w.statusText().contains(QStringLiteral("cancelled")));
+    QVERIFY(test::drain(*w.jobs()));
+    QCOMPARE(spy.size(), 0);  // answered once
+
+    // Asked to stop while writing (the flag the worker polls between frames): no GIF is left, and
+    // PNG frames stop.
+    AnimationExportRequest request;
+    request.overlay = w.overlayState();
+    request.waves = w.session()->waves();
+    request.mode = AnimationMode::Warps;
+    request.block = 0;
+    request.image = w.resultImage();
+    request.source = w.originalImage();
+    request.size = QSize(200, 100);
+    request.zoom = 1;
+    request.center = QPointF(48, 16);
+    for (const QString& name : {QStringLiteral("stopped.gif"), QStringLiteral("stopped.png")}) {
+        request.path = dir_.filePath(name);
+        auto state = std::make_shared<detail::JobState>();
+        state->cancel = true;
+        const AnimationExportResult result = export_animation(request, JobControl(state));
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.frames, 0);
+        QCOMPARE(result.error, QString());
+        QVERIFY(!QFile::exists(request.path));
+        QVERIFY(!QFile::exists(animation_frame_path(request.path, 0, 33)));
+    }
+    // Not cancelled, the same request writes all 33 frames.
+    request.path = dir_.filePath(QStringLiteral("whole.gif"));
+    const AnimationExportResult whole = export_animation(request, JobControl(std::make_shared<detail::JobState>()));
+    QCOMPARE(whole.error, QString());
+    QCOMPARE(whole.frames, 33);
+    QCOMPARE(QImageReader(request.path).imageCount(), 33);
+}
+
+void TestExport::timings_and_sweep_as_csv_and_json() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    const QString json = dir_.filePath(QStringLiteral("timings.json"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportTimings(json); }).error, QString());
+    const QJsonArray runs = QJsonDocument::fromJson(read_all(json)).object().value(QStringLiteral("runs")).toArray();
+    QVERIFY(!runs.isEmpty());
+    const QJsonObject gray = runs.first().toObject();
+    QCOMPARE(gray.value(QStringLiteral("kernel")).toString(), QStringLiteral("grayscale"));
+    QCOMPARE(gray.value(QStringLiteral("problem")).toString(), QStringLiteral("97 x 33 image, interleaved"));
+    QCOMPARE(gray.value(QStringLiteral("kernel_ms")).toDouble(), w.session()->lastResult().kernel_ms);
+    QCOMPARE(gray.value(QStringLiteral("backend")).toString(), w.session()->lastResult().backend);
+
+    const QString csv = dir_.filePath(QStringLiteral("timings.csv"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportTimings(csv); }).error, QString());
+    const QList<QByteArray> lines = read_all(csv).trimmed().split('\n');
+    QCOMPARE(lines.first(), QByteArray("kernel,launch,problem,backend,kernel_ms,total_ms"));
+    QVERIFY(lines.size() >= 2);
+    QVERIFY(lines[1].startsWith("grayscale,"));
+
+    w.openSweep();  // the modeled rows are there at once (no GPU: nothing is timed)
+    QVERIFY(w.sweepDialog());
+    QTRY_VERIFY(!w.sweepDialog()->result().rows.empty());
+    const QString sweep_json = dir_.filePath(QStringLiteral("sweep.json"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportSweep(sweep_json); }).error, QString());
+    const QJsonObject doc = QJsonDocument::fromJson(read_all(sweep_json)).object();
+    QCOMPARE(doc.value(QStringLiteral("kernel")).toString(), QStringLiteral("grayscale"));
+    QCOMPARE(std::size_t(doc.value(QStringLiteral("rows")).toArray().size()), w.sweepDialog()->result().rows.size());
+    const QString sweep_csv_path = dir_.filePath(QStringLiteral("sweep.csv"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportSweep(sweep_csv_path); }).error, QString());
+    QCOMPARE(QString::fromUtf8(read_all(sweep_csv_path)), sweep_csv(w.sweepDialog()->result()));
+    w.sweepDialog()->close();
+}
+
+void TestExport::last_export_folder_remembered() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    // Before any export: next to the open file.
+    QCOMPARE(w.exports()->lastFolder(), QFileInfo(photo_).absolutePath());
+    const QString other = dir_.filePath(QStringLiteral("exports"));
+    QVERIFY(QDir().mkpath(other));
+    QSettings().setValue(QStringLiteral("export/lastDir"), other);  // what a save dialog stores
+    QCOMPARE(w.exports()->lastFolder(), other);
+    QSettings().setValue(QStringLiteral("export/lastDir"), dir_.filePath(QStringLiteral("gone")));
+    QCOMPARE(w.exports()->lastFolder(), QFileInfo(photo_).absolutePath());  // a folder since removed
+    QCOMPARE(w.exports()->saveResultAction()->shortcut(), QKeySequence(QKeySequence::Save));
+}
+
+void TestExport::animation_menu_steps_and_remembers_speed() {
+    {
+        MainWindow w(display_, photo_);
+        QVERIFY(open(w));
+        w.session()->setShape(LaunchShape::two_d(32, 32));
+        QVERIFY(test::drain(*w.jobs()));
+        w.session()->setAnimationMode(AnimationMode::Warps);  // 32 warps of block 0
+        const int steps = int(w.session()->animationSteps());
+        QVERIFY(steps > 3);
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        AnimationActions* a = w.animationActions();
+        a->jumpToStartAction()->trigger();
+        QCOMPARE(w.session()->animationPosition(), 0u);
+        a->stepForwardAction()->trigger();
+        a->stepForwardAction()->trigger();
+        QCOMPARE(w.session()->animationPosition(), 2u);
+        a->stepBackAction()->trigger();
+        QCOMPARE(w.session()->animationPosition(), 1u);
+        a->jumpToEndAction()->trigger();
+        QCOMPARE(w.session()->animationPosition(), std::uint64_t(steps));
+        // Jump by number: "wave 3" is position 2.
+        a->jumpToStepAction()->trigger();
+        QSpinBox* step = w.timeline()->stepBox();
+        QTRY_VERIFY(step->hasFocus());
+        step->setValue(3);
+        QCOMPARE(w.session()->animationPosition(), 2u);
+        w.timeline()->speedBox()->setValue(7.5);
+    }
+    MainWindow again(display_, photo_);
+    QVERIFY(open(again));
+    QCOMPARE(again.timeline()->stepsPerSecond(), 7.5);
+}
+
+void TestExport::step_keys_do_not_fire_in_a_spin_box() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.session()->setShape(LaunchShape::two_d(32, 32));
+    QVERIFY(test::drain(*w.jobs()));
+    w.session()->setAnimationMode(AnimationMode::Warps);
+    w.timeline()->jumpToStart();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+
+    // Focus on the image: the keys step.
+    w.resultView()->widget()->setFocus();
+    QTRY_VERIFY(w.resultView()->widget()->hasFocus());
+    QTest::keyClick(w.resultView()->widget(), Qt::Key_Period);
+    QCOMPARE(w.session()->animationPosition(), 1u);
+    QTest::keyClick(w.resultView()->widget(), Qt::Key_End);
+    QCOMPARE(w.session()->animationPosition(), w.session()->animationSteps());
+    QTest::keyClick(w.resultView()->widget(), Qt::Key_Home);
+    QCOMPARE(w.session()->animationPosition(), 0u);
+
+    // Focus in a spin box: they are the spin box's keys.
+    QDoubleSpinBox* speed = w.timeline()->speedBox();
+    speed->setFocus();
+    QTRY_VERIFY(speed->hasFocus());
+    QTest::keyClick(speed, Qt::Key_End);
+    QTest::keyClick(speed, Qt::Key_Period);
+    QTest::keyClick(speed, Qt::Key_Comma);
+    QCOMPARE(w.session()->animationPosition(), 0u);
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

@@ -1,0 +1,323 @@
+#include "ui/windows/export_actions.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QSaveFile>
+#include <QSettings>
+
+#include <atomic>
+#include <vector>
+
+#include "app/gray_output.h"
+#include "app/grayscale/grayscale_session.h"
+#include "app/job_runner.h"
+#include "app/matmul/matmul_session.h"
+#include "app/result_tables.h"
+#include "ui/pages/image_page.h"
+#include "ui/pages/matmul_page.h"
+#include "ui/panels/timeline_bar.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/raster_overlay.h"
+#include "ui/views/view_transform.h"
+#include "ui/windows/animation_export.h"
+#include "ui/windows/main_window.h"
+#include "ui/windows/sweep_dialog.h"
+
+namespace cvz {
+
+namespace {
+
+const QString kLastFolderKey = QStringLiteral("export/lastDir");
+
+QString cannot_write(const QString& path, const QString& why) {
+    return QStringLiteral("Cannot write '%1': %2").arg(QDir::toNativeSeparators(path), why);
+}
+
+QString write_png(const QString& path, const QImage& image) {
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0)
+        return cannot_write(path, QStringLiteral("the name must end in .png"));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+        const QString why = writer.errorString();
+        file.cancelWriting();
+        return cannot_write(path, why);
+    }
+    if (!file.commit()) return cannot_write(path, file.errorString());
+    return {};
+}
+
+// The output view's picture without a GL context: the raster twin of the shader, at the view's
+// size and zoom (logical pixels).
+struct ViewSnapshot {
+    OverlayState overlay;
+    QImage image, source;
+    QSize size;
+    double zoom = 1;
+    QPointF center;
+};
+
+ViewSnapshot snapshot_of(ImagePage* page) {
+    ViewSnapshot s;
+    ImageSurface* view = page->resultView();
+    s.overlay = page->overlayState();
+    s.image = page->resultImage();
+    s.source = page->originalImage();
+    s.size = view->widget()->size();
+    s.zoom = page->viewTransform()->zoom();
+    s.center = page->viewTransform()->center();
+    return s;
+}
+
+QImage render_snapshot(const ViewSnapshot& s) {
+    ViewTransform transform;
+    transform.setImageSize(s.image.size());
+    transform.setZoom(s.zoom);
+    transform.setCenter(s.center);
+    QImage frame = render_overlay_frame(s.overlay, transform, s.size, 1.0, s.image, s.source);
+    frame.setDevicePixelRatio(1.0);
+    return frame;
+}
+
+}  // namespace
+
+ExportActions::ExportActions(MainWindow* window, JobRunner* jobs) : QObject(window), window_(window), jobs_(jobs) {
+    // A job cancelled before it started never runs its continuation: answer for it here.
+    connect(jobs_, &JobRunner::cancelled, this, [this](quint64 id) {
+        if (!pending_.contains(id)) return;
+        const Pending p = pending_.take(id);
+        done(p.path, p.what, QString(), true);
+    });
+}
+
+void ExportActions::addTo(QMenu* menu) {
+    save_result_ = menu->addAction(tr("&Save Result As..."), this, &ExportActions::saveResultDialog);
+    save_result_->setObjectName(QStringLiteral("saveResultAction"));
+    save_result_->setShortcut(QKeySequence::Save);
+    save_result_->setToolTip(tr("Save the kernel's output: grayscale as PNG or .npy (the same bytes as "
+                                "cudaviz-cli grayscale --out), C as .npy or .csv"));
+    QMenu* exports = menu->addMenu(tr("&Export"));
+    export_view_ = exports->addAction(tr("&View as PNG (with Overlay)..."), this, [this] { exportViewDialog(true); });
+    export_view_->setToolTip(tr("The kernel output view as on screen, with the launch grid drawn over it"));
+    export_view_plain_ =
+        exports->addAction(tr("View as PNG (&without Overlay)..."), this, [this] { exportViewDialog(false); });
+    export_animation_ = exports->addAction(tr("&Animation (GIF or PNG Frames)..."), this, &ExportActions::exportAnimationDialog);
+    export_animation_->setObjectName(QStringLiteral("exportAnimationAction"));
+    export_animation_->setToolTip(tr("Every step of the execution animation at the view's zoom: an animated GIF at "
+                                     "the animation's speed, or numbered PNG frames"));
+    exports->addSeparator();
+    export_timings_ = exports->addAction(tr("&Timings (CSV or JSON)..."), this, &ExportActions::exportTimingsDialog);
+    export_timings_->setToolTip(tr("The last run of each page: kernel, launch, problem, backend and times"));
+    export_sweep_ = exports->addAction(tr("&Sweep (CSV or JSON)..."), this, &ExportActions::exportSweepDialog);
+    export_sweep_->setToolTip(tr("The block-size sweep's rows (Run > Block-Size Sweep first)"));
+}
+
+QString ExportActions::lastFolder() const {
+    const QString remembered = QSettings().value(kLastFolderKey).toString();
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
+    const QString file = window_->currentFile();
+    if (!file.isEmpty() && !file.startsWith(QLatin1Char(':'))) return QFileInfo(file).absolutePath();
+    return QDir::homePath();
+}
+
+QString ExportActions::askPath(const QString& title, const QString& name, const QString& filter) {
+    const QString path = QFileDialog::getSaveFileName(window_, title, QDir(lastFolder()).filePath(name), filter);
+    if (!path.isEmpty()) QSettings().setValue(kLastFolderKey, QFileInfo(path).absolutePath());
+    return path;
+}
+
+// ---- the writes (on the worker) -----------------------------------------------------------------
+
+JobTicket ExportActions::submit(const QString& path, const QString& what,
+                                std::function<QString(const JobControl&)> write) {
+    static std::atomic<quint64> serial{0};
+    // A tag of its own: two exports never supersede each other.
+    const QString tag = QStringLiteral("export-%1").arg(++serial);
+    emit message(tr("Writing %1 to %2...").arg(what, QDir::toNativeSeparators(path)), false);
+    JobTicket ticket = jobs_->submit(tag, this, [this, path, what, write](JobControl& control) -> JobRunner::Continuation {
+        const QString error = write(control);
+        const bool cancelled = control.cancelRequested();
+        return [this, id = control.id(), path, what, error, cancelled] {
+            pending_.remove(id);
+            done(path, what, error, cancelled);
+        };
+    });
+    pending_.insert(ticket.id(), {path, what});
+    return ticket;
+}
+
+void ExportActions::done(const QString& path, const QString& what, const QString& error, bool cancelled) {
+    if (progress_) progress_->close();
+    if (cancelled) emit message(tr("Export of %1 cancelled").arg(what), false);
+    else if (!error.isEmpty()) emit message(error, true);
+    else emit message(tr("Wrote %1 to %2").arg(what, QDir::toNativeSeparators(path)), false);
+    if (!error.isEmpty() && !cancelled && window_->isVisible()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export"), error, QMessageBox::Ok, window_);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit finished(path, error, cancelled);
+}
+
+void ExportActions::failNow(const QString& path, const QString& error) {
+    // Through the event loop, as a worker's answer would come: callers connect after calling.
+    QMetaObject::invokeMethod(this, [this, path, error] { done(path, QString(), error, false); }, Qt::QueuedConnection);
+}
+
+JobTicket ExportActions::saveResult(const QString& path) {
+    const QImage result = window_->resultImage();
+    const std::optional<GrayOutputKind> kind = gray_output_kind(path);
+    if (!kind) {
+        failNow(path, cannot_write(path, tr("the name must end in .png or .npy (that picks the format)")));
+        return {};
+    }
+    if (result.isNull()) {
+        failNow(path, cannot_write(path, tr("there is no kernel output yet")));
+        return {};
+    }
+    return submit(path, tr("the grayscale result"), [path, kind, result](const JobControl&) {
+        return write_gray_output(path, *kind, gray_bytes(result), std::uint32_t(result.width()),
+                                 std::uint32_t(result.height()));
+    });
+}
+
+JobTicket ExportActions::exportView(const QString& path, bool with_overlay) {
+    ViewSnapshot snap = snapshot_of(window_->imagePage());
+    if (!with_overlay) {
+        snap.overlay.enabled = false;
+        snap.overlay.animation = AnimationFrame{};
+        snap.overlay.selected_block = -1;
+        snap.overlay.selected_pixel = QPoint(-1, -1);
+    }
+    return submit(path, tr("the view"), [path, snap](const JobControl&) { return write_png(path, render_snapshot(snap)); });
+}
+
+JobTicket ExportActions::exportAnimation(const QString& path) {
+    ImagePage* page = window_->imagePage();
+    const ViewSnapshot snap = snapshot_of(page);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("gif") && suffix != QLatin1String("png")) {
+        failNow(path, cannot_write(path, tr("the name must end in .gif (an animated GIF) or .png (numbered frames)")));
+        return {};
+    }
+    AnimationExportRequest request;
+    request.overlay = snap.overlay;
+    request.waves = page->session()->waves();
+    request.mode = page->session()->animationMode();
+    request.block = page->session()->selectedBlock();
+    request.image = snap.image;
+    request.source = snap.source;
+    request.size = snap.size;
+    request.zoom = snap.zoom;
+    request.center = snap.center;
+    request.steps_per_second = window_->timeline()->stepsPerSecond();
+    request.path = path;
+    const std::uint64_t frames = animation_export_frames(request);
+    JobTicket ticket = submit(path, tr("the animation (%1 frames)").arg(frames), [request](const JobControl& control) {
+        return export_animation(request, control).error;
+    });
+    // Progress with a Cancel button, not modal: the window stays usable while the worker writes.
+    if (window_->isVisible() && ticket.isValid()) {
+        if (progress_) progress_->close();
+        progress_ = new QProgressDialog(tr("Writing %1 frames to %2...").arg(frames).arg(QFileInfo(path).fileName()),
+                                        tr("Cancel"), 0, 1000, window_);
+        progress_->setAttribute(Qt::WA_DeleteOnClose);
+        progress_->setWindowTitle(tr("Export Animation"));
+        progress_->setAutoClose(false);
+        progress_->setAutoReset(false);
+        progress_->setMinimumDuration(0);
+        progress_->setWindowModality(Qt::NonModal);
+        const quint64 id = ticket.id();
+        connect(jobs_, &JobRunner::progress, progress_, [this, id](quint64 job, double fraction) {
+            if (job == id && progress_) progress_->setValue(int(fraction * 1000));
+        });
+        connect(progress_, &QProgressDialog::canceled, this, [this, id] { jobs_->cancel(id); });
+        progress_->show();
+    }
+    return ticket;
+}
+
+JobTicket ExportActions::exportTimings(const QString& path) {
+    std::vector<RunTiming> runs;
+    GrayscaleSession* gray = window_->session();
+    if (gray->completedRuns() > 0) {
+        const GrayscaleResult& r = gray->lastResult();
+        runs.push_back({QStringLiteral("grayscale"), r.shape_text,
+                        tr("%1 x %2 image, %3")
+                            .arg(r.width)
+                            .arg(r.height)
+                            .arg(gray->resultLayout() == PixelLayout::Planar ? QStringLiteral("planar")
+                                                                              : QStringLiteral("interleaved")),
+                        r.backend, r.kernel_ms, r.total_ms});
+    }
+    MatmulSession* mm = window_->matmulPage()->session();
+    if (mm->lastResult().status.ok() && mm->lastResult().total_ms > 0) {
+        const MatmulResult& r = mm->lastResult();
+        const auto a = mm->a(), b = mm->b();
+        const QString problem = a && b ? tr("A %1 x %2 @ B %3 x %4").arg(a->rows).arg(a->cols).arg(b->rows).arg(b->cols) : QString();
+        runs.push_back({QStringLiteral("matmul"), r.launch_text, problem, r.backend, r.kernel_ms, r.total_ms});
+    }
+    if (runs.empty()) {
+        failNow(path, cannot_write(path, tr("no kernel has run yet")));
+        return {};
+    }
+    return submit(path, tr("the timings"), [path, runs](const JobControl&) { return write_run_timings(path, runs); });
+}
+
+JobTicket ExportActions::exportSweep(const QString& path) {
+    SweepDialog* sweep = window_->sweepDialog();
+    if (!sweep || sweep->result().rows.empty()) {
+        failNow(path, cannot_write(path, tr("there is no sweep yet: open Run > Block-Size Sweep first")));
+        return {};
+    }
+    const SweepResult result = sweep->result();
+    return submit(path, tr("the sweep"), [path, result](const JobControl&) { return write_sweep(path, result); });
+}
+
+// ---- the dialogs --------------------------------------------------------------------------------
+
+void ExportActions::saveResultDialog() {
+    if (window_->currentPage() == window_->matmulPage()) {
+        const QString path = askPath(tr("Save C"), QStringLiteral("C.npy"), tr("NumPy (*.npy);;CSV (*.csv)"));
+        if (!path.isEmpty()) window_->matmulPage()->saveResult(path);
+        return;
+    }
+    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
+    const QString path = askPath(tr("Save Result As"), base + QStringLiteral("-gray.png"),
+                                 tr("PNG image (*.png);;NumPy array (*.npy)"));
+    if (!path.isEmpty()) saveResult(path);
+}
+
+void ExportActions::exportViewDialog(bool with_overlay) {
+    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
+    const QString path = askPath(with_overlay ? tr("Export View with Overlay") : tr("Export View"),
+                                 base + (with_overlay ? QStringLiteral("-view.png") : QStringLiteral("-plain.png")),
+                                 tr("PNG image (*.png)"));
+    if (!path.isEmpty()) exportView(path, with_overlay);
+}
+
+void ExportActions::exportAnimationDialog() {
+    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
+    const QString path = askPath(tr("Export Animation"), base + QStringLiteral("-waves.gif"),
+                                 tr("Animated GIF (*.gif);;PNG frames, numbered (*.png)"));
+    if (!path.isEmpty()) exportAnimation(path);
+}
+
+void ExportActions::exportTimingsDialog() {
+    const QString path = askPath(tr("Export Timings"), QStringLiteral("timings.csv"), tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportTimings(path);
+}
+
+void ExportActions::exportSweepDialog() {
+    const QString path = askPath(tr("Export Sweep"), QStringLiteral("sweep.csv"), tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportSweep(path);
+}
+
+}  // namespace cvz
