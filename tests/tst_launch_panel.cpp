@@ -8,7 +8,9 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QLocale>
-#include <QRadioButton>
+#include <QCheckBox>
+#include <QLabel>
+#include <QTabWidget>
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
@@ -16,9 +18,15 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <future>
 
 #include "app/job_runner.h"
+#include "app/matmul/matmul_session.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/matmul/matmul_reference.h"
+#include "ui/pages/matmul_page.h"
 #include "app/kernel_resources.h"
 #include "app/launch_plan.h"
 #include "ui/views/block_colors.h"
@@ -68,10 +76,15 @@ private slots:
     void sliders_change_the_shape();
     void block_stays_within_1024_threads();
     void mode_switch_keeps_thread_count();
+    void chooser_lists_the_catalogue_data();
+    void chooser_lists_the_catalogue();
+    void every_grayscale_variant_reaches_the_session();
+    void every_matmul_variant_reaches_the_session();
     void presets_apply();
     void plan_numbers_shown_data();
     void plan_numbers_shown();
     void slider_moves_overlay_and_stats();
+    void overlay_covers_items_per_thread();
     void toolbar_and_panel_stay_in_step();
     void drag_supersedes_queued_runs();
     void occupancy_follows_block();
@@ -124,14 +137,150 @@ void TestLaunchPanel::block_stays_within_1024_threads() {
     QTRY_COMPARE(panel.xSlider()->value(), 2);  // the controls show what was committed, a turn later
 }
 
+// Choosing the 1-D variant in the Kernel chooser keeps the thread count: 32x8 -> 256.
 void TestLaunchPanel::mode_switch_keeps_thread_count() {
     LaunchPanel panel;
     panel.setShape(LaunchShape::two_d(32, 8));
-    panel.syncNow();  // as after a turn of the event loop: the 2-D page and radio button show
-    auto* one_d = panel.findChildren<QRadioButton*>().value(0);
-    QVERIFY(one_d);
-    one_d->click();
+    panel.syncNow();  // as after a turn of the event loop: the chooser shows gray_2d
+    QCOMPARE(panel.kernelBox()->currentText(), QStringLiteral("gray_2d"));
+    const int i = panel.kernelBox()->findText(QStringLiteral("gray_1d"));
+    QVERIFY(i >= 0);
+    panel.kernelBox()->setCurrentIndex(i);
+    emit panel.kernelBox()->activated(i);
     QVERIFY(same(panel.shape(), LaunchShape::one_d(256)));
+    // And back: a 1-D block becomes the lecture's 16x16.
+    QVERIFY(panel.chooseKernel(QStringLiteral("gray_2d")));
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));
+    QVERIFY(!panel.chooseKernel(QStringLiteral("matmul_naive")));  // not of this family
+}
+
+void TestLaunchPanel::chooser_lists_the_catalogue_data() {
+    QTest::addColumn<int>("family");
+    QTest::newRow("grayscale") << int(KernelFamily::Grayscale);
+    QTest::newRow("matmul") << int(KernelFamily::Matmul);
+}
+
+// The chooser lists every variant of the family, from the catalogue (name, title as tooltip), and
+// the block editor follows each one's launch rule.
+void TestLaunchPanel::chooser_lists_the_catalogue() {
+    QFETCH(int, family);
+    const KernelFamily f = KernelFamily(family);
+    LaunchPanel panel;
+    panel.setFamily(f);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const std::vector<KernelInfo>& kernels = family_catalogue(f);
+    QCOMPARE(panel.kernelBox()->count(), int(kernels.size()));
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const KernelInfo& k = kernels[i];
+        const QString name = QString::fromStdString(k.name);
+        QCOMPARE(panel.kernelBox()->itemText(int(i)), name);
+        QCOMPARE(panel.kernelBox()->itemData(int(i), Qt::ToolTipRole).toString(), QString::fromStdString(k.title));
+        QVERIFY(panel.chooseKernel(name));
+        panel.syncNow();
+        QCOMPARE(panel.kernelBox()->currentText(), name);
+        QVERIFY(panel.variantInfo() == &k);
+        const Dim3 b = f == KernelFamily::Grayscale ? panel.shape().block : panel.matmulLaunch().block_shape();
+        switch (k.block) {
+        case BlockRule::OneD:
+            QVERIFY(panel.blockEditable());
+            QVERIFY(panel.threadsSlider()->isVisible() && panel.threadsSlider()->isEnabled());
+            QCOMPARE(b.y, 1u);
+            break;
+        case BlockRule::TwoD:
+            QVERIFY(panel.blockEditable());
+            QVERIFY(panel.xSlider()->isVisible() && panel.xSlider()->isEnabled() && panel.ySlider()->isEnabled());
+            break;
+        case BlockRule::Tile: {
+            QVERIFY(!panel.blockEditable());
+            QVERIFY(panel.tileBox()->isVisible());
+            QCOMPARE(panel.tileBox()->count(), int(k.tiles.size()));
+            for (std::size_t t = 0; t < k.tiles.size(); ++t) QCOMPARE(panel.tileBox()->itemData(int(t)).toUInt(), k.tiles[t]);
+            QVERIFY(!panel.xSlider()->isEnabled());
+            // Another TILE from the chooser is the launch's block.
+            const int last = panel.tileBox()->count() - 1;
+            panel.tileBox()->setCurrentIndex(last);
+            emit panel.tileBox()->activated(last);
+            const unsigned t = k.tiles.back();
+            const Dim3 now = f == KernelFamily::Grayscale ? panel.shape().block : panel.matmulLaunch().block_shape();
+            QVERIFY(now == (Dim3{t, t, 1}));
+            break;
+        }
+        case BlockRule::Fixed:
+            QVERIFY(!panel.blockEditable());
+            QVERIFY(b == k.fixed_block);
+            QVERIFY(!panel.xSlider()->isEnabled() && !panel.ySlider()->isEnabled());
+            QVERIFY(panel.blockNote()->isVisible());
+            QVERIFY2(panel.blockNote()->text().contains(QStringLiteral("fixed")), qPrintable(panel.blockNote()->text()));
+            break;
+        }
+        if (k.block != BlockRule::Tile && k.block != BlockRule::Fixed) QVERIFY(!panel.blockNote()->isVisible());
+        if (f == KernelFamily::Matmul) QCOMPARE(panel.barrierBox()->isEnabled(), k.barriers);
+    }
+}
+
+// Each grayscale variant, chosen in the Launch dock, is what the session runs: its result comes from
+// that variant and equals the CPU reference byte for byte.
+void TestLaunchPanel::every_grayscale_variant_reaches_the_session() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    GrayscaleSession* session = w.session();
+    const QImage rgb = session->image().convertToFormat(QImage::Format_RGB888);
+    const std::uint32_t width = std::uint32_t(rgb.width()), height = std::uint32_t(rgb.height());
+    std::vector<std::uint8_t> packed(std::size_t(width) * height * 3), want(std::size_t(width) * height);
+    for (std::uint32_t y = 0; y < height; ++y) std::memcpy(&packed[std::size_t(y) * width * 3], rgb.constScanLine(int(y)), width * 3);
+    grayscale_reference({packed.data(), want.data(), width, height, PixelLayout::Interleaved});
+    QCOMPARE(session->layout(), PixelLayout::Interleaved);
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
+        const QString name = QString::fromStdString(k.name);
+        QVERIFY2(w.launchPanel()->kernelBox()->findText(name) >= 0, qPrintable(name));
+        const int runs = w.completedRuns();
+        const bool already = session->shape().kind == GrayscaleVariant(k.variant);
+        QVERIFY(w.launchPanel()->chooseKernel(name));
+        QCOMPARE(session->shape().kind, GrayscaleVariant(k.variant));
+        if (already) session->requestRun();  // choosing the variant in use changes nothing: run it again
+        QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !session->running(), kRunTimeoutMs);
+        QCOMPARE(session->resultShape().kind, GrayscaleVariant(k.variant));
+        const QImage got = session->result();
+        QCOMPARE(got.size(), QSize(int(width), int(height)));
+        for (std::uint32_t y = 0; y < height; ++y)
+            QVERIFY2(std::memcmp(got.constScanLine(int(y)), &want[std::size_t(y) * width], width) == 0,
+                     qPrintable(QStringLiteral("%1: row %2 differs from the reference").arg(name).arg(y)));
+    }
+}
+
+// Each matmul variant, chosen in the Launch dock on the Matrices tab, is what the session runs: C
+// comes from that variant and equals the CPU's fmaf loop (the same sums in the same order) bit for bit.
+void TestLaunchPanel::every_matmul_variant_reaches_the_session() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    QCOMPARE(w.launchPanel()->family(), KernelFamily::Matmul);
+    MatmulSession* session = w.matmulPage()->session();
+    QTRY_VERIFY_WITH_TIMEOUT(session->a() && session->b() && !session->running(), kRunTimeoutMs);
+    const Matrix& a = *session->a();
+    const Matrix& b = *session->b();
+    std::vector<float> want(std::size_t(a.rows) * b.cols);
+    matmul_fma_loop({a.data.data(), b.data.data(), want.data(), a.rows, a.cols, b.cols});
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
+        const QString name = QString::fromStdString(k.name);
+        QVERIFY2(w.launchPanel()->kernelBox()->findText(name) >= 0, qPrintable(name));
+        const int runs = session->completedRuns();
+        const bool already = session->launch().kernel == MatmulVariant(k.variant);
+        QVERIFY(w.launchPanel()->chooseKernel(name));
+        QCOMPARE(session->launch().kernel, MatmulVariant(k.variant));
+        if (already) session->requestRun();  // choosing the variant in use changes nothing: run it again
+        QTRY_VERIFY_WITH_TIMEOUT(session->completedRuns() > runs && !session->running(), kRunTimeoutMs);
+        QCOMPARE(session->resultLaunch().kernel, MatmulVariant(k.variant));
+        QVERIFY2(session->lastResult().status.is_ok(), session->lastResult().status.message().c_str());
+        QVERIFY(session->c());
+        QCOMPARE(session->c()->data.size(), want.size());
+        if (k.exact)
+            QVERIFY2(std::memcmp(session->c()->data.data(), want.data(), want.size() * sizeof(float)) == 0,
+                     qPrintable(name + QStringLiteral(" differs from the CPU reference")));
+        else  // a variant that sums in another order: close, not equal
+            QVERIFY2(matmul_max_relative_error(session->c()->data.data(), want.data(), want.size()) < 1e-5, qPrintable(name));
+    }
 }
 
 void TestLaunchPanel::presets_apply() {
@@ -212,6 +361,40 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     QVERIFY2(w.launchPanel()->planText().contains(QStringLiteral("<b>2559</b> (44.4%)")), qPrintable(w.launchPanel()->planText()));
     QVERIFY(w.overlayState().plan.idle_threads == plan.idle_threads);
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && same(w.session()->resultShape(), now), kRunTimeoutMs);
+}
+
+// A variant whose threads write several pixels (gray_1d_x4, gray_vec16) is drawn as it runs: a block
+// of N threads colours N x items consecutive pixels, as the launch plan (and the body) says.
+void TestLaunchPanel::overlay_covers_items_per_thread() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    w.overlayPanel()->setOpacity(1.0);
+    w.overlayPanel()->setColoring(OverlayColoring::Block);
+    w.viewTransform()->setZoom(8);
+    w.viewTransform()->setCenter(QPointF(24, 12));
+    int variants = 0;
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
+        if (k.block != BlockRule::OneD || k.items_per_thread < 2) continue;
+        ++variants;
+        const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), Dim3{8, 1, 1});
+        w.launchPanel()->setShape(shape);
+        QVERIFY(same(w.session()->shape(), shape));
+        const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
+        QCOMPARE(plan.items_per_thread, k.items_per_thread);
+        const QImage shot = w.originalView()->grabImage();
+        int checked = 0;
+        for (int y = 8; y < 18; y += 3)
+            for (int x = 13; x < 36; x += 2) {
+                const QPointF wp = w.originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                if (!shot.rect().contains(wp.toPoint())) continue;
+                const QColor want = color_for_id(plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y)).linear_block);
+                QVERIFY2(near(centre(w.originalView(), shot, x, y), want, 2),
+                         qPrintable(QStringLiteral("%1: pixel (%2, %3)").arg(QString::fromStdString(k.name)).arg(x).arg(y)));
+                ++checked;
+            }
+        QVERIFY(checked > 20);
+    }
+    QVERIFY(variants >= 1);
 }
 
 void TestLaunchPanel::toolbar_and_panel_stay_in_step() {

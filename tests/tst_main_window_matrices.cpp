@@ -55,14 +55,14 @@ void TestMainWindowMatrices::panel_switches_to_matmul_and_back() {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.imagePage()));
-    QCOMPARE(w.launchPanel()->kernel(), PanelKernel::Grayscale);
+    QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
     w.tabs()->setCurrentWidget(w.matmulPage());
     QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.matmulPage()));
-    QCOMPARE(w.launchPanel()->kernel(), PanelKernel::Matmul);
+    QCOMPARE(w.launchPanel()->family(), KernelFamily::Matmul);
     // Occupancy follows the matmul block: naive 16x16 by default.
     QCOMPARE(w.occupancyPanel()->occupancy().warps_per_block, 8);
     w.tabs()->setCurrentIndex(0);
-    QCOMPARE(w.launchPanel()->kernel(), PanelKernel::Grayscale);
+    QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
 }
 
 void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {

@@ -63,6 +63,7 @@ uniform IDX u_gx;               // gridDim.x, gridDim.y
 uniform IDX u_gy;
 uniform IDX u_ext_h;            // 2-D: rows of the grid's extent
 uniform IDX u_threads;          // 1-D: gridDim.x * blockDim.x
+uniform IDX u_items;            // pixels one thread writes: consecutive (1-D) or columns (2-D)
 uniform IDX u_warps_per_block;
 uniform IDX u_done_end;         // blocks [0, done_end) are done
 uniform IDX u_run_end;          // blocks [done_end, run_end) run now
@@ -107,22 +108,24 @@ Cell cell_at(IDX x, IDX y) {
     {
         if (x >= u_w) return c;
         IDX i = y * u_w + x;  // the flat index: rows continue past the last pixel
-        if (i >= u_threads) return c;
+        if (i >= u_threads * u_items) return c;
         c.grid = true;
-        c.block = idiv(i, u_bx);              // i = blockIdx.x * blockDim.x + threadIdx.x
-        c.thread = i - c.block * u_bx;
+        IDX t = idiv(i, u_items);             // the thread's index: i = t * items + j
+        c.block = idiv(t, u_bx);              // t = blockIdx.x * blockDim.x + threadIdx.x
+        c.thread = t - c.block * u_bx;
         c.runs = c.inside;                  // if (i < n)
     }
 #else
     {
-        if (x >= u_gx * u_bx || y >= u_ext_h) return c;
+        if (x >= u_gx * u_bx * u_items || y >= u_ext_h) return c;
         c.grid = true;
         IDX rows = u_gy * u_by;               // one pass of the grid-stride loop in y
         IDX yy = y - rows * fdiv(y, rows);
-        IDX bx = fdiv(x, u_bx);
+        IDX col = fdiv(x, u_items);           // the thread's column: x = col * items + j
+        IDX bx = fdiv(col, u_bx);
         IDX by = fdiv(yy, u_by);
         c.block = by * u_gx + bx;             // x fastest
-        c.thread = (yy - by * u_by) * u_bx + (x - bx * u_bx);
+        c.thread = (yy - by * u_by) * u_bx + (col - bx * u_bx);
         c.runs = c.inside;                  // if (c < w && r < h)
     }
 #endif

@@ -315,7 +315,7 @@ bool ImagePage::eventFilter(QObject* watched, QEvent* event) {
 // ---- the docks ----------------------------------------------------------------------------------
 
 void ImagePage::onBind(const PageDocks& d) {
-    d.launch->setKernel(PanelKernel::Grayscale);
+    d.launch->setFamily(KernelFamily::Grayscale);
     {
         const QSignalBlocker block(d.launch);
         d.launch->setShape(session_->shape());

@@ -34,6 +34,9 @@
 #include "ui/windows/sweep_dialog.h"
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/matmul/matmul_variants.h"
 
 namespace cvz {
 
@@ -125,7 +128,9 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     connect(session_, &MatmulSession::failed, this, &MatmulPage::showError);
     connect(session_, &MatmulSession::launchChanged, this, [this](const MatmulLaunch& l) {
         if (!settings_) return;
-        settings_->setValue(QStringLiteral("matmul/kernel"), l.kernel == MatmulKernel::Tiled ? "tiled" : "naive");
+        // The catalogue name ("matmul_blocktile_2d"), so every variant is remembered.
+        if (const KernelInfo* info = matmul_variant_info(l.kernel))
+            settings_->setValue(QStringLiteral("matmul/kernel"), QString::fromStdString(info->name));
         settings_->setValue(QStringLiteral("matmul/block"), QStringLiteral("%1x%2").arg(l.block.x).arg(l.block.y));
         settings_->setValue(QStringLiteral("matmul/tile"), l.tile);
     });
@@ -611,16 +616,23 @@ void MatmulPage::restoreSettings(QSettings* settings) {
     settings_ = nullptr;  // restoring writes nothing back
     MatmulLaunch l = MatmulLaunch::naive(16, 16);
     const LaunchConfigParse block = parse_launch_config(settings->value(QStringLiteral("matmul/block"), "16x16").toString());
-    if (block.ok() && block.shape.kind == GridKind::TwoD) l.block = block.shape.block;
+    if (block.ok() && !is_one_d(block.shape)) l.block = block.shape.block;
+    // A catalogue name, or the spellings written before the catalogue ("naive", "tiled").
+    const QString name = settings->value(QStringLiteral("matmul/kernel"), QStringLiteral("naive")).toString();
+    const KernelInfo* info = find_kernel(KernelFamily::Matmul, name.toStdString());
+    if (!info) info = find_kernel(KernelFamily::Matmul, "matmul_" + name.toStdString());
+    if (info) l.kernel = MatmulVariant(info->variant);
     const unsigned tile = settings->value(QStringLiteral("matmul/tile"), 16).toUInt();
-    l.tile = (tile == 8 || tile == 32) ? tile : 16;
-    if (settings->value(QStringLiteral("matmul/kernel")).toString() == QLatin1String("tiled")) l.kernel = MatmulKernel::Tiled;
+    const std::vector<unsigned>& tiles = info ? info->tiles : std::vector<unsigned>{};
+    l.tile = std::find(tiles.begin(), tiles.end(), tile) != tiles.end() ? tile : 16;
+    if (info && info->block == BlockRule::Tile) l.block = Dim3{l.tile, l.tile, 1};
+    if (info && info->block == BlockRule::Fixed) l.block = info->fixed_block;
     session_->setLaunch(l);
     settings_ = settings;
 }
 
 void MatmulPage::onBind(const PageDocks& d) {
-    d.launch->setKernel(PanelKernel::Matmul);
+    d.launch->setFamily(KernelFamily::Matmul);
     {
         const QSignalBlocker block(d.launch);
         d.launch->setMatmulLaunch(session_->launch());

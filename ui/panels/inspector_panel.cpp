@@ -1,5 +1,7 @@
 #include "ui/panels/inspector_panel.h"
 
+#include <algorithm>
+
 #include <QLabel>
 #include <QScrollArea>
 #include <QTextDocument>
@@ -63,7 +65,9 @@ void InspectorPanel::showPixel(const PixelInspection& in, const LaunchPlan& plan
     }
     const ThreadOfPixel& t = cell.thread;
     const Dim3 bd = plan.shape.block;
-    const bool one_d = plan.shape.kind == GridKind::OneD;
+    const bool one_d = plan.one_d;
+    // A thread of an x4 / vec16 variant writes `items` consecutive pixels (columns in 2-D): j of them.
+    const std::uint64_t items = std::max<std::uint32_t>(1, plan.items_per_thread);
     QString html;
     if (cell.inside)
         html += tr("<b>Pixel (%1, %2)</b>").arg(in.x).arg(in.y);
@@ -88,7 +92,18 @@ void InspectorPanel::showPixel(const PixelInspection& in, const LaunchPlan& plan
     // The index arithmetic with this thread's numbers, as the kernel writes it.
     const std::uint64_t n = in.pixels;
     QString math;
-    if (one_d) {
+    if (one_d && items > 1) {
+        const std::uint64_t tid = global_index_1d(t.block, t.thread, bd);
+        const std::uint64_t j = t.global_index - tid * items;
+        math += code(QStringLiteral("t = blockIdx.x*blockDim.x + threadIdx.x = %1*%2 + %3 = %4")
+                         .arg(t.block.x).arg(bd.x).arg(t.thread.x).arg(num(tid)));
+        math += QStringLiteral("<br>") +
+                code(QStringLiteral("i = t*%1 + j = %2*%1 + %3 = %4").arg(items).arg(num(tid)).arg(j).arg(num(t.global_index)));
+        math += tr(" (pixel %1 of the thread's %2)").arg(j + 1).arg(items);
+        math += QStringLiteral("<br>") +
+                code(t.global_index < n ? QStringLiteral("if (i < n): %1 < %2, runs").arg(num(t.global_index), num(n))
+                                        : QStringLiteral("if (i < n): %1 >= %2, switched off").arg(num(t.global_index), num(n)));
+    } else if (one_d) {
         math += code(QStringLiteral("i = blockIdx.x*blockDim.x + threadIdx.x = %1*%2 + %3 = %4")
                          .arg(t.block.x).arg(bd.x).arg(t.thread.x).arg(num(global_index_1d(t.block, t.thread, bd))));
         math += QStringLiteral("<br>") +
@@ -96,11 +111,16 @@ void InspectorPanel::showPixel(const PixelInspection& in, const LaunchPlan& plan
                                  : QStringLiteral("if (i < n): %1 >= %2, switched off").arg(num(t.global_index), num(n)));
     } else {
         // The kernels' own index functions: the inspector writes no index arithmetic of its own.
-        const std::uint64_t c = global_col(t.block, t.thread, bd);
+        const std::uint64_t tc = global_col(t.block, t.thread, bd);
+        // With several columns per thread the pixel's column is tc*items + j.
+        const std::uint64_t c = items > 1 ? std::uint64_t(in.x) : tc;
         const std::uint64_t r0 = global_row(t.block, t.thread, bd);
         const std::uint64_t r = r0 + std::uint64_t(t.pass) * row_stride(plan.grid, bd);
-        math += code(QStringLiteral("c = blockIdx.x*blockDim.x + threadIdx.x = %1*%2 + %3 = %4")
-                         .arg(t.block.x).arg(bd.x).arg(t.thread.x).arg(num(c)));
+        math += code(QStringLiteral("%5 = blockIdx.x*blockDim.x + threadIdx.x = %1*%2 + %3 = %4")
+                         .arg(t.block.x).arg(bd.x).arg(t.thread.x).arg(num(tc), items > 1 ? QStringLiteral("t") : QStringLiteral("c")));
+        if (items > 1)
+            math += QStringLiteral("<br>") +
+                    code(QStringLiteral("c = t*%1 + j = %2*%1 + %3 = %4").arg(items).arg(num(tc)).arg(c - tc * items).arg(num(c)));
         math += QStringLiteral("<br>") +
                 code(QStringLiteral("r = blockIdx.y*blockDim.y + threadIdx.y = %1*%2 + %3 = %4")
                          .arg(t.block.y).arg(bd.y).arg(t.thread.y).arg(num(r0)));

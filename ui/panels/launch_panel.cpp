@@ -1,19 +1,23 @@
 #include "ui/panels/launch_panel.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QRadioButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_launch.h"
 #include "ui/panels/launch_shape_box.h"
 
 namespace cvz {
@@ -54,6 +58,31 @@ QWidget* slider_row(QSlider** slider, QSpinBox** spin, int max, QWidget* parent)
 
 QString number(std::uint64_t v) { return QLocale().toString(qulonglong(v)); }
 
+// The TILE kept when switching to a variant that takes one: the current one if it has it, else its
+// middle one (16 of {8, 16, 32}).
+unsigned pick_tile(const KernelInfo& info, unsigned current) {
+    if (info.tiles.empty()) return current;
+    for (unsigned t : info.tiles)
+        if (t == current) return t;
+    return info.tiles[info.tiles.size() / 2];
+}
+
+// The block a variant starts from when chosen, by its rule, keeping what it can of the current one:
+// the thread count for a 1-D block (256 <-> 16x16), a 2-D block as it was.
+Dim3 block_for(const KernelInfo& info, Dim3 from, unsigned tile) {
+    switch (info.block) {
+    case BlockRule::OneD:
+        return Dim3{std::clamp<unsigned>(from.x * from.y * from.z, 1u, unsigned(kMaxThreads)), 1, 1};
+    case BlockRule::TwoD:
+        return from.y > 1 ? Dim3{from.x, from.y, 1} : Dim3{16, 16, 1};
+    case BlockRule::Tile:
+        return Dim3{tile, tile, 1};
+    case BlockRule::Fixed:
+        return info.fixed_block;
+    }
+    return from;
+}
+
 }  // namespace
 
 LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
@@ -67,23 +96,22 @@ void LaunchPanel::syncNow() {
 
 void LaunchPanel::buildUi() {
     auto* v = new QVBoxLayout(this);
-    auto* modes = new QHBoxLayout;
-    one_d_ = new QRadioButton(tr("1-D grid"), this);
-    two_d_ = new QRadioButton(tr("2-D grid"), this);
-    one_d_->setToolTip(tr("i = blockIdx.x * blockDim.x + threadIdx.x over the flattened image; if (i < n)"));
-    two_d_->setToolTip(tr("column from x, row from y; if (c < w && r < h)"));
-    modes->addWidget(one_d_);
-    modes->addWidget(two_d_);
-    modes->addStretch();
-    // Grayscale: the pixel layout the kernel reads, beside the grid choice (one row, not two).
+    auto* top = new QHBoxLayout;
+    // The family's variants, from the catalogue: name in the list, title as tooltip.
+    kernel_box_ = new QComboBox(this);
+    kernel_box_->setObjectName(QStringLiteral("kernelBox"));
+    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(new QLabel(tr("Kernel"), this));
+    top->addWidget(kernel_box_, 1);
+    // Grayscale: the pixel layout the kernel reads, beside the kernel (one row, not two).
     layout_box_ = new QComboBox(this);
     layout_box_->setObjectName(QStringLiteral("layoutBox"));
     layout_box_->addItem(tr("Interleaved RGB"), QStringLiteral("interleaved"));
     layout_box_->addItem(tr("Planar C\u00D7H\u00D7W"), QStringLiteral("planar"));
     layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
     layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
-    modes->addWidget(layout_box_);
-    v->addLayout(modes);
+    top->addWidget(layout_box_);
+    v->addLayout(top);
 
     pages_ = new QStackedWidget(this);
     auto* page1 = new QWidget(pages_);
@@ -97,28 +125,25 @@ void LaunchPanel::buildUi() {
     pages_->addWidget(page2);
     v->addWidget(pages_);
 
-    // Matmul only: which kernel, which tile, and the missing-barrier lesson.
-    matmul_box_ = new QWidget(this);
-    auto* mm = new QFormLayout(matmul_box_);
-    mm->setContentsMargins(0, 0, 0, 0);
-    auto* kernels = new QHBoxLayout;
-    naive_ = new QRadioButton(tr("naive"), matmul_box_);
-    naive_->setToolTip(tr("One thread per output; row from y, column from x; K loads of A and of B per thread"));
-    tiled_ = new QRadioButton(tr("tiled (shared memory)"), matmul_box_);
-    tiled_->setToolTip(tr("TILE x TILE blocks stage tiles of A and B in shared memory, two __syncthreads() per phase"));
-    kernels->addWidget(naive_);
-    kernels->addWidget(tiled_);
-    mm->addRow(tr("Kernel"), kernels);
-    tile_box_ = new QComboBox(matmul_box_);
-    for (int t : {8, 16, 32}) tile_box_->addItem(QStringLiteral("%1 × %1").arg(t), t);
-    mm->addRow(tr("TILE"), tile_box_);
-    barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), matmul_box_);
-    barrier_box_->setToolTip(tr("Runs the tiled kernel on the emulator without the barrier after the multiply: "
-                                "a fast thread overwrites the tiles its neighbours still read"));
-    mm->addRow(barrier_box_);
-    matmul_box_->hide();
-    v->insertWidget(0, matmul_box_);
+    // A variant that takes a TILE: the tiles it is compiled for.
+    tile_row_ = new QWidget(this);
+    auto* tr_layout = new QFormLayout(tile_row_);
+    tr_layout->setContentsMargins(0, 0, 0, 0);
+    tile_box_ = new QComboBox(tile_row_);
+    tile_box_->setObjectName(QStringLiteral("tileBox"));
+    tr_layout->addRow(tr("TILE"), tile_box_);
+    v->addWidget(tile_row_);
+    // Why the block cannot be edited (a TILE or a fixed-block variant).
+    block_note_ = new QLabel(this);
+    block_note_->setObjectName(QStringLiteral("blockNote"));
+    block_note_->setWordWrap(true);
+    v->addWidget(block_note_);
 
+    barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), this);
+    barrier_box_->setToolTip(tr("Runs the kernel on the emulator without the barrier after the multiply: "
+                                "a fast thread overwrites the tiles its neighbours still read"));
+    v->addWidget(barrier_box_);
+    barrier_box_->hide();
 
     presets_ = new QComboBox(this);
     presets_->addItem(tr("Presets…"));
@@ -138,17 +163,69 @@ void LaunchPanel::buildUi() {
     v->addWidget(stats_);
     v->addStretch();
 
-    connect(one_d_, &QRadioButton::toggled, this, [this] { onModeChanged(); });
+    fillKernels();
+
+    connect(kernel_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onKernelChosen);
     connect(threads_slider_, &QSlider::valueChanged, this, &LaunchPanel::onThreadsChanged);
     connect(x_slider_, &QSlider::valueChanged, this, &LaunchPanel::onXChanged);
     connect(y_slider_, &QSlider::valueChanged, this, &LaunchPanel::onYChanged);
     connect(presets_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onPreset);
-    connect(naive_, &QRadioButton::toggled, this, &LaunchPanel::onMatmulControls);
     connect(tile_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onMatmulControls);
     connect(barrier_box_, &QCheckBox::toggled, this, &LaunchPanel::onMatmulControls);
-    connect(shape_box_, &LaunchShapeBox::shapeChosen, this, &LaunchPanel::commit);
+    connect(shape_box_, &LaunchShapeBox::shapeChosen, this, [this](LaunchShape s) {
+        // "N" or "XxY" typed for a variant of the same rule keeps the variant (gray_1d_x4 stays x4).
+        const BlockRule now = grayscale_rule(shape_);
+        if ((now == BlockRule::OneD || now == BlockRule::TwoD) && grayscale_rule(s) == now) s.kind = shape_.kind;
+        commit(s);
+    });
     connect(shape_box_, &LaunchShapeBox::invalidShape, this, &LaunchPanel::invalidShape);
     connect(layout_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { emit layoutChanged(layout()); });
+}
+
+void LaunchPanel::fillKernels() {
+    const QSignalBlocker block(kernel_box_);
+    kernel_box_->clear();
+    for (const KernelInfo& k : family_catalogue(family_)) {
+        kernel_box_->addItem(QString::fromStdString(k.name), int(k.variant));
+        kernel_box_->setItemData(kernel_box_->count() - 1, QString::fromStdString(k.title), Qt::ToolTipRole);
+    }
+}
+
+const KernelInfo* LaunchPanel::variantInfo() const {
+    const std::uint8_t v = family_ == KernelFamily::Grayscale ? std::uint8_t(shape_.kind) : std::uint8_t(matmul_.kernel);
+    return kernel_info(family_, v);
+}
+
+bool LaunchPanel::blockEditable() const {
+    const KernelInfo* info = variantInfo();
+    return info && (info->block == BlockRule::OneD || info->block == BlockRule::TwoD);
+}
+
+bool LaunchPanel::chooseKernel(const QString& name) {
+    const KernelInfo* info = find_kernel(family_, name.toStdString());
+    if (!info) return false;
+    const int index = kernel_box_->findData(int(info->variant));
+    if (index < 0) return false;
+    kernel_box_->setCurrentIndex(index);
+    onKernelChosen(index);
+    return true;
+}
+
+void LaunchPanel::onKernelChosen(int index) {
+    if (syncing_ || index < 0) return;
+    const KernelInfo* info = kernel_info(family_, std::uint8_t(kernel_box_->itemData(index).toInt()));
+    if (!info) return;
+    if (family_ == KernelFamily::Grayscale) {
+        // A layout the variant does not read gives way to the first it does.
+        const std::string now = layout() == PixelLayout::Planar ? "planar" : "interleaved";
+        if (!info->layouts.empty() && std::find(info->layouts.begin(), info->layouts.end(), now) == info->layouts.end())
+            setLayout(info->layouts.front() == "planar" ? PixelLayout::Planar : PixelLayout::Interleaved);
+        const unsigned tile = pick_tile(*info, shape_.block.x);
+        commit(LaunchShape::of(GrayscaleVariant(info->variant), block_for(*info, shape_.block, tile)));
+        return;
+    }
+    const unsigned tile = pick_tile(*info, matmul_.tile);
+    commitMatmul(MatmulLaunch::of(MatmulVariant(info->variant), block_for(*info, matmul_.block_shape(), tile), tile));
 }
 
 PixelLayout LaunchPanel::layout() const {
@@ -159,18 +236,17 @@ void LaunchPanel::setLayout(PixelLayout layout) {
     layout_box_->setCurrentIndex(layout == PixelLayout::Planar ? 1 : 0);  // emits layoutChanged on a change
 }
 
-void LaunchPanel::setKernel(PanelKernel kernel) {
-    if (kernel == kernel_) return;
-    kernel_ = kernel;
-    const bool mm = kernel == PanelKernel::Matmul;
-    matmul_box_->setVisible(mm);
-    layout_box_->setVisible(!mm);
-    shape_box_->setVisible(!mm);
-    presets_->setVisible(mm);
-    one_d_->setEnabled(!mm);  // the matmul grid is 2-D: rows from y, columns from x
-    one_d_->setToolTip(mm ? tr("Matmul maps rows to y and columns to x: a 2-D grid")
-                          : tr("i = blockIdx.x * blockDim.x + threadIdx.x over the flattened image; if (i < n)"));
-    stats_->setText(mm ? matmul_stats_ : grayscale_stats_);
+void LaunchPanel::setFamily(KernelFamily family) {
+    if (family == family_) return;
+    family_ = family;
+    fillKernels();
+    // The two launch types the panel edits: a grayscale shape (with a pixel layout, typed in the
+    // shape field) or a matmul launch (with the lecture's 2-D presets).
+    const bool gray = family == KernelFamily::Grayscale;
+    layout_box_->setVisible(gray);
+    shape_box_->setVisible(gray);
+    presets_->setVisible(!gray);
+    stats_->setText(gray ? grayscale_stats_ : matmul_stats_);
     syncControls();
 }
 
@@ -187,18 +263,28 @@ void LaunchPanel::commitMatmul(const MatmulLaunch& l) {
     if (changed) emit matmulLaunchChanged(matmul_);
 }
 
+// The TILE chooser (either family) and the barrier lesson (matmul).
 void LaunchPanel::onMatmulControls() {
     if (syncing_) return;
+    const KernelInfo* info = variantInfo();
+    if (!info) return;
+    const unsigned tile = unsigned(tile_box_->currentData().toInt());
+    if (family_ == KernelFamily::Grayscale) {
+        if (info->block == BlockRule::Tile) commit(LaunchShape::of(shape_.kind, Dim3{tile, tile, 1}));
+        return;
+    }
     MatmulLaunch l = matmul_;
-    l.kernel = naive_->isChecked() ? MatmulKernel::Naive : MatmulKernel::Tiled;
-    l.tile = unsigned(tile_box_->currentData().toInt());
-    l.second_barrier = l.kernel == MatmulKernel::Naive || !barrier_box_->isChecked();
+    if (info->block == BlockRule::Tile) {
+        l.tile = tile;
+        l.block = Dim3{tile, tile, 1};
+    }
+    l.second_barrier = !info->barriers || !barrier_box_->isChecked();
     commitMatmul(l);
 }
 
 void LaunchPanel::showMatmulStats(const QString& html) {
     matmul_stats_ = html;
-    if (kernel_ == PanelKernel::Matmul) stats_->setText(html);
+    if (family_ == KernelFamily::Matmul) stats_->setText(html);
 }
 
 void LaunchPanel::setShape(const LaunchShape& s) { commit(s); }
@@ -223,95 +309,120 @@ void LaunchPanel::commit(const LaunchShape& s) {
 void LaunchPanel::syncControls() {
     sync_pending_ = false;
     syncing_ = true;
-    const QSignalBlocker b1(one_d_), b2(two_d_);
-    if (kernel_ == PanelKernel::Matmul) {
-        const QSignalBlocker b3(naive_), b4(tiled_), b5(tile_box_), b6(barrier_box_);
-        one_d_->setChecked(false);
-        two_d_->setChecked(true);
-        pages_->setCurrentIndex(1);
-        const bool naive = matmul_.kernel == MatmulKernel::Naive;
-        naive_->setChecked(naive);
-        tiled_->setChecked(!naive);
-        tile_box_->setCurrentIndex(std::max(0, tile_box_->findData(int(matmul_.tile))));
-        tile_box_->setEnabled(!naive);
-        barrier_box_->setChecked(!matmul_.second_barrier);
-        barrier_box_->setEnabled(!naive);
-        const Dim3 b = matmul_.block_shape();
+    const QSignalBlocker b1(kernel_box_), b2(tile_box_), b3(barrier_box_);
+    const bool gray = family_ == KernelFamily::Grayscale;
+    const KernelInfo* info = variantInfo();
+    const int index = info ? kernel_box_->findData(int(info->variant)) : -1;
+    kernel_box_->setCurrentIndex(index);
+    kernel_box_->setToolTip(info ? QString::fromStdString(info->title) : QString());
+    const BlockRule rule = info ? info->block : BlockRule::OneD;
+    const Dim3 b = gray ? shape_.block : matmul_.block_shape();
+
+    pages_->setCurrentIndex(rule == BlockRule::OneD ? 0 : 1);
+    if (rule == BlockRule::OneD) {
+        threads_slider_->setValue(int(b.x));
+    } else {
         x_slider_->setValue(int(b.x));
         y_slider_->setValue(int(b.y));
-        // The tiled kernel's block is TILE x TILE: the sliders show it but only TILE changes it.
-        x_slider_->setEnabled(naive);
-        y_slider_->setEnabled(naive);
-        x_spin_->setEnabled(naive);
-        y_spin_->setEnabled(naive);
-        syncing_ = false;
-        return;
     }
-    for (QWidget* w : {static_cast<QWidget*>(x_slider_), static_cast<QWidget*>(y_slider_),
+    const bool editable = rule == BlockRule::OneD || rule == BlockRule::TwoD;
+    for (QWidget* w : {static_cast<QWidget*>(threads_slider_), static_cast<QWidget*>(threads_spin_),
+                       static_cast<QWidget*>(x_slider_), static_cast<QWidget*>(y_slider_),
                        static_cast<QWidget*>(x_spin_), static_cast<QWidget*>(y_spin_)})
-        w->setEnabled(true);
-    one_d_->setChecked(shape_.kind == GridKind::OneD);
-    two_d_->setChecked(shape_.kind == GridKind::TwoD);
-    pages_->setCurrentIndex(shape_.kind == GridKind::OneD ? 0 : 1);
-    if (shape_.kind == GridKind::OneD) {
-        threads_slider_->setValue(int(shape_.block.x));
-    } else {
-        x_slider_->setValue(int(shape_.block.x));
-        y_slider_->setValue(int(shape_.block.y));
-    }
-    syncing_ = false;
-}
+        w->setEnabled(editable);
+    shape_box_->setEnabled(editable);
 
-void LaunchPanel::onModeChanged() {
-    if (syncing_ || kernel_ == PanelKernel::Matmul) return;
-    // Switching keeps the thread count where it can: 256 threads <-> 16x16.
-    if (one_d_->isChecked()) commit(LaunchShape::one_d(shape_.block.x * shape_.block.y));
-    else commit(LaunchShape::two_d(16, 16));
+    tile_row_->setVisible(rule == BlockRule::Tile);
+    tile_box_->clear();
+    if (info)
+        for (unsigned t : info->tiles) tile_box_->addItem(QStringLiteral("%1 × %1").arg(t), int(t));
+    const unsigned tile = gray ? b.x : matmul_.tile;
+    tile_box_->setCurrentIndex(std::max(0, tile_box_->findData(int(tile))));
+
+    QString note;
+    if (info && rule == BlockRule::Tile)
+        note = tr("The block is TILE × TILE (%1 threads): the TILE chooses it.").arg(b.x * b.y);
+    else if (info && rule == BlockRule::Fixed)
+        note = tr("%1 runs with a fixed %2 × %3 block: its body is written for exactly these %4 threads, "
+                  "so the block cannot be edited.")
+                   .arg(QString::fromStdString(info->name))
+                   .arg(info->fixed_block.x)
+                   .arg(info->fixed_block.y)
+                   .arg(info->fixed_block.volume());
+    block_note_->setText(note);
+    block_note_->setVisible(!note.isEmpty());
+
+    if (gray && info) {
+        // Only the layouts the variant reads can be chosen.
+        if (auto* model = qobject_cast<QStandardItemModel*>(layout_box_->model()))
+            for (int i = 0; i < layout_box_->count(); ++i) {
+                const std::string l = layout_box_->itemData(i).toString().toStdString();
+                model->item(i)->setEnabled(std::find(info->layouts.begin(), info->layouts.end(), l) != info->layouts.end());
+            }
+    }
+    barrier_box_->setVisible(!gray);
+    barrier_box_->setEnabled(!gray && info && info->barriers);
+    barrier_box_->setChecked(!gray && !matmul_.second_barrier);
+    syncing_ = false;
 }
 
 void LaunchPanel::onThreadsChanged(int value) {
     if (syncing_) return;
-    commit(LaunchShape::one_d(unsigned(value)));
+    if (family_ == KernelFamily::Matmul) {
+        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{unsigned(value), 1, 1}, matmul_.tile));
+        return;
+    }
+    commit(LaunchShape::of(shape_.kind, Dim3{unsigned(value), 1, 1}));
 }
 
 // Keep x*y <= 1024: the dimension being moved wins, the other gives way.
 void LaunchPanel::onXChanged(int x) {
     if (syncing_) return;
-    if (kernel_ == PanelKernel::Matmul) {
+    if (family_ == KernelFamily::Matmul) {
         const unsigned my = std::min<unsigned>(matmul_.block.y, unsigned(kMaxThreads / x));
-        commitMatmul(MatmulLaunch::naive(unsigned(x), std::max(1u, my)));
+        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{unsigned(x), std::max(1u, my), 1}, matmul_.tile));
         return;
     }
     const unsigned y = std::min<unsigned>(shape_.block.y, unsigned(kMaxThreads / x));
-    commit(LaunchShape::two_d(unsigned(x), std::max(1u, y)));
+    commit(LaunchShape::of(shape_.kind, Dim3{unsigned(x), std::max(1u, y), 1}));
 }
 
 void LaunchPanel::onYChanged(int y) {
     if (syncing_) return;
-    if (kernel_ == PanelKernel::Matmul) {
+    if (family_ == KernelFamily::Matmul) {
         const unsigned mx = std::min<unsigned>(matmul_.block.x, unsigned(kMaxThreads / y));
-        commitMatmul(MatmulLaunch::naive(std::max(1u, mx), unsigned(y)));
+        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{std::max(1u, mx), unsigned(y), 1}, matmul_.tile));
         return;
     }
     const unsigned x = std::min<unsigned>(shape_.block.x, unsigned(kMaxThreads / y));
-    commit(LaunchShape::two_d(std::max(1u, x), unsigned(y)));
+    commit(LaunchShape::of(shape_.kind, Dim3{std::max(1u, x), unsigned(y), 1}));
 }
 
 void LaunchPanel::onPreset(int index) {
     if (index <= 0 || index > int(std::size(kPresets))) return;
     const LaunchShape& preset = kPresets[index - 1].shape;
-    if (kernel_ == PanelKernel::Matmul) {
-        // Matmul takes the 2-D presets as naive blocks; 1-D ones do not apply.
-        if (preset.kind == GridKind::TwoD) commitMatmul(MatmulLaunch::naive(preset.block.x, preset.block.y));
-        presets_->setCurrentIndex(0);
+    presets_->setCurrentIndex(0);
+    if (family_ == KernelFamily::Grayscale) {
+        commit(preset);
         return;
     }
-    commit(preset);
-    presets_->setCurrentIndex(0);
+    // Matmul takes the 2-D presets as a 2-D block: for the variant in use when its block is 2-D, else
+    // for the family's first 2-D variant (the lecture's naive kernel). 1-D ones do not apply.
+    if (is_one_d(preset)) return;
+    const KernelInfo* info = variantInfo();
+    if (!info || info->block != BlockRule::TwoD) {
+        info = nullptr;
+        for (const KernelInfo& k : family_catalogue(family_))
+            if (k.block == BlockRule::TwoD) {
+                info = &k;
+                break;
+            }
+    }
+    if (info) commitMatmul(MatmulLaunch::of(MatmulVariant(info->variant), preset.block, matmul_.tile));
 }
 
 void LaunchPanel::showPlan(const LaunchPlan& p) {
-    const QString grid = p.shape.kind == GridKind::OneD ? QStringLiteral("%1").arg(number(p.grid.x))
+    const QString grid = p.one_d ? QStringLiteral("%1").arg(number(p.grid.x))
                                                         : QStringLiteral("%1 × %2").arg(number(p.grid.x), number(p.grid.y));
     QString text = tr("<table>"
                       "<tr><td>Grid</td><td align=right><b>%1</b> blocks%2</td></tr>"
@@ -325,11 +436,13 @@ void LaunchPanel::showPlan(const LaunchPlan& p) {
                             QString::number(100.0 * p.idle_fraction(), 'f', 1), number(p.total_warps),
                             number(p.warps_per_block), number(p.partial_warps), number(p.divergent_warps))
                        .arg(number(p.idle_warps));
+    if (p.items_per_thread > 1)
+        text += tr("<tr><td>Pixels per thread</td><td align=right>%1</td></tr>").arg(p.items_per_thread);
     if (p.passes > 1)
         text += tr("<tr><td>Grid-stride passes</td><td align=right>%1 (gridDim.y capped at 65535)</td></tr>").arg(p.passes);
     text += QStringLiteral("</table>");
     grayscale_stats_ = text;
-    if (kernel_ == PanelKernel::Grayscale) stats_->setText(text);
+    if (family_ == KernelFamily::Grayscale) stats_->setText(text);
 }
 
 QString LaunchPanel::planText() const { return stats_->text(); }

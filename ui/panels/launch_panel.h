@@ -2,6 +2,7 @@
 #include <QWidget>
 
 #include "app/launch_plan.h"
+#include "kernels/core/kernel_variant.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/matmul/matmul_launch.h"
@@ -10,7 +11,6 @@ class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QRadioButton;
 class QSlider;
 class QSpinBox;
 class QStackedWidget;
@@ -19,14 +19,14 @@ namespace cvz {
 
 class LaunchShapeBox;
 
-// Which kernel family the panel is editing: the image's grayscale launch or the matrices' matmul.
-enum class PanelKernel { Grayscale, Matmul };
-
-// The one editor of the launch (the page in front binds it to its session): for grayscale the pixel
-// layout and the block shape — 1-D or 2-D, sliders with spin boxes for threads per block,
-// blockDim.x and blockDim.y, kept to shapes CUDA accepts (at most 1024 threads), presets, and a
-// text field ("256", "16x16") for any shape — and the numbers of the resulting launch (grid,
-// threads, idle threads, warps); for matmul the kernel, its block or TILE, and the barrier lesson.
+// The one editor of the launch (the page in front binds it to its session and its family). The
+// "Kernel" chooser lists the family's variants from the catalogue (family_catalogue), so a new table
+// entry appears here with no change in ui/; the block editor follows the chosen variant's launch rule:
+// a 1-D slider, blockDim.x and blockDim.y sliders (kept to at most 1024 threads), a TILE chooser from
+// the variant's tiles, or a fixed block that is shown but not editable (the note says why). For
+// grayscale also the pixel layout (those the variant reads), presets and a text field ("256",
+// "16x16"), and the numbers of the resulting launch; for matmul the barrier lesson for a variant with
+// barriers.
 class LaunchPanel : public QWidget {
     Q_OBJECT
 public:
@@ -40,10 +40,17 @@ public:
     PixelLayout layout() const;
     void setLayout(PixelLayout layout);  // emits layoutChanged on a real change
 
-    // The matmul side (the Matrices tab): naive with a 2-D block from the same sliders, or tiled
-    // with TILE x TILE blocks, and the emulator-only "remove the second barrier" lesson.
-    void setKernel(PanelKernel kernel);
-    PanelKernel kernel() const { return kernel_; }
+    // Which family's variants the chooser lists and which launch the controls edit: grayscale edits
+    // shape() (its variant is shape().kind), matmul edits matmulLaunch() (its variant is .kernel).
+    void setFamily(KernelFamily family);
+    KernelFamily family() const { return family_; }
+    // The catalogue entry of the variant being edited.
+    const KernelInfo* variantInfo() const;
+    // Chooses a variant of the current family by its catalogue name ("gray_1d_x4", "matmul_tiled"):
+    // as picking it in the chooser. False when the family has no such variant.
+    bool chooseKernel(const QString& name);
+
+    // The matmul side (the Matrices tab) and the emulator-only "remove the second barrier" lesson.
     MatmulLaunch matmulLaunch() const { return matmul_; }
     void setMatmulLaunch(const MatmulLaunch& launch);  // emits matmulLaunchChanged on a real change
     void showMatmulStats(const QString& html);
@@ -59,6 +66,11 @@ public:
     QComboBox* presets() const { return presets_; }
     LaunchShapeBox* shapeBox() const { return shape_box_; }
     QComboBox* layoutBox() const { return layout_box_; }
+    QComboBox* kernelBox() const { return kernel_box_; }
+    QComboBox* tileBox() const { return tile_box_; }
+    QCheckBox* barrierBox() const { return barrier_box_; }
+    QLabel* blockNote() const { return block_note_; }
+    bool blockEditable() const;  // false for a TILE or fixed-block variant: its block follows the rule
 
 signals:
     void shapeChanged(const cvz::LaunchShape& shape);
@@ -68,7 +80,8 @@ signals:
 
 private:
     void buildUi();
-    void onModeChanged();
+    void fillKernels();
+    void onKernelChosen(int index);
     void onThreadsChanged(int value);
     void onXChanged(int value);
     void onYChanged(int value);
@@ -81,8 +94,8 @@ private:
     LaunchShape shape_ = LaunchShape::one_d(256);
     bool syncing_ = false;
     bool sync_pending_ = false;
-    QRadioButton* one_d_ = nullptr;
-    QRadioButton* two_d_ = nullptr;
+    QComboBox* kernel_box_ = nullptr;
+    QLabel* block_note_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     QSlider* threads_slider_ = nullptr;
     QSpinBox* threads_spin_ = nullptr;
@@ -95,12 +108,10 @@ private:
     LaunchShapeBox* shape_box_ = nullptr;
     QComboBox* layout_box_ = nullptr;
 
-    PanelKernel kernel_ = PanelKernel::Grayscale;
+    KernelFamily family_ = KernelFamily::Grayscale;
     MatmulLaunch matmul_ = MatmulLaunch::naive(16, 16);
     QString grayscale_stats_, matmul_stats_;
-    QWidget* matmul_box_ = nullptr;
-    QRadioButton* naive_ = nullptr;
-    QRadioButton* tiled_ = nullptr;
+    QWidget* tile_row_ = nullptr;
     QComboBox* tile_box_ = nullptr;
     QCheckBox* barrier_box_ = nullptr;
 };

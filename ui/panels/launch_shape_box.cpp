@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 
 #include "app/launch_config.h"
+#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {
 
@@ -45,7 +46,7 @@ LaunchShapeBox::LaunchShapeBox(QWidget* parent) : QComboBox(parent) {
 QString LaunchShapeBox::shapeText() const { return QString::fromStdString(to_string(shape_)); }
 
 QString LaunchShapeBox::label(const LaunchShape& shape) {
-    if (shape.kind == GridKind::OneD) return QStringLiteral("1-D %1").arg(shape.block.x);
+    if (is_one_d(shape)) return QStringLiteral("1-D %1").arg(shape.block.x);
     return QStringLiteral("2-D %1\u00D7%2").arg(shape.block.x).arg(shape.block.y);
 }
 

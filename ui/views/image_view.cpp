@@ -51,7 +51,7 @@ struct ImageView::Locations {
     int corner = -1, image_to_clip = -1, quad_size = -1, image_size = -1, gray = -1, texture = -1;
     int overlay = -1, anim = -1, show_idle = -1, opacity = -1, coloring = -1, px = -1;
     int line_fade = -1, warp_fade = -1, w = -1, h = -1, bx = -1, by = -1, gx = -1, gy = -1;
-    int ext_h = -1, threads = -1, warps_per_block = -1, done_end = -1, run_end = -1, warp_block = -1;
+    int ext_h = -1, threads = -1, items = -1, warps_per_block = -1, done_end = -1, run_end = -1, warp_block = -1;
     int warp_done_end = -1, warp_run_end = -1, sel_block = -1, sel_x = -1, sel_y = -1;
     int source = -1, source_gray = -1, has_source = -1;
 
@@ -63,7 +63,7 @@ struct ImageView::Locations {
             {&anim, "u_anim"}, {&show_idle, "u_show_idle"}, {&opacity, "u_opacity"}, {&coloring, "u_coloring"},
             {&px, "u_px"}, {&line_fade, "u_line_fade"}, {&warp_fade, "u_warp_fade"},
             {&w, "u_w"}, {&h, "u_h"}, {&bx, "u_bx"}, {&by, "u_by"}, {&gx, "u_gx"}, {&gy, "u_gy"},
-            {&ext_h, "u_ext_h"}, {&threads, "u_threads"}, {&warps_per_block, "u_warps_per_block"},
+            {&ext_h, "u_ext_h"}, {&threads, "u_threads"}, {&items, "u_items"}, {&warps_per_block, "u_warps_per_block"},
             {&done_end, "u_done_end"}, {&run_end, "u_run_end"}, {&warp_block, "u_warp_block"},
             {&warp_done_end, "u_warp_done_end"}, {&warp_run_end, "u_warp_run_end"}, {&sel_block, "u_sel_block"},
             {&sel_x, "u_sel_x"}, {&sel_y, "u_sel_y"}, {&source, "u_source"}, {&source_gray, "u_source_gray"},
@@ -306,10 +306,10 @@ void ImageView::initializeGL() {
     plain_ = buildProgram(QByteArray(), &log);
     const bool want_int = !es && major >= 3 && qEnvironmentVariableIntValue("CUDAVIZ_OVERLAY_FLOAT_MATH") != 1;
     int_math_ = want_int;
-    if (plain_ && want_int) overlay_programs_[1] = buildProgram(overlayHeader(GridKind::TwoD), &log);
+    if (plain_ && want_int) overlay_programs_[1] = buildProgram(overlayHeader(false), &log);
     if (plain_ && !overlay_programs_[1]) {
         int_math_ = false;
-        overlay_programs_[1] = buildProgram(overlayHeader(GridKind::TwoD), &log);
+        overlay_programs_[1] = buildProgram(overlayHeader(false), &log);
     }
     if (!plain_ || !overlay_programs_[1]) {
         broken_ = true;
@@ -346,18 +346,18 @@ void ImageView::initializeGL() {
         QMetaObject::invokeMethod(this, &ImageView::emitPending, Qt::QueuedConnection);  // not from inside GL
 }
 
-QByteArray ImageView::overlayHeader(GridKind kind) const {
+QByteArray ImageView::overlayHeader(bool one_d) const {
     QByteArray header = int_math_ ? QByteArrayLiteral("#version 130\n#define CVZ_INT_MATH 1\n") : QByteArray();
     header += QByteArrayLiteral("#define CVZ_OVERLAY 1\n");
-    if (kind == GridKind::OneD) header += QByteArrayLiteral("#define CVZ_GRID_1D 1\n");
+    if (one_d) header += QByteArrayLiteral("#define CVZ_GRID_1D 1\n");
     return header;
 }
 
-ImageView::Program* ImageView::overlayProgram(GridKind kind) {
-    std::unique_ptr<Program>& program = overlay_programs_[kind == GridKind::OneD ? 0 : 1];
+ImageView::Program* ImageView::overlayProgram(bool one_d) {
+    std::unique_ptr<Program>& program = overlay_programs_[one_d ? 0 : 1];
     if (!program) {
         QString log;
-        program = buildProgram(overlayHeader(kind), &log);
+        program = buildProgram(overlayHeader(one_d), &log);
         if (!program) {
             broken_ = true;
             emit failed(tr("OpenGL shader program failed: %1").arg(log.trimmed()));
@@ -485,6 +485,7 @@ void ImageView::setOverlayUniforms(Program& overlay) {
     setIndex(program, l.gy, p.grid.y);
     setIndex(program, l.ext_h, quad.height());
     setIndex(program, l.threads, std::int64_t(p.total_threads));
+    setIndex(program, l.items, std::int64_t(std::max<std::uint32_t>(1, p.items_per_thread)));
     setIndex(program, l.warps_per_block, std::int64_t(p.warps_per_block));
     setIndex(program, l.done_end, std::int64_t(a.done_end));
     setIndex(program, l.run_end, std::int64_t(a.run_end));
@@ -531,7 +532,7 @@ void ImageView::paintGL() {
     image_to_clip *= QMatrix4x4(transform_->imageToWidgetTransform(size()));
 
     // Nothing over the image: the plain program, which costs no more than drawing the texture.
-    Program* overlay = decorates() ? overlayProgram(overlay_.plan.shape.kind) : nullptr;
+    Program* overlay = decorates() ? overlayProgram(overlay_.plan.one_d) : nullptr;
     if (broken_) return;
     Program& program = overlay ? *overlay : *plain_;
     QOpenGLShaderProgram& shaders = *program.shaders;

@@ -125,8 +125,8 @@ private:
     struct Program;
 
     std::unique_ptr<Program> buildProgram(const QByteArray& header, QString* log);
-    QByteArray overlayHeader(GridKind kind) const;
-    Program* overlayProgram(GridKind kind);  // built when first needed; null (and failed()) if it cannot be
+    QByteArray overlayHeader(bool one_d) const;  // the 1-D or the 2-D variant of the shader
+    Program* overlayProgram(bool one_d);  // built when first needed; null (and failed()) if it cannot be
     bool upload(const QImage& image, Texture* texture, bool report);
     bool decorates() const;
     void setOverlayUniforms(Program& overlay);

@@ -60,7 +60,7 @@ QString OverlayLegend::colorCaption() const {
     switch (state_.coloring) {
         case OverlayColoring::None: return tr("no colours: boundaries only");
         case OverlayColoring::Block:
-            return p.shape.kind == GridKind::OneD ? tr("colour = block (blockIdx.x)")
+            return p.one_d ? tr("colour = block (blockIdx.x)")
                                                   : tr("colour = block (blockIdx.y\u00B7gridDim.x + blockIdx.x)");
         case OverlayColoring::Thread:
             return tr("colour = thread 0 \u2192 %1 in its block (x fastest)")
@@ -76,7 +76,7 @@ QString OverlayLegend::idleCaption() const {
     return tr("idle: %1 of %2 threads (%3%), %4")
         .arg(QLocale().toString(qulonglong(p.idle_threads)), QLocale().toString(qulonglong(p.total_threads)))
         .arg(100.0 * p.idle_fraction(), 0, 'f', 1)
-        .arg(p.shape.kind == GridKind::OneD ? tr("i \u2265 n") : tr("c \u2265 w or r \u2265 h"));
+        .arg(p.one_d ? tr("i \u2265 n") : tr("c \u2265 w or r \u2265 h"));
 }
 
 QList<OverlayLegend::Item> OverlayLegend::items() const {

@@ -20,8 +20,10 @@ QSize OverlayState::extent() const {
 }
 
 QPointF OverlayState::blockLineFade(double device_px) const {
-    const double bx = plan.shape.block.x, by = plan.shape.block.y, w = plan.width;
-    if (plan.shape.kind == GridKind::OneD) {
+    // A thread covers items_per_thread pixels along x: a block is that many times wider.
+    const double bx = double(plan.shape.block.x) * std::max<std::uint32_t>(1, plan.items_per_thread);
+    const double by = plan.shape.block.y, w = plan.width;
+    if (plan.one_d) {
         // A 1-D block is a run of N pixels of the flattened image: N wide while it fits a row, and
         // one row tall (its staircase edges step row by row) unless it spans whole rows.
         return {fade(std::min(bx, w) * device_px), fade(std::max(1.0, bx / std::max(1.0, w)) * device_px)};
@@ -31,9 +33,11 @@ QPointF OverlayState::blockLineFade(double device_px) const {
 
 QPointF OverlayState::warpLineFade(double device_px) const {
     const double bx = plan.shape.block.x, w = plan.width;
-    if (plan.shape.kind == GridKind::OneD) return {fade(std::min(32.0, w) * device_px), fade(device_px)};
-    // A warp is 32 consecutive threads, x fastest: rows of min(32, blockDim.x) threads.
-    return {fade(std::min(32.0, bx) * device_px), fade(std::max(1.0, 32.0 / bx) * device_px)};
+    const double items = std::max<std::uint32_t>(1, plan.items_per_thread);
+    if (plan.one_d) return {fade(std::min(32.0 * items, w) * device_px), fade(device_px)};
+    // A warp is 32 consecutive threads, x fastest: rows of min(32, blockDim.x) threads, each
+    // items_per_thread pixels wide.
+    return {fade(std::min(32.0, bx) * items * device_px), fade(std::max(1.0, 32.0 / bx) * device_px)};
 }
 
 }  // namespace cvz
