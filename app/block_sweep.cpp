@@ -365,7 +365,7 @@ void SweepRunner::start(SweepRequest request) {
         // Worker thread: `this` is touched only in what is posted back, which runs on its thread.
         const quint64 id = job.id();
         TimingOptions options;
-        options.cancel = &job.cancelFlag();
+        options.cancel = &job.cancelToken();
         options.progress = [this, job, id](std::size_t done, std::size_t total) {
             job.reportProgress(total ? double(done) / double(total) : 1.0);
             job.post([this, id, done, total] {

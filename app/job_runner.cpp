@@ -16,7 +16,7 @@ JobRunner::~JobRunner() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
         queue_.clear();
-        if (running_) running_->cancel = true;
+        if (running_) running_->cancel.request();
     }
     wake_.notify_all();
     worker_.join();
@@ -37,7 +37,7 @@ JobTicket JobRunner::submit(const QString& tag, QObject* receiver, ControlledJob
         state->id = ++next_id_;
         for (auto it = queue_.begin(); it != queue_.end();) {
             if (it->state->tag == tag) {
-                it->state->cancel = true;
+                it->state->cancel.request();
                 it->state->superseded = true;
                 dropped.push_back(it->state->id);
                 it = queue_.erase(it);
@@ -47,7 +47,7 @@ JobTicket JobRunner::submit(const QString& tag, QObject* receiver, ControlledJob
         }
         if (running_ && running_->tag == tag) {
             running_->superseded = true;
-            running_->cancel = true;
+            running_->cancel.request();
         }
         queue_.push_back({state, std::move(job)});
     }
@@ -62,11 +62,11 @@ void JobRunner::cancel(quint64 id) {
         std::lock_guard lock(mutex_);
         auto it = std::find_if(queue_.begin(), queue_.end(), [id](const Entry& e) { return e.state->id == id; });
         if (it != queue_.end()) {
-            it->state->cancel = true;
+            it->state->cancel.request();
             queue_.erase(it);
             dropped = true;
         } else if (running_ && running_->id == id) {
-            running_->cancel = true;
+            running_->cancel.request();
         }
     }
     if (dropped) {
@@ -147,7 +147,7 @@ void JobRunner::loop() {
             running_.reset();
             idle = queue_.empty();
         }
-        const bool was_cancelled = entry.state->cancel.load();
+        const bool was_cancelled = entry.state->cancel.requested();
         if (done) deliver(entry.state, std::move(done));
         post([this, id, was_cancelled, idle] {
             if (was_cancelled) emit cancelled(id);
@@ -167,7 +167,7 @@ void JobControl::post(std::function<void()> f) const {
 
 void JobTicket::cancel() {
     if (!state_) return;
-    state_->cancel = true;
+    state_->cancel.request();
     if (JobRunner* runner = state_->runner.data()) runner->cancel(state_->id);
 }
 

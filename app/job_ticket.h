@@ -7,6 +7,8 @@
 #include <functional>
 #include <memory>
 
+#include "kernels/core/cancel_token.h"
+
 namespace cvz {
 
 class JobRunner;
@@ -19,7 +21,7 @@ struct JobState {
     QString tag;
     QPointer<QObject> receiver;       // taken on the submitting thread, read on the runner's
     QPointer<JobRunner> runner;       // alive while the job runs (its destructor joins the worker)
-    std::atomic<bool> cancel{false};  // asked to stop: explicitly, or by a newer job with the same tag
+    CancelToken cancel;  // asked to stop: explicitly, or by a newer job with the same tag
     std::atomic<bool> superseded{false};
     std::atomic<double> progress{0};
 };
@@ -34,9 +36,10 @@ public:
     explicit JobControl(std::shared_ptr<detail::JobState> state) : state_(std::move(state)) {}
 
     quint64 id() const { return state_->id; }
-    bool cancelRequested() const { return state_->cancel.load(); }
-    // For loops that take a flag (TimingOptions::cancel); valid as long as this control lives.
-    const std::atomic<bool>& cancelFlag() const { return state_->cancel; }
+    bool cancelRequested() const { return state_->cancel.requested(); }
+    // For loops that take the token (TimingOptions::cancel), and jobs that wait on it; valid as long
+    // as this control lives.
+    const CancelToken& cancelToken() const { return state_->cancel; }
     // A newer job with the same tag was submitted while this one ran: its result is stale.
     bool superseded() const { return state_->superseded.load(); }
 
@@ -59,7 +62,7 @@ public:
     bool isValid() const { return state_ != nullptr; }
     // Queued: removed, it never runs. Running: asked to stop (the job polls). Done: nothing.
     void cancel();
-    bool cancelRequested() const { return state_ && state_->cancel.load(); }
+    bool cancelRequested() const { return state_ && state_->cancel.requested(); }
     double progress() const { return state_ ? state_->progress.load() : 0.0; }
 
 private:

@@ -165,12 +165,12 @@ int main(int argc, char** argv) {
         bool mm_timed = true;
         for (const ShapeTiming& t : mm.shapes) mm_timed = mm_timed && t.timed;
         expect(mm_timed, "matmul: every launch timed");
-        std::atomic<bool> cancel{false};
+        CancelToken cancel;
         TimingOptions c = options;
         c.repeats = 3;
         c.cancel = &cancel;
         c.progress = [&](std::size_t done, std::size_t) {
-            if (done == 3) cancel = true;
+            if (done == 3) cancel.request();
         };
         const TimingSweep cs = time_grayscale_shapes(image, shapes, c);
         std::size_t timed = 0;

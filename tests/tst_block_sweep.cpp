@@ -7,11 +7,9 @@
 #include <QTemporaryDir>
 
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <random>
 #include <set>
-#include <thread>
 
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
@@ -56,8 +54,7 @@ constexpr std::size_t kNoHold = SIZE_MAX;
 SweepTimer fake_timer(std::size_t hold_at = kNoHold, std::function<bool(const SweepRow&)> refuse = {}) {
     return [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
         TimingSweep sweep = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* t) {
-            if (i >= hold_at && options.cancel)
-                while (!options.cancel->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            if (i >= hold_at && options.cancel) options.cancel->wait();  // woken by the cancel itself
             if (refuse && refuse(rows[i])) {
                 t->status = Status::error(ErrorKind::InvalidInput,
                                           "fake launch: cudaErrorInvalidConfiguration (invalid configuration argument)");
@@ -445,14 +442,14 @@ void TestBlockSweep::missing_input_is_an_error() {
 }
 
 void TestBlockSweep::cancel_between_shapes_is_exact() {
-    std::atomic<bool> cancel{false};
+    CancelToken cancel;
     TimingOptions options;
     options.cancel = &cancel;
     std::vector<std::size_t> seen;
     options.progress = [&](std::size_t done, std::size_t total) {
         seen.push_back(done);
         QCOMPARE(total, std::size_t(catalogue_rows(KernelFamily::Grayscale)));
-        if (done == 10) cancel = true;
+        if (done == 10) cancel.request();
     };
     int rows_done = 0;
     const SweepResult r = run_sweep(grayscale_request(), fake_timer(), options,
@@ -698,10 +695,10 @@ void TestBlockSweep::gpu_refused_shape_and_cancel() {
     QVERIFY(tm.shapes[1].timed);
 
     // Cancel from the progress callback: exactly the shapes done by then are timed.
-    std::atomic<bool> cancel{false};
+    CancelToken cancel;
     options.cancel = &cancel;
     options.progress = [&](std::size_t done, std::size_t) {
-        if (done == 3) cancel = true;
+        if (done == 3) cancel.request();
     };
     const std::vector<LaunchShape> many = power_of_two_2d_shapes();
     const TimingSweep c = time_grayscale_shapes(image, many, options);

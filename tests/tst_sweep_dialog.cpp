@@ -11,9 +11,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
-#include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
@@ -46,8 +44,7 @@ double fake_ms(const SweepRow& r) {
 SweepTimer fake_timer(std::size_t hold_at = SIZE_MAX) {
     return [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
         TimingSweep sweep = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* t) {
-            if (i >= hold_at && options.cancel)
-                while (!options.cancel->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            if (i >= hold_at && options.cancel) options.cancel->wait();  // woken by the cancel itself
             if (rows[i].shape.kind == GridKind::TwoD && rows[i].shape.block == Dim3{4, 4, 1}) {
                 t->status = Status::error(ErrorKind::InvalidInput, "fake: cudaErrorInvalidConfiguration");
                 return Status::ok();

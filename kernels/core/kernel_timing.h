@@ -4,12 +4,12 @@
 // between shapes, a shape's own failure recorded on its row while the sweep goes on).
 // Qt-free and CUDA-free, so that the GPU timers and the fakes the tests inject run the same loop.
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "cancel_token.h"
 #include "status.h"
 
 namespace cvz {
@@ -21,7 +21,7 @@ struct TimingOptions {
     int repeats = 20;         // timed launches per shape; the median is reported
     double budget_ms = 250;   // per shape: fewer repeats (never under 3) when one launch is this slow
     int device = 0;           // the CUDA device
-    const std::atomic<bool>* cancel = nullptr;  // checked between shapes
+    const CancelToken* cancel = nullptr;  // checked between shapes
     // After each shape: how many are done (1..total) and how many there are.
     std::function<void(std::size_t done, std::size_t total)> progress;
     // After each shape, with its result (before `progress`): lets a view fill in as the sweep goes.
@@ -59,7 +59,7 @@ TimingSweep run_timing_loop(std::size_t count, const TimingOptions& options, Tim
     TimingSweep sweep;
     sweep.shapes.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-        if (options.cancel && options.cancel->load()) {
+        if (options.cancel && options.cancel->requested()) {
             sweep.cancelled = true;
             break;
         }
