@@ -596,6 +596,10 @@ void TestMainWindow::overlay_toggles_with_g() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
     QVERIFY(w.overlayAction()->isChecked());  // on by default: a new user sees the grid
+    // One "Grid Overlay" in the menus: the dock's show/hide entry is "Overlay", under View > Panels.
+    int named = 0;
+    for (const QAction* action : w.findChildren<QAction*>()) named += action->text().remove(QLatin1Char('&')) == QLatin1String("Grid Overlay");
+    QCOMPARE(named, 1);
     QVERIFY(w.originalView()->overlay().enabled && w.resultView()->overlay().enabled);
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));

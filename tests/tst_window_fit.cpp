@@ -76,11 +76,9 @@ QStringList cut_tabs(const MainWindow& w) {
     QStringList cut;
     for (const QTabBar* bar : w.findChildren<QTabBar*>()) {
         if (!bar->isVisible() || qobject_cast<const QTabWidget*>(bar->parentWidget())) continue;  // the page tabs are not docks
-        for (int i = 0; i < bar->count(); ++i) {
-            const QRect r = bar->tabRect(i);
-            if (r.width() < bar->fontMetrics().horizontalAdvance(bar->tabText(i)) || !bar->rect().contains(r))
-                cut << bar->tabText(i);
-        }
+        // The bar's size hint has every title whole: a narrower bar elides them.
+        if (bar->sizeHint().width() > bar->width())
+            for (int i = 0; i < bar->count(); ++i) cut << bar->tabText(i);
     }
     return cut;
 }

@@ -64,7 +64,7 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent) {
     }
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
-    view_->setMinimumHeight(140);
+    view_->setMinimumHeight(180);  // the axis labels need it; the dock scrolls
     v->addWidget(view_, 1);
 
     connect(devices_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {

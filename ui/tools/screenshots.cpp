@@ -1,15 +1,14 @@
-// Regenerates the README's screenshots (resources/screenshots/) from the current build:
-//   xvfb-run -a -s "-screen 0 1600x1000x24" build/ui/cudaviz-screenshots resources/screenshots
-// Each shot is the X screen's pixels of the window (QScreen::grabWindow), after the state it shows
-// has been reached: every wait is on the session's outcome, none is a fixed delay. Options:
-// --size WxH (default 1200x720), --scale (QT_SCALE_FACTOR is honoured as usual), --only NAME.
+// The README's screenshots of staged states (a 1-D launch, a dock raised, the wave animation, the
+// sweep), for scripts/screenshots, which also takes the pages as they open with `cudaviz --screenshot`.
+// Each shot is written as `cudaviz --screenshot` writes one (WindowScreenshot::write), after the state
+// it shows has been reached: every wait is on the session's outcome, none is a fixed delay. Options:
+// --size WxH (default 1200x720), --only NAME; QT_SCALE_FACTOR is honoured as usual.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QScreen>
 #include <QSettings>
 #include <QTabWidget>
 #include <QThread>
@@ -26,6 +25,7 @@
 #include "ui/panels/timeline_bar.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/sweep_dialog.h"
+#include "ui/windows/window_screenshot.h"
 
 using namespace cvz;
 
@@ -45,17 +45,15 @@ bool wait_for(const std::function<bool()>& done) {
 }
 
 bool idle(MainWindow& w) {
-    return !w.jobs()->busy() && !w.session()->running() && !w.matmulPage()->session()->running();
+    return WindowScreenshot::pageDrawn(w) && !w.session()->running() && !w.matmulPage()->session()->running();
 }
 
 bool save(QWidget* window, const QString& path) {
     window->raise();
     wait_for([] { return true; });
-    const QRect frame = window->frameGeometry();
-    const QPixmap shot = window->screen()->grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height());
-    const bool ok = shot.save(path);
-    qInfo("%s %s (%dx%d)", ok ? "wrote" : "could not write", qPrintable(path), shot.width(), shot.height());
-    return ok;
+    const QString error = WindowScreenshot::write(*window, path);
+    qInfo("%s", qPrintable(error.isEmpty() ? QStringLiteral("wrote %1 (%2x%3)").arg(path).arg(window->width()).arg(window->height()) : error));
+    return error.isEmpty();
 }
 
 void raise_dock(MainWindow& w, PageDocks::Dock which) {

@@ -1,5 +1,7 @@
 #include "ui/windows/dock_scroll_area.h"
 
+#include <QEvent>
+#include <QScreen>
 #include <QScrollBar>
 
 namespace cvz {
@@ -10,13 +12,27 @@ DockScrollArea::DockScrollArea(QWidget* content, QWidget* parent) : QScrollArea(
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    content->installEventFilter(this);
+}
+
+void DockScrollArea::setKeepWhole(bool whole) {
+    keep_whole_ = whole;
+    updateGeometry();
+}
+
+// The content's minimum changes with what it shows (a mode, a longer table): the dock follows.
+bool DockScrollArea::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+    return QScrollArea::eventFilter(watched, event);
 }
 
 // The content's width (and room for the vertical bar); a few lines of height: the rest scrolls.
 QSize DockScrollArea::minimumSizeHint() const {
     const int bar = verticalScrollBar()->sizeHint().width();
     const QSize content = widget() ? widget()->minimumSizeHint() : QSize();
-    return {content.width() + bar, std::min(content.height(), 4 * fontMetrics().height())};
+    int height = std::min(content.height(), 4 * fontMetrics().height());
+    if (keep_whole_ && screen()) height = std::min(content.height(), screen()->availableGeometry().height() * 2 / 5);
+    return {content.width() + bar, height};
 }
 
 QSize DockScrollArea::sizeHint() const {

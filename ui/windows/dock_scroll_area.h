@@ -10,8 +10,16 @@ class DockScrollArea : public QScrollArea {
     Q_OBJECT
 public:
     explicit DockScrollArea(QWidget* content, QWidget* parent = nullptr);
+    // Whole: the content's full minimum height, up to two fifths of the screen, before it scrolls.
+    void setKeepWhole(bool whole);
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    bool keep_whole_ = false;
 };
 
 }  // namespace cvz

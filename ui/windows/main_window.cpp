@@ -42,6 +42,7 @@
 #include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/animation_actions.h"
 #include "ui/windows/export_actions.h"
+#include "ui/windows/number_field_guard.h"
 #include "ui/windows/recent_files.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -72,6 +73,7 @@ MainWindow::MainWindow(const DisplayPathChoice& display, const QString& file, QW
     init_cudaviz_resources();
     settings_ = new QSettings(this);
     setAcceptDrops(true);
+    qApp->installEventFilter(new NumberFieldGuard(this));  // Space or G in a number field keeps its value
 
     createActions();
     createToolBar();
@@ -276,7 +278,7 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const Q
     dock->setObjectName(name);  // for saveState
     dock->setWidget(area == Qt::BottomDockWidgetArea ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
     addDockWidget(area, dock);
-    view_menu_->addAction(dock->toggleViewAction());
+    panels_menu_->addAction(dock->toggleViewAction());
     docks_by_kind_.insert(kind, dock);
     return dock;
 }
@@ -284,15 +286,21 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const Q
 void MainWindow::createDocks() {
     setDockNestingEnabled(true);
     view_menu_->addSeparator();
+    // The docks' show/hide entries apart, so that "Grid Overlay" (drawing the grid) is in the menu once.
+    panels_menu_ = view_menu_->addMenu(tr("&Panels"));
+    panels_menu_->setObjectName(QStringLiteral("panelsMenu"));
 
     docks_.launch = new LaunchPanel(this);
     docks_.launch->setObjectName(QStringLiteral("launchPanel"));
-    addDock(docks_.launch, tr("Launch"), QStringLiteral("launchDock"), Qt::RightDockWidgetArea, PageDocks::Launch);
+    QDockWidget* launch_dock =
+        addDock(docks_.launch, tr("Launch"), QStringLiteral("launchDock"), Qt::RightDockWidgetArea, PageDocks::Launch);
+    // The panel edited most is shown whole where the screen allows; the tabbed docks below scroll first.
+    static_cast<DockScrollArea*>(launch_dock->widget())->setKeepWhole(true);
 
     docks_.overlay = new OverlayPanel(this);
     docks_.overlay->setObjectName(QStringLiteral("overlayPanel"));
     docks_.overlay->setOverlayEnabled(overlay_action_->isChecked());
-    QDockWidget* overlay_dock = addDock(docks_.overlay, tr("Grid Overlay"), QStringLiteral("overlayDock"),
+    QDockWidget* overlay_dock = addDock(docks_.overlay, tr("Overlay"), QStringLiteral("overlayDock"),
                                         Qt::RightDockWidgetArea, PageDocks::Overlay);
 
     docks_.inspector = new InspectorPanel(this);

@@ -164,6 +164,7 @@ private:
     QAction* overlay_action_ = nullptr;
     QAction* play_action_ = nullptr;
     QMenu* view_menu_ = nullptr;
+    QMenu* panels_menu_ = nullptr;  // View > Panels: a check per dock
     QSettings* settings_ = nullptr;  // run and overlay choices, written as they change
     ExportActions* exports_ = nullptr;
     AnimationActions* animation_ = nullptr;

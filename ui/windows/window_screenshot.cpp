@@ -29,7 +29,7 @@ bool WindowScreenshot::pageDrawn(const MainWindow& w) {
     return false;
 }
 
-QString WindowScreenshot::write(MainWindow& w, const QString& path) {
+QString WindowScreenshot::write(QWidget& w, const QString& path) {
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0)
         return tr("cannot write %1: the screenshot must be a .png file").arg(QDir::toNativeSeparators(path));
     // grab() renders the widgets (the GL views through their framebuffers) whether or not the window

@@ -3,6 +3,8 @@
 #include <QPointer>
 #include <QString>
 
+class QWidget;
+
 namespace cvz {
 
 class MainWindow;
@@ -22,7 +24,7 @@ public:
     // Whether the page in front has drawn its result and nothing is queued that would change it.
     static bool pageDrawn(const MainWindow& window);
     // The window's pixels as they are now, written to `path` (.png); an empty string, or why not.
-    static QString write(MainWindow& window, const QString& path);
+    static QString write(QWidget& window, const QString& path);
 
 signals:
     void finished(bool ok, const QString& message);
