@@ -16,14 +16,23 @@ namespace cvz {
 
 namespace {
 
-QString cuda_device_label(int device) {
+}  // namespace
+
+QString cuda_backend_label(int device) {
     const CudaInventory inv = query_cuda_devices();
     for (const CudaDeviceInfo& d : inv.devices)
         if (d.index == device) return QStringLiteral("CUDA (%1)").arg(QString::fromStdString(d.name));
     return QStringLiteral("CUDA");
 }
 
-}  // namespace
+QString grayscale_shape_text(const LaunchShape& shape, std::uint32_t width, std::uint32_t height) {
+    const Dim3 grid = grayscale_grid(shape, width, height);
+    const KernelInfo* info = grayscale_variant_info(shape.kind);
+    return QStringLiteral("%1 block %2 · grid %3")
+        .arg(QString::fromStdString(info ? info->label : to_string(grayscale_kernel_ref(shape))),
+             QString::fromStdString(to_string(shape)),
+             is_one_d(shape) ? QString::number(grid.x) : QStringLiteral("%1x%2").arg(grid.x).arg(grid.y));
+}
 
 QString GrayscaleResult::summary() const {
     if (!status) return QString::fromStdString(status.message());
@@ -37,13 +46,7 @@ GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
     GrayscaleResult r;
     r.width = req.input.width;
     r.height = req.input.height;
-    const Dim3 grid = grayscale_grid(req.shape, r.width, r.height);
-    const KernelInfo* info = grayscale_variant_info(req.shape.kind);
-    r.shape_text = QStringLiteral("%1 block %2 · grid %3")
-                       .arg(QString::fromStdString(info ? info->label : to_string(grayscale_kernel_ref(req.shape))),
-                            QString::fromStdString(to_string(req.shape)),
-                            is_one_d(req.shape) ? QString::number(grid.x)
-                                                : QStringLiteral("%1x%2").arg(grid.x).arg(grid.y));
+    r.shape_text = grayscale_shape_text(req.shape, r.width, r.height);
     if (req.input.bytes.size() != 3 * std::size_t(r.width) * r.height) {
         r.status = Status::error(ErrorKind::InvalidInput, "the RGB buffer does not hold width x height pixels");
         return r;
@@ -69,7 +72,7 @@ GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
         GpuTimings t;
         r.status = grayscale_cuda(image, req.shape, &t);
         r.kernel_ms = t.kernel_ms;
-        r.backend = cuda_device_label(0);
+        r.backend = cuda_backend_label(0);
     } else {
         QElapsedTimer kernel;
         kernel.start();

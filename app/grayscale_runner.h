@@ -27,7 +27,14 @@ struct GrayscaleResult {
     double total_ms = 0;  // including layout conversion, upload and download
     QString summary() const;  // "CPU emulator · 2-D 16x16 · grid 29x19 · 1.2 ms"
     QString shape_text;
+    bool displayed = false;  // the run was the displayed frame (CUDA-GL interop), not a worker's
 };
+
+// "2-D block 16x16 · grid 7x3": the variant's label, the block and the grid, for summaries.
+QString grayscale_shape_text(const LaunchShape& shape, std::uint32_t width, std::uint32_t height);
+
+// "CUDA (NVIDIA H200)": the backend label of a run on CUDA device `device`.
+QString cuda_backend_label(int device);
 
 // Runs the grayscale kernel on the chosen backend (Auto: CUDA when a device exists, else the
 // emulator). Safe to call from a worker thread.

@@ -34,6 +34,8 @@
 #include "kernels/cuda/headless_egl_context.h"
 #include "kernels/cuda/pinned_buffer.h"
 #include "kernels/grayscale/grayscale_device_launch.h"
+#include "kernels/grayscale/grayscale_frame.h"
+#include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_reference.h"
 
 using namespace cvz;
@@ -98,7 +100,12 @@ bool throughput_ms(const GlFunctions& gl, int frames, const std::function<Status
     return true;
 }
 
-std::string shape_name(const LaunchShape& s) { return (s.kind == GridKind::OneD ? "1-D " : "2-D ") + to_string(s); }
+std::string shape_name(const LaunchShape& s) { return (is_one_d(s) ? "1-D " : "2-D ") + to_string(s); }
+
+// One frame as the app writes it: the display path maps, the grayscale frame's writer launches.
+FrameWriter writer(GrayscaleFrame& frame, const LaunchShape& shape) {
+    return [&frame, shape](const InteropTarget& target) { return frame.write(target, shape); };
+}
 
 const char* kSurface = "(a) surface write";
 const char* kPbo = "(b) pixel buffer + upload";
@@ -153,12 +160,13 @@ int main(int argc, char** argv) {
             GLuint texture = 0;
             if (!fresh_texture(&texture)) return 1;
             std::unique_ptr<GlInterop> interop;
+            GrayscaleFrame picture;
             if (!check(GlInterop::open(gl, texture, sz.w, sz.h, paths[p], &interop), at + " " + path_names[p]) ||
-                !check(interop->set_rgb(rgb.data(), PixelLayout::Interleaved), "set_rgb"))
+                !check(picture.set_picture(rgb, sz.w, sz.h, PixelLayout::Interleaved), "set_picture"))
                 return 1;
             for (const LaunchShape& shape : shapes) {
                 std::fill(got.begin(), got.end(), 0);
-                if (!check(interop->render(shape), "render") ||
+                if (!check(interop->render(writer(picture, shape)), "render") ||
                     !check(read_gray_texture(gl, texture, sz.w, sz.h, got.data()), "read back"))
                     return 1;
                 if (got != want) {
@@ -167,7 +175,8 @@ int main(int argc, char** argv) {
                     return 1;
                 }
                 Row r{sz.w, sz.h, path_names[p], shape_name(shape), 0, 0};
-                auto frame = [&] { return interop->render(shape); };
+                const FrameWriter write = writer(picture, shape);
+                auto frame = [&] { return interop->render(write); };
                 if (!latency_ms(gl, frames, frame, &r.latency_ms) || !throughput_ms(gl, frames, frame, &r.throughput_ms))
                     return 1;
                 rows.push_back(r);
@@ -178,11 +187,13 @@ int main(int argc, char** argv) {
         }
         {  // (c) again, on the texture the surface path had registered and released
             std::unique_ptr<GlInterop> interop;
+            GrayscaleFrame picture;
             if (!check(GlInterop::open(gl, used_by_surface, sz.w, sz.h, InteropPath::HostCopy, &interop), "host copy") ||
-                !check(interop->set_rgb(rgb.data(), PixelLayout::Interleaved), "set_rgb"))
+                !check(picture.set_picture(rgb, sz.w, sz.h, PixelLayout::Interleaved), "set_picture"))
                 return 1;
             Row r{sz.w, sz.h, "(c) host copy, once-registered texture", lecture, 0, 0};
-            if (!latency_ms(gl, frames, [&] { return interop->render(shapes[0]); }, &r.latency_ms)) return 1;
+            const FrameWriter write = writer(picture, shapes[0]);
+            if (!latency_ms(gl, frames, [&] { return interop->render(write); }, &r.latency_ms)) return 1;
             rows.push_back(r);
             interop.reset();
             gl.DeleteTextures(1, &used_by_surface);

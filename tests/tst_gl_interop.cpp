@@ -1,8 +1,11 @@
 // The display paths of kernels/cuda/gl_interop.h in a real OpenGL context without a window (EGL on
-// a GPU device, kernels/cuda/headless_egl_context.h): each path's texture, read back with
-// glGetTexImage and glReadPixels, equals the CPU reference byte for byte; refusals come back as
-// Status values and the fallback takes the next path. GL-only cases also run on Mesa's software
-// EGL device (CI); the CUDA cases QSKIP without a CUDA device.
+// a GPU device, kernels/cuda/headless_egl_context.h). The path knows no kernel: it hands a frame
+// writer its target (a surface, or device memory with a pitch); the grayscale family's writer
+// (kernels/grayscale/grayscale_frame.h) writes each path's texture, which, read back with
+// glGetTexImage and glReadPixels, equals the CPU reference byte for byte, and so do the bytes the
+// writer reads back from the same frame. Refusals come back as Status values and the fallback takes
+// the next path. GL-only cases also run on Mesa's software EGL device (CI); the CUDA cases QSKIP
+// without a CUDA device.
 #include <QtTest>
 
 #include <memory>
@@ -13,8 +16,12 @@
 #include "kernels/cuda/gl_interop.h"
 #include "kernels/cuda/gl_texture.h"
 #include "kernels/cuda/headless_egl_context.h"
+#include "kernels/grayscale/grayscale_frame.h"
+#include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/grayscale/grayscale_launch_count.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/grayscale/grayscale_variants.h"
 
 #if CUDAVIZ_HAVE_CUDA
 #include "kernels/cuda/graphics_resource.h"
@@ -58,6 +65,24 @@ QString first_differences(const std::vector<std::uint8_t>& got, const std::vecto
     return count ? QString("%1 pixels differ:%2").arg(count).arg(out) : QString();
 }
 
+// The frame of `shape` over `frame`'s picture, as the app's session hands it to the display.
+Status render_frame(GlInterop& interop, GrayscaleFrame& frame, const LaunchShape& shape, GrayscaleFrameRun* run = nullptr,
+                    bool read_back = false) {
+    return interop.render([&](const InteropTarget& target) { return frame.write(target, shape, run, read_back); });
+}
+
+// A GrayscaleFrame holding picture p.
+std::unique_ptr<GrayscaleFrame> frame_of(const Picture& p) {
+    auto frame = std::make_unique<GrayscaleFrame>();
+    if (!frame->set_picture(p.rgb, p.width, p.height, p.layout)) frame.reset();
+    return frame;
+}
+
+QString shape_label(const LaunchShape& s) {
+    const KernelInfo* k = grayscale_variant_info(s.kind);
+    return QString::fromStdString((k ? k->name : std::string("?")) + " " + to_string(s));
+}
+
 // A texture of the test's context, deleted at scope exit.
 struct ScopedTexture {
     const GlFunctions& gl;
@@ -79,6 +104,7 @@ private slots:
     void float_texture_takes_bytes();
     void paths_match_reference_data();
     void paths_match_reference();
+    void writer_gets_the_paths_target();
     void read_pixels_through_framebuffer();
     void new_picture_and_shapes_per_frame();
     void registration_failure_is_a_status();
@@ -185,8 +211,12 @@ void TestGlInterop::paths_match_reference_data() {
     QTest::addColumn<LaunchShape>("shape");
     QTest::addColumn<int>("layout");
     const QList<QPair<int, int>> sizes = {{1, 1}, {97, 33}, {451, 300}, {1920, 1080}};
-    const QList<LaunchShape> shapes = {LaunchShape::one_d(256), LaunchShape::one_d(33), LaunchShape::two_d(16, 16),
-                                       LaunchShape::two_d(7, 3)};
+    QList<LaunchShape> shapes = {LaunchShape::one_d(256), LaunchShape::one_d(33), LaunchShape::two_d(16, 16),
+                                 LaunchShape::two_d(7, 3)};
+    // The ladder's 1-D variants too: x4 and vec16's 16-byte stores reach a surface byte by byte.
+    for (const KernelInfo& k : grayscale_catalogue())
+        if (k.block == BlockRule::OneD && GrayscaleVariant(k.variant) != GrayscaleVariant::Gray1d)
+            shapes << LaunchShape::of(GrayscaleVariant(k.variant), Dim3{256, 1, 1});
     for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy})
         for (auto [w, h] : sizes)
             for (const LaunchShape& s : shapes)
@@ -197,8 +227,8 @@ void TestGlInterop::paths_match_reference_data() {
                                                                                          : "host")
                                                  .arg(w)
                                                  .arg(h)
-                                                 .arg(s.kind == GridKind::OneD ? "1d" : "2d")
-                                                 .arg(QString::fromStdString(to_string(s)))
+                                                 .arg(shape_label(s))
+                                                 .arg(QString())
                                                  .arg(layout ? "planar" : "interleaved")))
                         << path << w << h << s << layout;
 }
@@ -218,14 +248,54 @@ void TestGlInterop::paths_match_reference() {
     Status s = GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop);
     QVERIFY2(s.is_ok(), s.message().c_str());
     QCOMPARE(interop->path(), path);
-    s = interop->set_rgb(p.rgb.data(), p.layout);
+    auto frame = frame_of(p);
+    QVERIFY(frame);
+    GrayscaleFrameRun run;
+    const std::uint64_t launches = grayscale_gpu_launches();
+    s = render_frame(*interop, *frame, shape, &run, true);
     QVERIFY2(s.is_ok(), s.message().c_str());
-    s = interop->render(shape);
-    QVERIFY2(s.is_ok(), s.message().c_str());
+    QCOMPARE(grayscale_gpu_launches(), launches + 1);  // one frame, one launch
     const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // The bytes the writer read back from the same frame (the session's result and inspector data).
+    const QString diff_run = first_differences(run.gray, p.gray, p.width);
+    QVERIFY2(diff_run.isEmpty(), qPrintable("read back from the frame: " + diff_run));
+    QVERIFY(run.kernel_ms >= 0);
     interop.reset();
     QVERIFY2(gl_check(gl_, "after the interop").is_ok(), "GL errors left behind");
+}
+
+// Each path describes its object to the writer: a surface for SurfaceWrite; device memory of pitch
+// width for the pixel buffer and the host copy; the picture's size, the path's stream and device.
+void TestGlInterop::writer_gets_the_paths_target() {
+    REQUIRE_GL_AND_CUDA();
+    const std::uint32_t w = 37, h = 23;
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, w, h, &tex.id).is_ok());
+    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+        std::unique_ptr<GlInterop> interop;
+        QVERIFY(GlInterop::open(gl_, tex.id, w, h, path, &interop).is_ok());
+        int calls = 0;
+        InteropTarget seen;
+        QVERIFY(interop->render([&](const InteropTarget& t) {
+                           ++calls;
+                           seen = t;
+                           return Status::ok();
+                       }).is_ok());
+        QCOMPARE(calls, 1);
+        QCOMPARE(seen.width, w);
+        QCOMPARE(seen.height, h);
+        QCOMPARE(seen.device, interop->cuda_device());
+        QVERIFY(seen.stream != nullptr);
+        if (path == InteropPath::SurfaceWrite) {
+            QVERIFY(seen.is_surface());
+            QVERIFY(seen.pointer == nullptr);
+        } else {
+            QVERIFY(!seen.is_surface());
+            QVERIFY(seen.pointer != nullptr);
+            QCOMPARE(seen.pitch, std::size_t(w));
+        }
+    }
 }
 
 // What a view draws: the texture attached to a framebuffer and read with glReadPixels.
@@ -246,8 +316,9 @@ void TestGlInterop::read_pixels_through_framebuffer() {
     for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
-        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
-        QVERIFY(interop->render(LaunchShape::two_d(32, 8)).is_ok());
+        auto frame = frame_of(p);
+        QVERIFY(frame);
+        QVERIFY(render_frame(*interop, *frame, LaunchShape::two_d(32, 8)).is_ok());
         GLuint fbo = 0;
         gen(1, &fbo);
         bind(GL_FRAMEBUFFER, fbo);
@@ -275,12 +346,13 @@ void TestGlInterop::new_picture_and_shapes_per_frame() {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, w, h, path, &interop).is_ok());
         unsigned seed = 100;
+        GrayscaleFrame frame;
         for (const LaunchShape& shape : {LaunchShape::one_d(1024), LaunchShape::two_d(1, 1), LaunchShape::two_d(32, 32),
                                          LaunchShape::one_d(1)}) {
             const Picture p = make_picture(w, h, seed % 2 ? PixelLayout::Planar : PixelLayout::Interleaved, seed);
             ++seed;
-            QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
-            for (int frame = 0; frame < 3; ++frame) QVERIFY(interop->render(shape).is_ok());
+            QVERIFY(frame.set_picture(p.rgb, w, h, p.layout).is_ok());
+            for (int i = 0; i < 3; ++i) QVERIFY(render_frame(*interop, frame, shape).is_ok());
             const QString diff = first_differences(read_back(tex.id, w, h), p.gray, w);
             QVERIFY2(diff.isEmpty(), qPrintable(QString("%1, %2: %3").arg(to_string(path)).arg(QString::fromStdString(to_string(shape))).arg(diff)));
         }
@@ -352,14 +424,17 @@ void TestGlInterop::falls_back_when_a_path_is_refused() {
         QCOMPARE(int(refusals.size()), 1);
         qInfo("refused: %s", refusals.front().c_str());
         QVERIFY2(QString::fromStdString(refusals.front()).contains("GL_R8"), refusals.front().c_str());
-        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
-        QVERIFY(interop->render(LaunchShape::one_d(256)).is_ok());
+        auto frame = frame_of(p);
+        QVERIFY(frame);
+        QVERIFY(render_frame(*interop, *frame, LaunchShape::one_d(256)).is_ok());
         const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
         QVERIFY2(diff.isEmpty(), qPrintable(QString(to_string(expected[i])) + ": " + diff));
     }
 }
 
-// A launch the validator refuses leaves the resource unmapped: the next frame works.
+// A writer's error (no picture yet, a launch the validator refuses, any error of its own) comes back
+// as it is, with the resource unmapped: the next frame works. A writer that launches nothing
+// launches nothing: the path runs no kernel of its own.
 void TestGlInterop::launch_errors_come_back() {
     REQUIRE_GL_AND_CUDA();
     const Picture p = make_picture(64, 48, PixelLayout::Interleaved, 9);
@@ -368,13 +443,21 @@ void TestGlInterop::launch_errors_come_back() {
     for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
-        Status s = interop->render(LaunchShape::one_d(256));
+        GrayscaleFrame frame;
+        Status s = render_frame(*interop, frame, LaunchShape::one_d(256));
         QCOMPARE(s.kind(), ErrorKind::InvalidInput);  // no picture yet
-        QVERIFY(interop->set_rgb(p.rgb.data(), p.layout).is_ok());
-        s = interop->render(LaunchShape::two_d(64, 32));
+        QVERIFY(frame.set_picture(p.rgb, p.width, p.height, p.layout).is_ok());
+        s = render_frame(*interop, frame, LaunchShape::two_d(64, 32));
         QCOMPARE(s.kind(), ErrorKind::InvalidInput);
         QVERIFY2(QString::fromStdString(s.message()).contains("2048 threads"), s.message().c_str());
-        s = interop->render(LaunchShape::two_d(16, 16));
+        s = interop->render([](const InteropTarget&) { return Status::error(ErrorKind::Device, "the writer's own failure"); });
+        QCOMPARE(s.kind(), ErrorKind::Device);
+        QCOMPARE(QString::fromStdString(s.message()), QStringLiteral("the writer's own failure"));
+        const std::uint64_t launches = grayscale_gpu_launches();
+        QVERIFY(interop->render([](const InteropTarget&) { return Status::ok(); }).is_ok());
+        QCOMPARE(grayscale_gpu_launches(), launches);
+        QCOMPARE(int(interop->render(FrameWriter()).kind()), int(ErrorKind::InvalidInput));
+        s = render_frame(*interop, frame, LaunchShape::two_d(16, 16));
         QVERIFY2(s.is_ok(), s.message().c_str());
         QCOMPARE(read_back(tex.id, p.width, p.height), p.gray);
     }

@@ -12,9 +12,11 @@
 #include <mutex>
 
 #include "app/backend_choice.h"
+#include "app/frame_sink.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
 #include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_launch_count.h"
 #include "kernels/grayscale/grayscale_reference.h"
 
 using namespace cvz;
@@ -91,6 +93,7 @@ private slots:
     void animationStepsAndSelection();
     void deviceProfileChangesWavesNotTheOutput();
     void cudaRunsOncePerChange();
+    void declinedFrameSinkLeavesRunsOnTheWorker();
 };
 
 void TestGrayscaleSession::loadsAPictureAndRunsOnce() {
@@ -340,6 +343,56 @@ void TestGrayscaleSession::cudaRunsOncePerChange() {
     session.setLayout(PixelLayout::Planar);
     QVERIFY(finished.wait(kRunTimeoutMs));
     QCOMPARE(session.launchCount(), ++expected);
+}
+
+namespace {
+
+// A display that never has a path open (no CUDA, no GL that CUDA shares): it counts what it is asked.
+struct DecliningSink : FrameSink {
+    int prepares = 0, writes = 0, releases = 0;
+    bool prepareFrame(QSize) override {
+        ++prepares;
+        return false;
+    }
+    Status writeFrame(const FrameWriter&) override {
+        ++writes;
+        return Status::error(ErrorKind::Unavailable, "no path");
+    }
+    void releaseFrame() override { ++releases; }
+};
+
+}  // namespace
+
+// A frame sink that cannot show a frame changes nothing: each change still runs once, on the
+// worker, and its host result is what the display is told to show (releaseFrame). Only the CUDA
+// backend asks the display at all; the emulator's result is always the host's. Here (no device) Auto
+// is the CPU: no GPU launch, the sink never asked to prepare; on the GPU machine the sink is asked
+// once per change and the worker's CUDA run is the one launch.
+void TestGrayscaleSession::declinedFrameSinkLeavesRunsOnTheWorker() {
+    JobRunner jobs;
+    GrayscaleSession session(&jobs);
+    DecliningSink sink;
+    session.setFrameSink(&sink);
+    QCOMPARE(session.frameSink(), static_cast<FrameSink*>(&sink));
+    const bool cuda = GrayscaleSession::resolve(session.backend()) == BackendChoice::Cuda;
+    const std::uint64_t gpu_before = grayscale_gpu_launches();
+    QSignalSpy finished(&session, &GrayscaleSession::runFinished);
+    session.setImage(make_picture(53, 29));
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const LaunchShape shapes[] = {LaunchShape::one_d(96), LaunchShape::two_d(8, 4), LaunchShape::of(GrayscaleVariant::Gray1dX4, Dim3{32, 1, 1})};
+    for (const LaunchShape& shape : shapes) {
+        session.setShape(shape);
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY(!session.lastResult().displayed);
+        QVERIFY(same_pixels(session.result(), reference_gray(session.image())));
+    }
+    const int runs = 1 + int(std::size(shapes));
+    QCOMPARE(session.launchCount(), std::uint64_t(runs));
+    QCOMPARE(sink.releases, runs);  // every result came from the host
+    QCOMPARE(sink.writes, 0);
+    QCOMPARE(sink.prepares, cuda ? runs : 0);
+    QCOMPARE(grayscale_gpu_launches() - gpu_before, std::uint64_t(cuda ? runs : 0));
+    session.setFrameSink(nullptr);
 }
 
 QTEST_GUILESS_MAIN(TestGrayscaleSession)

@@ -1,13 +1,18 @@
 #include "app/grayscale/grayscale_session.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 
+#include "app/frame_sink.h"
 #include "app/image_loader.h"
 #include "app/job_runner.h"
 #include "app/kernel_resources.h"
 #include "app/overlay_geometry.h"
 #include "app/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_frame.h"
 #include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/grayscale/grayscale_planar.h"
 
 namespace cvz {
 
@@ -162,6 +167,7 @@ void GrayscaleSession::requestRun() {
     request.shape = shape_;
     request.backend = resolve(backend_);
     emit runStarted();
+    if (request.backend == BackendChoice::Cuda && sink_ && runOnDisplay(serial, request)) return;
     jobs_->submit(kRunTag, this, [this, serial, image_serial, input, request, launches = launches_]() mutable
                   -> JobRunner::Continuation {
         // Worker thread.
@@ -192,7 +198,57 @@ void GrayscaleSession::finishRun(std::uint64_t serial, std::uint64_t image_seria
     }
     result_ = gray;
     ++completed_runs_;
+    if (!result.displayed && sink_) sink_->releaseFrame();  // the host's bytes are what to show now
     emit runFinished(result);
+}
+
+void GrayscaleSession::setFrameSink(FrameSink* sink) { sink_ = sink; }
+
+// On the GUI thread, where the display's GL context lives: the change's one launch writes the
+// display's frame, timed by events, and its bytes are read back from that frame for the inspector.
+bool GrayscaleSession::runOnDisplay(std::uint64_t serial, const GrayscaleRequest& request) {
+    const std::uint32_t w = std::uint32_t(image_.width()), h = std::uint32_t(image_.height());
+    // A launch the validator refuses is reported by the worker's run, as on every backend.
+    if (!validate_grayscale_launch(request.shape, w, h).empty() ||
+        !validate_grayscale_layout(request.shape, request.layout).empty())
+        return false;
+    if (!sink_->prepareFrame(image_.size())) return false;
+    if (!frame_) frame_ = std::make_unique<GrayscaleFrame>();
+    if (!frame_->has_picture() || frame_image_serial_ != image_serial_ || frame_layout_ != request.layout) {
+        RgbBuffer rgb = to_rgb_buffer(image_);
+        std::vector<std::uint8_t> bytes = request.layout == PixelLayout::Planar
+                                              ? interleaved_to_planar(rgb.bytes.data(), std::uint64_t(w) * h)
+                                              : std::move(rgb.bytes);
+        if (!frame_->set_picture(std::move(bytes), w, h, request.layout)) return false;
+        frame_image_serial_ = image_serial_;
+        frame_layout_ = request.layout;
+    }
+    QElapsedTimer wall;
+    wall.start();
+    GrayscaleFrameRun run;
+    int device = 0;
+    const Status s = sink_->writeFrame([&](const InteropTarget& target) {
+        device = target.device;
+        return frame_->write(target, request.shape, &run, true);
+    });
+    if (!s) return false;  // the display fell back and says why; the worker runs this change
+    launches_->fetch_add(1);
+    GrayscaleResult result;
+    result.status = s;
+    result.width = w;
+    result.height = h;
+    result.kernel_ms = run.kernel_ms;
+    result.total_ms = double(wall.nsecsElapsed()) / 1e6;
+    result.backend = cuda_backend_label(device) + QStringLiteral(" · displayed");
+    result.shape_text = grayscale_shape_text(request.shape, w, h);
+    result.displayed = true;
+    const QImage gray = gray_to_qimage(run.gray, w, h);
+    const std::uint64_t image_serial = image_serial_;
+    // Answered from the event loop, as a worker's result is: listeners see the same order of signals.
+    QMetaObject::invokeMethod(
+        this, [this, serial, image_serial, request, result, gray] { finishRun(serial, image_serial, request, result, gray); },
+        Qt::QueuedConnection);
+    return true;
 }
 
 }  // namespace cvz

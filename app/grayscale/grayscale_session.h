@@ -21,13 +21,18 @@
 
 namespace cvz {
 
+class FrameSink;
+class GrayscaleFrame;
 class JobRunner;
 
 // The grayscale family's session, without widgets: the document (a photo), the launch (block shape,
 // pixel layout, backend, device profile) and what follows from it (plan, occupancy, waves), the
 // animation and the inspector's selection, and the run orchestration: every change that alters the
-// output runs the kernel once, on the worker, and a newer change supersedes an older one (a queued
-// run is dropped, a stale result ignored). The image page and its docks listen; none keeps a copy.
+// output runs the kernel once, and a newer change supersedes an older one (a queued run is dropped,
+// a stale result ignored). With the CUDA backend and a display that can show a frame written on the
+// GPU (setFrameSink), that one run is the displayed frame, written on the GUI thread, and its timing
+// and bytes are the result; otherwise it runs on the worker. The image page and its docks listen;
+// none keeps a copy.
 class GrayscaleSession : public QObject {
     Q_OBJECT
 public:
@@ -73,6 +78,13 @@ public:
     QPoint selectedPixel() const { return selected_pixel_; }
     std::int64_t selectedBlock() const { return selected_block_; }
 
+    // ---- the display path ----
+    // The display that runs a change's launch itself when it can (the CUDA backend and an open
+    // CUDA-GL path: FrameSink::prepareFrame): that run is displayed, timed and inspected, and no worker
+    // run happens. Null (the default): every run on the worker. Not owned: clear it before it goes.
+    void setFrameSink(FrameSink* sink);
+    FrameSink* frameSink() const { return sink_; }
+
     // ---- runs ----
     // Runs the current launch again (to re-time it); changes run by themselves.
     void requestRun();
@@ -104,6 +116,9 @@ private:
     void updateSelectedBlock();
     void finishRun(std::uint64_t serial, std::uint64_t image_serial, const GrayscaleRequest& request,
                    const GrayscaleResult& result, const QImage& gray);
+    // The run of `serial` as the display's frame; false when the display cannot take it (the worker
+    // runs it then).
+    bool runOnDisplay(std::uint64_t serial, const GrayscaleRequest& request);
 
     JobRunner* jobs_;
     // Shared with the worker's jobs: one may still count after the session is gone.
@@ -133,6 +148,11 @@ private:
     std::uint64_t position_ = 0;
     QPoint selected_pixel_{-1, -1};
     std::int64_t selected_block_ = -1;
+
+    FrameSink* sink_ = nullptr;
+    std::unique_ptr<GrayscaleFrame> frame_;  // the picture on the device, for the display's frames
+    std::uint64_t frame_image_serial_ = 0;   // the picture and layout frame_ holds
+    PixelLayout frame_layout_ = PixelLayout::Interleaved;
 };
 
 }  // namespace cvz

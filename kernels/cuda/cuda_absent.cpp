@@ -30,7 +30,6 @@ Status GlInterop::open(const GlFunctions&, GLuint, std::uint32_t, std::uint32_t,
 }
 InteropPath GlInterop::path() const { return InteropPath::HostCopy; }
 int GlInterop::cuda_device() const { return -1; }
-Status GlInterop::set_rgb(const std::uint8_t*, PixelLayout) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
-Status GlInterop::render(const LaunchShape&) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
+Status GlInterop::render(const FrameWriter&) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
 
 }  // namespace cvz

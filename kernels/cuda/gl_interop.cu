@@ -4,7 +4,6 @@
 
 #include <limits>
 
-#include "../grayscale/grayscale_device_launch.h"
 #include "cuda_check.h"
 #include "cuda_stream.h"
 #include "device_buffer.h"
@@ -25,9 +24,6 @@ struct GlInterop::Impl {
     int device = 0;
     CudaStream stream;
 
-    DeviceBuffer<std::uint8_t> rgb;  // the picture, uploaded by set_rgb
-    PixelLayout layout = PixelLayout::Interleaved;
-
     GraphicsResource resource;  // SurfaceWrite: the texture; PixelBuffer: the buffer
     SurfaceObject surface;      // SurfaceWrite: over the array of the last mapping
     GLuint pixel_buffer = 0;    // PixelBuffer
@@ -43,16 +39,25 @@ struct GlInterop::Impl {
         if (pixel_buffer) gl.DeleteBuffers(1, &pixel_buffer);
     }
 
-    GrayscaleImage image(std::uint8_t* gray_out) const {
-        return GrayscaleImage{rgb.get(), gray_out, width, height, layout};
+    // The target of a frame over `pointer` (memory of pitch width) or `surface`.
+    InteropTarget target(void* pointer, cudaSurfaceObject_t surface_object) const {
+        InteropTarget t;
+        t.surface = surface_object;
+        t.pointer = pointer;
+        t.pitch = pointer ? width : 0;
+        t.width = width;
+        t.height = height;
+        t.stream = stream.get();
+        t.device = device;
+        return t;
     }
 
     Status open_surface_write();
     Status open_pixel_buffer();
     Status open_host_copy();
-    Status render_surface_write(const LaunchShape& shape);
-    Status render_pixel_buffer(const LaunchShape& shape);
-    Status render_host_copy(const LaunchShape& shape);
+    Status render_surface_write(const FrameWriter& write);
+    Status render_pixel_buffer(const FrameWriter& write);
+    Status render_host_copy(const FrameWriter& write);
 };
 
 namespace {
@@ -104,7 +109,7 @@ Status GlInterop::Impl::open_host_copy() {
     return staging.allocate(pixels());
 }
 
-Status GlInterop::Impl::render_surface_write(const LaunchShape& shape) {
+Status GlInterop::Impl::render_surface_write(const FrameWriter& write) {
     MappedResource mapped;
     if (Status s = mapped.map(resource.get(), stream.get()); !s) return s;
     cudaArray_t array = nullptr;
@@ -113,11 +118,11 @@ Status GlInterop::Impl::render_surface_write(const LaunchShape& shape) {
         if (Status s = stream.synchronize(); !s) return s;  // no queued kernel may still use the old surface
         if (Status s = surface.create(array); !s) return s;
     }
-    if (Status s = launch_grayscale_to_surface(image(nullptr), surface.get(), shape, stream.get()); !s) return s;
+    if (Status s = write(target(nullptr, surface.get())); !s) return s;  // unmapped on the way out
     return mapped.unmap();
 }
 
-Status GlInterop::Impl::render_pixel_buffer(const LaunchShape& shape) {
+Status GlInterop::Impl::render_pixel_buffer(const FrameWriter& write) {
     {
         MappedResource mapped;
         if (Status s = mapped.map(resource.get(), stream.get()); !s) return s;
@@ -127,15 +132,14 @@ Status GlInterop::Impl::render_pixel_buffer(const LaunchShape& shape) {
         if (bytes < pixels())
             return Status::error(ErrorKind::Device, "the mapped pixel buffer holds " + std::to_string(bytes) +
                                                         " bytes, fewer than the image's " + std::to_string(pixels()));
-        if (Status s = launch_grayscale_on_device(image(static_cast<std::uint8_t*>(p)), shape, stream.get()); !s)
-            return s;
+        if (Status s = write(target(p, 0)); !s) return s;
         if (Status s = mapped.unmap(); !s) return s;
     }
     return upload_gray_from_pixel_buffer(gl, texture, width, height, pixel_buffer);
 }
 
-Status GlInterop::Impl::render_host_copy(const LaunchShape& shape) {
-    if (Status s = launch_grayscale_on_device(image(gray.get()), shape, stream.get()); !s) return s;
+Status GlInterop::Impl::render_host_copy(const FrameWriter& write) {
+    if (Status s = write(target(gray.get(), 0)); !s) return s;
     CVZ_CUDA_TRY(cudaMemcpyAsync(staging.get(), gray.get(), pixels(), cudaMemcpyDeviceToHost, stream.get()));
     if (Status s = stream.synchronize(); !s) return s;
     return upload_gray_from_host(gl, texture, width, height, staging.get());
@@ -178,22 +182,13 @@ Status GlInterop::open(const GlFunctions& gl, GLuint texture, std::uint32_t widt
 InteropPath GlInterop::path() const { return impl_->path; }
 int GlInterop::cuda_device() const { return impl_->device; }
 
-Status GlInterop::set_rgb(const std::uint8_t* host_rgb, PixelLayout layout) {
-    CVZ_CUDA_TRY(cudaSetDevice(impl_->device));
-    if (impl_->rgb.size() != 3 * impl_->pixels())
-        if (Status s = impl_->rgb.allocate(3 * impl_->pixels()); !s) return s;
-    CVZ_CUDA_TRY(cudaMemcpy(impl_->rgb.get(), host_rgb, 3 * impl_->pixels(), cudaMemcpyHostToDevice));
-    impl_->layout = layout;
-    return Status::ok();
-}
-
-Status GlInterop::render(const LaunchShape& shape) {
-    if (!impl_->rgb.get()) return Status::error(ErrorKind::InvalidInput, "no picture yet: call set_rgb first");
+Status GlInterop::render(const FrameWriter& write) {
+    if (!write) return Status::error(ErrorKind::InvalidInput, "no frame writer");
     CVZ_CUDA_TRY(cudaSetDevice(impl_->device));
     switch (impl_->path) {
-        case InteropPath::SurfaceWrite: return impl_->render_surface_write(shape);
-        case InteropPath::PixelBuffer: return impl_->render_pixel_buffer(shape);
-        case InteropPath::HostCopy: return impl_->render_host_copy(shape);
+        case InteropPath::SurfaceWrite: return impl_->render_surface_write(write);
+        case InteropPath::PixelBuffer: return impl_->render_pixel_buffer(write);
+        case InteropPath::HostCopy: return impl_->render_host_copy(write);
     }
     return Status::error(ErrorKind::InvalidInput, "unknown display path");
 }

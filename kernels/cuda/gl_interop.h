@@ -1,15 +1,17 @@
 #pragma once
-// CUDA–OpenGL interop for the grayscale result (ARCHITECTURE.md, invariant 4): the kernel writes the
-// grey image into a GL texture that a view then draws, on the thread that holds the GL context.
+// CUDA–OpenGL interop for a one-byte-a-pixel result (ARCHITECTURE.md, invariant 4): a frame writer
+// (interop_target.h) writes into a GL texture that a view then draws, on the thread that holds the GL
+// context. The display path knows no kernel: it maps, hands the writer an InteropTarget, and shows
+// what the writer left (kernels/grayscale/grayscale_frame.h writes the grayscale family's frames).
 // Qt-free and CUDA-free header, so the Qt view can include it; it works with whatever GL context is
 // current (a QOpenGLWidget's, or a headless EGL one in tests).
 //
 // Three paths, fastest first; open_gl_interop_with_fallback picks the first that works:
-//   SurfaceWrite  the texture is registered with CUDA; per frame: map, the kernel writes texels
-//                 through a surface object (surf2Dwrite), unmap. Needs a GL_R8 texture.
-//   PixelBuffer   a pixel buffer is registered; per frame: map, the kernel writes it, unmap,
-//                 glTexSubImage2D from the buffer (a copy that stays on the GPU).
-//   HostCopy      no registration: the kernel writes device memory, cudaMemcpy to (pinned) host
+//   SurfaceWrite  the texture is registered with CUDA; per frame: map, the writer gets a surface
+//                 object over the texels (surf2Dwrite), unmap. Needs a GL_R8 texture.
+//   PixelBuffer   a pixel buffer is registered; per frame: map, the writer gets its device pointer,
+//                 unmap, glTexSubImage2D from the buffer (a copy that stays on the GPU).
+//   HostCopy      no registration: the writer gets device memory, cudaMemcpy to (pinned) host
 //                 memory, glTexSubImage2D from it. For GL that CUDA cannot share (non-NVIDIA GL,
 //                 remote X, WSL).
 // Measured on an H200 (bench_interop): mapping plus unmapping costs a fixed ~0.33 ms, so SurfaceWrite
@@ -21,10 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "../core/launch_shape.h"
 #include "../core/status.h"
-#include "../grayscale/grayscale_image.h"
 #include "gl_functions.h"
+#include "interop_target.h"
 
 namespace cvz {
 
@@ -49,14 +50,12 @@ public:
     InteropPath path() const;
     int cuda_device() const;
 
-    // Copies the width x height RGB image (3 bytes a pixel, in `layout`) to the GPU, where it stays
-    // for every later render(). Call when the picture changes, not per frame.
-    Status set_rgb(const std::uint8_t* host_rgb, PixelLayout layout);
-
-    // One frame: runs the grayscale kernel with the lecture's grid for `shape` and leaves its output
-    // in the texture. Returns after queuing the work; GL commands issued afterwards (drawing the
-    // texture) see the result. Launch errors come back with CUDA's or the validator's message.
-    Status render(const LaunchShape& shape);
+    // One frame: maps the path's object, calls `write` once with it as an InteropTarget (width x
+    // height bytes; the path's stream and CUDA device) and leaves what it wrote in the texture.
+    // Returns after queuing the work; GL commands issued afterwards (drawing the texture) see it.
+    // The writer's error comes back as it is, with the object unmapped (the next frame works); the
+    // texture then holds whatever the writer left, possibly nothing.
+    Status render(const FrameWriter& write);
 
     struct Impl;
 

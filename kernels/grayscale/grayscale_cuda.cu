@@ -14,6 +14,7 @@
 #include "grayscale_device_launch.h"
 #include "grayscale_kernels.cuh"
 #include "grayscale_launch.h"
+#include "grayscale_launch_count.h"
 #include "grayscale_variants.h"
 
 namespace cvz {
@@ -28,7 +29,10 @@ Status launch(const GrayscaleImage& im, GrayscaleVariant variant, Dim3 g, Dim3 b
     return with_grayscale_variant(variant, [&](auto body) {
         grayscale_kernel<decltype(body), Ctx><<<grid, block, shared_bytes, stream>>>(im, ctx);
         const cudaError_t err = cudaGetLastError();
-        if (err == cudaSuccess) return Status::ok();
+        if (err == cudaSuccess) {
+            count_grayscale_gpu_launch();
+            return Status::ok();
+        }
         const std::string what = "grayscale kernel " + info->name + " launch (grid " + to_string(g) + ", block " +
                                  to_string(b) + ", " + std::to_string(shared_bytes) +
                                  " bytes of dynamic shared memory)";

@@ -91,16 +91,13 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     });
     connect(session_, &GrayscaleSession::shapeChanged, this, [this] {
         if (settings_) settings_->setValue(QStringLiteral("run/block"), QString::fromStdString(to_string(session_->shape())));
-        if (auto* view = qobject_cast<ImageView*>(views_[1] ? views_[1]->widget() : nullptr)) view->setInteropShape(session_->shape());
         showShape();
     });
     connect(session_, &GrayscaleSession::layoutChanged, this, [this](PixelLayout layout) {
         if (settings_) settings_->setValue(QStringLiteral("run/layout"), layout == PixelLayout::Planar ? "planar" : "interleaved");
         refreshInspector();
-        feedInterop();
         showShape();
     });
-    connect(session_, &GrayscaleSession::backendChanged, this, &ImagePage::feedInterop);
     connect(session_, &GrayscaleSession::planChanged, this, &ImagePage::showPlan);
     connect(session_, &GrayscaleSession::frameChanged, this, &ImagePage::showFrame);
 
@@ -167,7 +164,6 @@ void ImagePage::onImageChanged() {
     const QImage original = session_->image();
     views_[0]->setImage(original);
     views_[1]->setImage(QImage());
-    feedInterop();
     views_[1]->setSourceImage(original);  // what the animation shows for blocks not yet done
     transform_->setImageSize(original.size());
     hovered_pixel_ = QPoint(-1, -1);
@@ -223,7 +219,7 @@ void ImagePage::installViews() {
     views_[1]->setSourceImage(session_->image());
     for (ImageSurface* view : views_) view->setOverlay(overlay_);
     setDisplayText(tr("Display: %1").arg(to_string(display_.path)), display_.reason);
-    feedInterop();
+    bindFrameSink();
 }
 
 void ImagePage::setDisplayText(const QString& text, const QString& tooltip) {
@@ -271,19 +267,13 @@ void ImagePage::chooseSplitterOrientation() {
     splitter_->setSizes({1000, 1000});
 }
 
-// The result view's real display path (invariant 4): with a CUDA device and NVIDIA GL the kernel
-// writes the view's texture through CUDA-GL interop; otherwise the view shows the worker's result.
-// The CPU backend is shown as computed by the emulator, so it takes no interop source.
-void ImagePage::feedInterop() {
+// The result view's real display path (invariant 4): the GL result view is the session's frame sink,
+// so with the CUDA backend and an interop path the change's one run writes the view's texture; the
+// raster view (no GL) takes host results only. The CPU backend's runs stay on the worker (the session
+// decides), and their host result is what the view shows.
+void ImagePage::bindFrameSink() {
     auto* view = qobject_cast<ImageView*>(views_[1] ? views_[1]->widget() : nullptr);
-    if (!view) return;
-    if (GrayscaleSession::resolve(session_->backend()) != BackendChoice::Cuda || !cuda_device_available() ||
-        session_->image().isNull()) {
-        view->clearInteropSource();
-        return;
-    }
-    view->setInteropShape(session_->shape());
-    view->setInteropSource(to_rgb_buffer(session_->image()), session_->layout());
+    session_->setFrameSink(view);
 }
 
 void ImagePage::zoomIn() { transform_->zoomBy(ViewTransform::kStep); }

@@ -87,7 +87,7 @@ private:
     void switchToRaster(const QString& reason);
     void chooseSplitterOrientation();
     void setDisplayText(const QString& text, const QString& tooltip);
-    void feedInterop();
+    void bindFrameSink();
     void pushOverlay();
     void refreshInspector();
     void onImageChanged();

@@ -13,7 +13,6 @@
 
 #include "app/backend_choice.h"
 #include "ui/views/interop_display.h"
-#include "kernels/grayscale/grayscale_planar.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
 
@@ -40,9 +39,6 @@ QByteArray read_resource(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-bool same_shape(const LaunchShape& a, const LaunchShape& b) {
-    return a.kind == b.kind && a.block.x == b.block.x && a.block.y == b.block.y && a.block.z == b.block.z;
-}
 
 }  // namespace
 
@@ -114,156 +110,112 @@ QPointF ImageView::imageToWidget(QPointF image) const { return transform_->image
 
 // ---- the real display path ----------------------------------------------------------------------
 
-void ImageView::setInteropSource(const RgbBuffer& rgb, PixelLayout layout) {
-    if (!acceptInteropSource(rgb)) return;
-    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
-    startInteropSource(layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), pixels) : rgb.bytes,
-                       QSize(int(rgb.width), int(rgb.height)), layout);
-}
-
-void ImageView::setInteropSource(RgbBuffer&& rgb, PixelLayout layout) {
-    if (!acceptInteropSource(rgb)) return;
-    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
-    startInteropSource(layout == PixelLayout::Planar ? interleaved_to_planar(rgb.bytes.data(), pixels)
-                                                     : std::move(rgb.bytes),
-                       QSize(int(rgb.width), int(rgb.height)), layout);
-}
-
-// False when there is nothing to open: a malformed picture (a warning, host uploads), or no CUDA
-// device (no copy is kept).
-bool ImageView::acceptInteropSource(const RgbBuffer& rgb) {
-    const std::uint64_t pixels = std::uint64_t(rgb.width) * rgb.height;
-    if (pixels == 0 || rgb.bytes.size() != 3 * pixels || rgb.width > INT_MAX || rgb.height > INT_MAX) {
-        qWarning("cudaviz: setInteropSource: %ux%u with %zu bytes is not an RGB picture; host uploads instead",
-                 rgb.width, rgb.height, rgb.bytes.size());
-        clearInteropSource();
-        return false;
-    }
-    if (!cuda_device_available()) {
-        interop_source_.reset();
+bool ImageView::prepareFrame(QSize size) {
+    if (size.isEmpty()) return false;
+    if (!cuda_device_available()) {  // nothing to open: the host result is drawn
         refusals_ = QStringList{tr("no CUDA device")};
         setPathText(host_upload_text(false));
         emitPending();
         return false;
     }
-    return true;
+    // Not initialised yet, or unable to draw at all (the raster view takes over): host results.
+    if (!isValid() || broken_ || !plain_) return false;
+    if (interop_ && interop_->isOpen() && interop_->size() == size) return true;
+    if (size == refused_size_) return false;
+    makeCurrent();
+    openInterop(size);
+    doneCurrent();
+    emitPending();
+    return interop_ && interop_->isOpen();
 }
 
-void ImageView::startInteropSource(std::vector<std::uint8_t> rgb, QSize size, PixelLayout layout) {
-    InteropRequest request;
-    request.rgb = std::move(rgb);
-    request.size = size;
-    request.layout = layout;
-    request.upload = true;
-    interop_source_ = std::move(request);
-    rendered_shape_.reset();
-    if (isValid()) {  // else initializeGL does it
-        makeCurrent();
-        syncInterop();
-        doneCurrent();
+void ImageView::openInterop(QSize size) {
+    if (!interop_) interop_ = std::make_unique<InteropDisplay>();
+    interop_->close();
+    frame_live_ = false;
+    // GlInterop needs desktop GL with GL_R8 textures (and glGetTexImage and friends); an image over
+    // the texture limit is drawn downscaled by the host path instead.
+    refusals_.clear();
+    if (!has_rg_textures_ || context()->isOpenGLES()) {
+        refusals_ << tr("this OpenGL context has no GL_R8 textures or is OpenGL ES");
+    } else if (size.width() > max_texture_size_ || size.height() > max_texture_size_) {
+        refusals_ << tr("%1x%2 exceeds this GPU's %3-pixel texture limit").arg(size.width()).arg(size.height()).arg(max_texture_size_);
+    } else {
+        QOpenGLContext* ctx = context();
+        const Status s = interop_->open([ctx](const char* name) { return reinterpret_cast<void*>(ctx->getProcAddress(name)); },
+                                        std::uint32_t(size.width()), std::uint32_t(size.height()));
+        if (!s) {
+            refusals_ = interop_->refusals();
+            if (refusals_.isEmpty()) refusals_ << QString::fromStdString(s.message());
+        }
     }
+    if (!interop_->isOpen()) {  // an expected outcome (Mesa, remote X, ...), not an error
+        refused_size_ = size;
+        setPathText(host_upload_text(true));
+        return;
+    }
+    refused_size_ = QSize();
+}
+
+Status ImageView::writeFrame(const FrameWriter& write) {
+    if (!interop_ || !interop_->isOpen() || !isValid())
+        return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
+    makeCurrent();
+    const Status s = interop_->render(write);
+    // A failed frame is not drawn (the texture may hold part of one, or nothing): the host result is.
+    frame_live_ = s.is_ok();
+    if (s) setPathText(interop_->pathText());
+    else if (s.kind() != ErrorKind::InvalidInput) dropInterop(QString::fromStdString(s.message()));
+    doneCurrent();
     emitPending();
+    update();
+    return s;
+}
+
+void ImageView::releaseFrame() {
+    setPathText(host_upload_text(cuda_device_available()));
+    emitPending();
+    if (!frame_live_) return;
+    frame_live_ = false;
     update();
 }
 
-void ImageView::setInteropShape(const LaunchShape& shape) {
-    interop_shape_ = shape;
-    if (interop_source_ && !interop_source_->failed && isValid()) {
-        makeCurrent();
-        syncInterop();
-        doneCurrent();
-        emitPending();
-        update();
-    }
-}
-
-void ImageView::clearInteropSource() {
-    interop_source_.reset();
+void ImageView::closeInterop() {
+    refused_size_ = QSize();
     if (interop_ && interop_->isOpen()) {
         makeCurrent();  // open implies initialised: the context exists
         dropInterop(QString());
         doneCurrent();
     }
+    frame_live_ = false;
     setPathText(host_upload_text(cuda_device_available()));
     emitPending();
     update();
 }
 
 bool ImageView::interopLive() const {
-    // A host result of another size means the source given is not this picture's: draw the result.
-    return interop_ && interop_->isOpen() && interop_->rendered() &&
-           (image_.isNull() || image_.size() == interop_->size());
+    // A host result of another size means the frame written is not this picture's: draw the result.
+    return interop_ && interop_->isOpen() && frame_live_ && (image_.isNull() || image_.size() == interop_->size());
+}
+
+Status ImageView::readInteropFrame(std::vector<std::uint8_t>* gray) {
+    if (!interop_ || !interop_->isOpen() || !isValid())
+        return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
+    makeCurrent();
+    const Status s = interop_->readBack(gray);
+    doneCurrent();
+    return s;
 }
 
 QStringList ImageView::interopRefusals() const { return refusals_; }
 
 QSize ImageView::shownSize() const { return interopLive() ? interop_->size() : image_.size(); }
 
-void ImageView::syncInterop() {
-    if (broken_ || !plain_) return;  // not initialised, or cannot draw at all (the raster view takes over)
-    if (!interop_source_ || interop_source_->failed) return;
-    InteropRequest& source = *interop_source_;
-    if (!interop_) interop_ = std::make_unique<InteropDisplay>();
-
-    if (!interop_->isOpen() || interop_->size() != source.size) {
-        interop_->close();
-        rendered_shape_.reset();
-        // GlInterop needs desktop GL with GL_R8 textures (and glGetTexImage and friends); an image
-        // over the texture limit is drawn downscaled by the host path instead.
-        refusals_.clear();
-        if (!has_rg_textures_ || context()->isOpenGLES()) {
-            refusals_ << tr("this OpenGL context has no GL_R8 textures or is OpenGL ES");
-        } else if (source.size.width() > max_texture_size_ || source.size.height() > max_texture_size_) {
-            refusals_ << tr("%1x%2 exceeds this GPU's %3-pixel texture limit")
-                             .arg(source.size.width())
-                             .arg(source.size.height())
-                             .arg(max_texture_size_);
-        } else {
-            QOpenGLContext* ctx = context();
-            const Status s = interop_->open(
-                [ctx](const char* name) { return reinterpret_cast<void*>(ctx->getProcAddress(name)); },
-                std::uint32_t(source.size.width()), std::uint32_t(source.size.height()));
-            if (!s) {
-                refusals_ = interop_->refusals();
-                if (refusals_.isEmpty()) refusals_ << QString::fromStdString(s.message());
-            }
-        }
-        if (!interop_->isOpen()) {  // an expected outcome (Mesa, remote X, ...), not an error
-            source.failed = true;
-            source.rgb = {};
-            setPathText(host_upload_text(true));
-            return;
-        }
-        source.upload = true;
-        setPathText(interop_->pathText());
-    }
-    if (source.upload) {
-        if (const Status s = interop_->setRgb(source.rgb.data(), source.layout); !s) {
-            dropInterop(QString::fromStdString(s.message()));
-            return;
-        }
-        source.upload = false;
-        rendered_shape_.reset();
-    }
-    if (interop_shape_ && !(rendered_shape_ && same_shape(*rendered_shape_, *interop_shape_))) {
-        const Status s = interop_->render(*interop_shape_);
-        if (!s && s.kind() != ErrorKind::InvalidInput) {
-            dropInterop(QString::fromStdString(s.message()));
-            return;
-        }
-        // InvalidInput: the validator rejected the shape before anything ran. The worker reports it;
-        // the texture keeps the last frame (as the window keeps the last result). Not retried.
-        rendered_shape_ = interop_shape_;
-    }
-}
-
 void ImageView::dropInterop(const QString& error) {
+    const QSize size = interop_ ? interop_->size() : QSize();
     if (interop_) interop_->close();  // the context is current
-    rendered_shape_.reset();
-    if (interop_source_) {
-        interop_source_->failed = true;  // until the next setInteropSource
-        interop_source_->rgb = {};
-    }
+    frame_live_ = false;
+    if (!error.isEmpty()) refused_size_ = size;  // a broken path is not reopened for this size
     // No upload needed here: a host result that arrived while interop was live is still dirty (paintGL
     // uploads only what it draws), so the next paint draws it.
     setPathText(host_upload_text(cuda_device_available()));
@@ -340,8 +292,6 @@ void ImageView::initializeGL() {
     texture_ = Texture{0, false, !image_.isNull()};
     source_texture_ = Texture{0, false, !source_.isNull()};
 
-    // A source given before the context existed, or the one of a context that was replaced.
-    syncInterop();
     if (!pending_path_.isEmpty() || !pending_error_.isEmpty())
         QMetaObject::invokeMethod(this, &ImageView::emitPending, Qt::QueuedConnection);  // not from inside GL
 }
@@ -514,7 +464,6 @@ void ImageView::paintGL() {
     glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (broken_ || !plain_) return;
-    syncInterop();  // normally nothing to do: the setters did it
     if (!pending_path_.isEmpty() || !pending_error_.isEmpty())
         QMetaObject::invokeMethod(this, &ImageView::emitPending, Qt::QueuedConnection);  // not from inside GL
     // While the kernel's texture is live, the host result is not uploaded (it holds the same bytes);
@@ -568,10 +517,13 @@ void ImageView::cleanup() {
     const bool interop_open = interop_ && interop_->isOpen();
     if (!plain_ && !texture_.id && !source_texture_.id && !quad_ && !interop_open) return;
     makeCurrent();
-    // First the interop path (CUDA unregisters the texture), then its texture, then ours. A later
-    // context (the widget reparented) opens it again from the source kept.
+    // First the interop path (CUDA unregisters the texture), then its texture, then ours. The frame
+    // written is gone with it: the host result (the same bytes) is drawn until the next frame, which
+    // opens a path in the new context (the widget reparented).
+    if (interop_ && interop_->isOpen()) setPathText(host_upload_text(cuda_device_available()));
     if (interop_) interop_->close();
-    rendered_shape_.reset();
+    frame_live_ = false;
+    refused_size_ = QSize();
     for (Texture* t : {&texture_, &source_texture_})
         if (t->id) glDeleteTextures(1, &t->id);
     if (dummy_texture_) glDeleteTextures(1, &dummy_texture_);

@@ -8,10 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "app/rgb_buffer.h"
+#include "app/frame_sink.h"
 #include "ui/views/image_surface.h"
-#include "kernels/core/launch_shape.h"
-#include "kernels/grayscale/grayscale_image.h"
 #include "ui/views/overlay_state.h"
 
 class QOpenGLBuffer;
@@ -32,18 +30,17 @@ class ViewTransform;
 // GL resources follow Qt's hellogl2 rules: made in initializeGL, freed in cleanup() while the
 // context is current, before the context goes away.
 //
-// The real display path (ARCHITECTURE.md, invariant 4), for the grayscale result view: given the
-// kernel's input (setInteropSource) and launch shape (setInteropShape), and with a CUDA device, the
-// kernel itself writes this view's texture through CUDA-GL interop (InteropDisplay), on the GUI
-// thread with this view's context current: registered once per image, the picture copied to the GPU
-// once per image, one kernel run per change of shape or picture (never per paint). The path is the
-// fastest that opens: surface write, pixel buffer, else host copy + glTexSubImage2D (GL that CUDA
-// cannot share: Mesa, other vendors, remote X); without CUDA, the host upload of setImage() as ever.
-// While interop is live, setImage() (the worker's result, still delivered for timing and the
-// inspector) is kept as image() but not uploaded: the kernel's own texture is what is drawn; it is
-// uploaded only if the view falls back (a CUDA error, clearInteropSource()). Both hold the same
-// bytes (invariant 2), so which one is drawn never changes a pixel.
-class ImageView : public QOpenGLWidget, public ImageSurface, protected QOpenGLFunctions {
+// The real display path (ARCHITECTURE.md, invariant 4), for the result view: a FrameSink
+// (app/frame_sink.h). With a CUDA device the session asks prepareFrame(size) and, when it says yes,
+// runs the change's one launch through writeFrame(): its writer writes this view's texture through
+// CUDA-GL interop (InteropDisplay), on the GUI thread with this view's context current, registered
+// once per size. The view knows no kernel. The path is the fastest that opens: surface write, pixel
+// buffer, else host copy + glTexSubImage2D (GL that CUDA cannot share: Mesa, other vendors, remote
+// X); without CUDA, the host upload of setImage() as ever. While a written frame is live, setImage()
+// (the same run's bytes, read back for the inspector) is kept as image() but not uploaded; it is
+// uploaded once the frame is released (releaseFrame(): the next result came from the host), the
+// context is replaced, or the path fails. Both hold the same bytes (invariant 2).
+class ImageView : public QOpenGLWidget, public ImageSurface, public FrameSink, protected QOpenGLFunctions {
     Q_OBJECT
 public:
     explicit ImageView(ViewTransform* transform, QWidget* parent = nullptr);
@@ -72,27 +69,26 @@ public:
     // benchmarks: the normal path is update().
     void drawFrameNow();
 
-    // ---- the real display path (see above); only the result view is given a source ------------
-    // A new picture for the kernel: `rgb` interleaved, as to_rgb_buffer makes it; `layout` is how the
-    // kernel reads it (planar is converted here, as the worker's runner does). Kept (copied, or taken
-    // over by the && overload) to reopen the path when the view's context is replaced (reparenting);
-    // nothing is kept without a CUDA device. Call for every new image and when the layout changes: it
-    // opens the path (a registration is reused while the size stays), copies the picture to the GPU
-    // and renders with the last shape given.
-    void setInteropSource(const RgbBuffer& rgb, PixelLayout layout);
-    void setInteropSource(RgbBuffer&& rgb, PixelLayout layout);  // the same, taking the bytes over
-    // The launch shape the kernel runs with: renders when it differs from the last one rendered. A
-    // shape the validator rejects renders nothing (the worker reports it; the last frame stays).
-    void setInteropShape(const LaunchShape& shape);
-    // Back to host uploads of setImage(); the path closes. E.g. when the CPU emulator's result
-    // should be what is seen.
-    void clearInteropSource();
+    // ---- the real display path (see above); only the result view is a page's sink --------------
+    // True when a frame written now is what this view draws: a CUDA device, the view initialised,
+    // and an interop path open for `size` (opened here, reused while the size stays; a size that was
+    // refused is not tried again until another size or closeInterop()).
+    bool prepareFrame(QSize size) override;
+    // Runs `write` on this view's texture (its context current) and draws what it wrote.
+    Status writeFrame(const FrameWriter& write) override;
+    // The next result is the host's (setImage): draw it, not the written frame.
+    void releaseFrame() override;
+    // Closes the path: host uploads until the next prepareFrame().
+    void closeInterop();
     // "CUDA–GL interop: surface write", "CUDA–GL interop: pixel buffer", "host copy +
-    // glTexSubImage2D", "host upload (no CUDA)", or "host upload" (CUDA present but no source given,
-    // the image too large for a texture, or the view fell back after an error).
+    // glTexSubImage2D", "host upload (no CUDA)", or "host upload" (CUDA present but the shown result
+    // came from the host: the CPU backend, the image too large for a texture, a refused path, or
+    // the view fell back after an error).
     QString displayPathText() const { return path_text_; }
-    // True while the kernel's texture is what paintGL draws.
+    // True while the written frame is what paintGL draws.
     bool interopLive() const;
+    // The interop texture as the GPU holds it (glGetTexImage), for tests; Unavailable when closed.
+    Status readInteropFrame(std::vector<std::uint8_t>* gray);
     // Why each interop path was refused when the path was last opened (for a tooltip).
     QStringList interopRefusals() const;
 
@@ -105,7 +101,7 @@ signals:
     // displayPathText() changed: for the status bar.
     void displayPathChanged(const QString& text);
     // A live interop path failed (CUDA's or GL's message, as a Status carries it); the view has
-    // already fallen back to host uploads of setImage(), and a new setInteropSource() tries again.
+    // already fallen back to host uploads of setImage(), and a picture of another size tries again.
     void interopError(const QString& message);
 
 protected:
@@ -133,21 +129,10 @@ private:
     void setIndex(QOpenGLShaderProgram& program, int location, std::int64_t value);
     bool wantsSource() const;
     QSize shownSize() const;  // of what paintGL draws: the kernel's texture while live, else image_
-    // With the context current: opens, feeds and renders the interop path as the requests say.
-    void syncInterop();
+    void openInterop(QSize size);  // with the context current
     void dropInterop(const QString& error);  // closes; with an error, reports it (interopError)
     void setPathText(const QString& text);
-    void emitPending();  // the signals syncInterop() decided on
-    bool acceptInteropSource(const RgbBuffer& rgb);
-    void startInteropSource(std::vector<std::uint8_t> rgb, QSize size, PixelLayout layout);  // rgb in layout
-
-    struct InteropRequest {
-        std::vector<std::uint8_t> rgb;  // in `layout`
-        QSize size;
-        PixelLayout layout = PixelLayout::Interleaved;
-        bool upload = false;  // rgb not yet on the GPU
-        bool failed = false;  // fell back for this picture: host uploads until the next source
-    };
+    void emitPending();  // the signals decided on with the context current
 
     ViewTransform* transform_;
     QImage image_;
@@ -169,9 +154,8 @@ private:
     bool broken_ = false;
 
     std::unique_ptr<InteropDisplay> interop_;
-    std::optional<InteropRequest> interop_source_;  // none: host uploads only
-    std::optional<LaunchShape> interop_shape_;
-    std::optional<LaunchShape> rendered_shape_;  // the shape of the frame in the texture
+    bool frame_live_ = false;  // the texture holds the frame to draw (written, not yet released)
+    QSize refused_size_;       // the size no path opened for (or one failed at): not retried
     QStringList refusals_;  // why the interop path was not opened, or each path was refused
     QString path_text_;
     QString pending_path_;   // set by syncInterop(), emitted by emitPending()

@@ -7,7 +7,6 @@
 
 #include "kernels/cuda/gl_interop.h"
 #include "kernels/cuda/gl_texture.h"
-#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {
 
@@ -33,7 +32,6 @@ struct InteropDisplay::Impl {
     std::uint32_t height = 0;
     std::unique_ptr<GlInterop> interop;
     QStringList refusals;
-    bool has_rgb = false;
     bool rendered = false;
 };
 
@@ -91,7 +89,7 @@ void InteropDisplay::close() {
     if (d.texture) d.gl.DeleteTextures(1, &d.texture);
     d.texture = 0;
     d.width = d.height = 0;
-    d.has_rgb = d.rendered = false;
+    d.rendered = false;
 }
 
 bool InteropDisplay::isOpen() const { return impl_->interop != nullptr; }
@@ -110,29 +108,13 @@ unsigned InteropDisplay::textureId() const { return isOpen() ? impl_->texture : 
 
 QStringList InteropDisplay::refusals() const { return impl_->refusals; }
 
-Status InteropDisplay::setRgb(const std::uint8_t* rgb, PixelLayout layout) {
+Status InteropDisplay::render(const FrameWriter& write) {
     Impl& d = *impl_;
     if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
-    if (!rgb) return Status::error(ErrorKind::InvalidInput, "no picture");
+    if (!write) return Status::error(ErrorKind::InvalidInput, "no frame writer");
     d.rendered = false;
-    d.has_rgb = false;
-    if (Status s = d.interop->set_rgb(rgb, layout); !s) return s;
-    d.has_rgb = true;
-    return Status::ok();
-}
-
-Status InteropDisplay::render(const LaunchShape& shape) {
-    Impl& d = *impl_;
-    if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
-    if (!d.has_rgb) return Status::error(ErrorKind::Unavailable, "no picture yet: call setRgb first");
-    // The user's launch is checked here, before CUDA sees it, so that InvalidInput means exactly
-    // "this shape": the texture keeps the last good frame and the path stays usable.
-    if (std::string e = validate_grayscale_launch(shape, d.width, d.height); !e.empty())
-        return Status::error(ErrorKind::InvalidInput, e);
-    const Status s = d.interop->render(shape);
-    if (!s)  // CUDA's cudaErrorInvalidValue also maps to InvalidInput; here it is a broken path
-        return s.kind() == ErrorKind::InvalidInput ? Status::error(ErrorKind::Device, s.message()) : s;
-    d.rendered = true;
+    const Status s = d.interop->render(write);
+    if (s) d.rendered = true;
     return s;
 }
 

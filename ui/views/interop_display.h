@@ -1,9 +1,9 @@
 #pragma once
 // The GL side of the result view's real display path (ARCHITECTURE.md, invariant 4): one GL_R8
 // texture of the image's size, the GL entry points resolved from the view's context, and the
-// GlInterop (kernels/cuda/gl_interop.h) through which the grayscale kernel writes that texture.
-// The view (ImageView) only decides when to open, feed, render and close, and draws textureId()
-// with its usual shader (a red-only texture, drawn grey).
+// GlInterop (kernels/cuda/gl_interop.h) through which a frame writer writes that texture. It knows
+// no kernel: the writer (a session's, through app/frame_sink.h) does. The view (ImageView) decides
+// when to open, render and close, and draws textureId() with its usual shader (red-only, drawn grey).
 //
 // Deliberately free of GL and CUDA headers, so that it can sit next to Qt's GL headers in any order
 // (<GL/glext.h> and Qt's qopenglext.h clash when the system one comes first); the .cpp includes
@@ -18,9 +18,8 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/core/launch_shape.h"
 #include "kernels/core/status.h"
-#include "kernels/grayscale/grayscale_image.h"
+#include "kernels/cuda/interop_target.h"
 
 namespace cvz {
 
@@ -68,14 +67,12 @@ public:
     // Why each path tried by the last open() was refused: "surface write (CUDA-GL interop): ...".
     QStringList refusals() const;
 
-    // The width x height RGB picture (3 bytes a pixel, stored in `layout`) to the GPU, where it
-    // stays for every later render(). Once per image. Clears rendered().
-    Status setRgb(const std::uint8_t* rgb, PixelLayout layout);
-    // One frame: the grayscale kernel with the lecture's grid for `shape` writes the texture. Once
-    // per change of shape or picture, not per paint. A shape the launch validator rejects comes back
-    // as InvalidInput and leaves the texture as it was; any other error means the path is broken.
-    Status render(const LaunchShape& shape);
-    // True after a render() that succeeded since the last open() or setRgb().
+    // One frame: `write` is called once with the texture's target (interop_target.h) and what it
+    // writes is what the texture holds. Once per change, not per paint. The writer's InvalidInput
+    // (it refused its launch before writing) comes back as it is and the path stays usable; any other
+    // error means the path is broken. Clears rendered() until it succeeds.
+    Status render(const FrameWriter& write);
+    // True after a render() that succeeded since the last open().
     bool rendered() const;
 
     // The texture as the GPU holds it (glGetTexImage), width x height bytes: for tests.
