@@ -75,6 +75,7 @@ private slots:
 
     void sliders_change_the_shape();
     void block_stays_within_1024_threads();
+    void squeezed_dimension_comes_back_and_says_why();
     void mode_switch_keeps_thread_count();
     void chooser_lists_the_catalogue_data();
     void chooser_lists_the_catalogue();
@@ -135,6 +136,44 @@ void TestLaunchPanel::block_stays_within_1024_threads() {
     QVERIFY(same(panel.shape(), LaunchShape::two_d(2, 512)));
     QVERIFY(panel.shape().block.volume() <= 1024);
     QTRY_COMPARE(panel.xSlider()->value(), 2);  // the controls show what was committed, a turn later
+}
+
+// Issue 14 item 6: x dragged to 366 lowers y from 16 to 2 (366 x 2 <= 1024), visibly, and y comes
+// back to 16 when x does; in the matmul family as in grayscale.
+void TestLaunchPanel::squeezed_dimension_comes_back_and_says_why() {
+    LaunchPanel panel;
+    panel.resize(400, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setShape(LaunchShape::two_d(16, 16));
+    panel.syncNow();
+    QVERIFY(panel.limitNote()->isHidden());
+    for (int x : {100, 200, 366}) panel.xSlider()->setValue(x);  // a drag
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(366, 2)));
+    panel.syncNow();
+    QTRY_VERIFY(panel.limitNote()->isVisible());
+    const QString note = panel.limitNote()->text();
+    QVERIFY2(note.contains(QStringLiteral("blockDim.y is 2, not the 16 you set")) && note.contains(QStringLiteral("1024")),
+             qPrintable(note));
+    for (int x : {200, 64, 16}) panel.xSlider()->setValue(x);
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));  // what the user set
+    panel.syncNow();
+    QVERIFY(panel.limitNote()->isHidden());
+    // A shape set from outside is the user's from then on: nothing to restore.
+    panel.setShape(LaunchShape::two_d(512, 2));
+    panel.xSlider()->setValue(8);
+    QVERIFY(same(panel.shape(), LaunchShape::two_d(8, 2)));
+
+    panel.setFamily(KernelFamily::Matmul);
+    panel.setMatmulLaunch(MatmulLaunch::naive(16, 16));
+    panel.syncNow();
+    panel.ySlider()->setValue(300);
+    QCOMPARE(panel.matmulLaunch().block, (Dim3{3, 300, 1}));
+    panel.syncNow();
+    QVERIFY2(panel.limitNote()->text().contains(QStringLiteral("blockDim.x is 3, not the 16 you set")),
+             qPrintable(panel.limitNote()->text()));
+    panel.ySlider()->setValue(16);
+    QCOMPARE(panel.matmulLaunch().block, (Dim3{16, 16, 1}));
 }
 
 // Choosing the 1-D variant in the Kernel chooser keeps the thread count: 32x8 -> 256.

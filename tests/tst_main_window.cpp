@@ -117,6 +117,7 @@ private slots:
     void settings_and_recent_files_remembered();
     void cuda_item_reflects_device();
     void file_filter_lists_supported_formats();
+    void open_dialog_starts_next_to_the_file();
     void inspector_shows_clicked_pixel();
     void inspector_explains_idle_thread();
     void overlay_toggles_with_g();
@@ -506,6 +507,23 @@ void TestMainWindow::cuda_item_reflects_device() {
     QVERIFY(cuda >= 0);
     QCOMPARE(model->item(cuda)->isEnabled(), cuda_device_available());
     if (!cuda_device_available()) QVERIFY(!backend->itemData(cuda, Qt::ToolTipRole).toString().isEmpty());
+    // The box itself says where the kernels run and, without a device, why CUDA is greyed out.
+    QVERIFY(backend->toolTip().startsWith(QStringLiteral("Where the kernels run")));
+    QCOMPARE(backend->toolTip().contains(QStringLiteral("CUDA is greyed out")), !cuda_device_available());
+}
+
+// File > Open starts next to the picture on screen, or in the samples folder while a sample is shown.
+void TestMainWindow::open_dialog_starts_next_to_the_file() {
+    {
+        MainWindow w(gl_, test_png_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == test_png_, kRunTimeoutMs);
+        QCOMPARE(w.openFolder(), QFileInfo(test_png_).absolutePath());
+    }
+    MainWindow w(gl_);
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == MainWindow::sampleFile(), kRunTimeoutMs);
+    const QDir samples(w.openFolder());
+    QVERIFY2(samples.exists(QStringLiteral("chelsea.png")) && samples.exists(QStringLiteral("coffee.png")),
+             qPrintable(samples.path()));
 }
 
 void TestMainWindow::file_filter_lists_supported_formats() {

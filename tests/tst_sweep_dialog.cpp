@@ -143,13 +143,25 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
     d.show();
     QVERIFY(QTest::qWaitForWindowExposed(&d));
     QVERIFY(d.selectProfile(QStringLiteral("H200")));
-    bool finished = false;
-    connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
-    QTest::mouseClick(d.startButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
-    QCOMPARE(d.progressBar()->value(), 100);
-    QCOMPARE(d.result().note, QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only"));
-    QVERIFY(d.noteText().contains(QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only")));
+    // Nothing to time (issue 14, item 9): Start is off and says why, the bar does not fill, the time
+    // columns are not shown empty, and the note says plainly that the occupancy is modeled.
+    QVERIFY(!d.startButton()->isEnabled());
+    QVERIFY(d.startButton()->toolTip().contains(QStringLiteral("times need a GPU")));
+    int started = 0;
+    connect(d.runner(), &SweepRunner::started, this, [&] { ++started; });
+    d.startSweep();
+    QCOMPARE(started, 0);
+    QCOMPARE(d.progressBar()->value(), 0);
+    QCOMPARE(d.progressBar()->format(), QStringLiteral("no GPU: times need a GPU"));
+    QVERIFY(d.table()->isColumnHidden(1) && d.table()->isColumnHidden(2));  // Median ms, GB/s
+    QVERIFY(!d.table()->isColumnHidden(5));                                  // Limited by
+    QVERIFY2(d.noteText().contains(QStringLiteral("nothing is timed")) &&
+                 d.noteText().contains(QStringLiteral("modeled occupancy of each shape on H200 SXM (sm_90)")),
+             qPrintable(d.noteText()));
+    // With a timer (a GPU) Start is back, and the time columns.
+    d.setTimer(fake_timer());
+    QVERIFY(d.startButton()->isEnabled() && !d.table()->isColumnHidden(1));
+    d.setTimer({});
     QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Occupancy);
     QCOMPARE(d.heatmap()->outlinedRow(), -1);
 

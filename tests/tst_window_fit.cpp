@@ -5,7 +5,9 @@
 // horizontal scroll bar; the dock tabs show their whole titles.
 #include <QtTest>
 
+#include <QAbstractItemView>
 #include <QAbstractScrollArea>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QScreen>
@@ -21,6 +23,7 @@
 #include "ui/pages/matmul_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
+#include "ui/windows/sweep_dialog.h"
 
 using namespace cvz;
 
@@ -100,6 +103,7 @@ private slots:
     void every_page_fits_the_screen_data();
     void every_page_fits_the_screen();
     void restored_geometry_is_clamped();
+    void sweep_dialog_fits_the_screen();
 };
 
 void TestWindowFit::initTestCase() {
@@ -185,6 +189,28 @@ void TestWindowFit::restored_geometry_is_clamped() {
     QVERIFY(settle(w));
     QVERIFY2(room.contains(w.frameGeometry()),
              qPrintable(QStringLiteral("restored %1x%2 on a %3x%4 screen").arg(w.width()).arg(w.height()).arg(room.width()).arg(room.height())));
+}
+
+// The sweep dialog (1340×800 by default) fits too, and its Kernel drop-down opens on the screen.
+void TestWindowFit::sweep_dialog_fits_the_screen() {
+    const QRect room = QGuiApplication::primaryScreen()->availableGeometry();
+    MainWindow w(choose_display_path(true));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(settle(w));
+    w.openSweep();
+    SweepDialog* sweep = w.sweepDialog();
+    QVERIFY(QTest::qWaitForWindowExposed(sweep));
+    QVERIFY2(room.contains(sweep->frameGeometry()),
+             qPrintable(QStringLiteral("the sweep %1x%2+%3+%4 on a %5x%6 screen").arg(sweep->frameGeometry().width())
+                            .arg(sweep->frameGeometry().height()).arg(sweep->frameGeometry().x())
+                            .arg(sweep->frameGeometry().y()).arg(room.width()).arg(room.height())));
+    sweep->kernelBox()->showPopup();
+    QWidget* popup = sweep->kernelBox()->view()->window();
+    QTRY_VERIFY(popup->isVisible());
+    QVERIFY2(room.contains(popup->geometry()),
+             qPrintable(QStringLiteral("the Kernel list at %1,%2").arg(popup->geometry().x()).arg(popup->geometry().y())));
+    sweep->kernelBox()->hidePopup();
 }
 
 QTEST_MAIN(TestWindowFit)

@@ -1,3 +1,4 @@
+#include "app/counted.h"
 #include "ui/pages/image_page.h"
 
 #include <QComboBox>
@@ -367,7 +368,7 @@ void ImagePage::showFrame() {
         case AnimationMode::Off: label = tr("Pick an animation, or press Space"); break;
         case AnimationMode::Waves:
             label = frame.wave >= waves.waves
-                        ? tr("All %1 blocks done, %2 waves").arg(waves.blocks).arg(waves.waves)
+                        ? tr("All %1 done, %2").arg(counted(waves.blocks, tr("block"), tr("blocks")), counted(waves.waves, tr("wave"), tr("waves")))
                         : tr("Wave %1 of %2: blocks %3\u2013%4 run, %5 done")
                               .arg(frame.wave + 1)
                               .arg(waves.waves)

@@ -1,6 +1,8 @@
+#include "app/counted.h"
 #include "ui/pages/matmul_page.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -298,16 +300,30 @@ void MatmulPage::applyPreset(int index) {
 
 void MatmulPage::saveResult(const QString& path) { session_->saveResult(path); }
 
+// The file dialogs start next to the last matrix opened or saved (not in whatever folder the
+// process started in).
+QString MatmulPage::matrixFolder() const {
+    return QSettings().value(QStringLiteral("files/lastMatrixDir"), QDir::homePath()).toString();
+}
+
+void MatmulPage::rememberMatrixFolder(const QString& path) {
+    QSettings().setValue(QStringLiteral("files/lastMatrixDir"), QFileInfo(path).absolutePath());
+}
+
 void MatmulPage::onOpen(Operand which) {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open matrix %1").arg(operand_name(which)), QString(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open matrix %1").arg(operand_name(which)), matrixFolder(),
                                                       tr("Matrices (*.npy *.csv);;All files (*)"));
-    if (!path.isEmpty()) openMatrix(which, path);
+    if (path.isEmpty()) return;
+    rememberMatrixFolder(path);
+    openMatrix(which, path);
 }
 
 void MatmulPage::onSave() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save C"), QStringLiteral("C.npy"), tr("NumPy (*.npy);;CSV (*.csv)"));
-    if (!path.isEmpty()) saveResult(path);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save C"), QDir(matrixFolder()).filePath(QStringLiteral("C.npy")),
+                                                      tr("NumPy (*.npy);;CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    rememberMatrixFolder(path);
+    saveResult(path);
 }
 
 // Not modal: a message never blocks the page (or a test), and whatever was open stays.
@@ -421,7 +437,8 @@ QString MatmulPage::animationCaption() const {
         case MatmulStage::Done: what = tr("done: each thread stores C[r, c]"); break;
     }
     QString caption = tr("Block (%1, %2) · %3").arg(session_->selectedBlock().x).arg(session_->selectedBlock().y).arg(what);
-    if (session_->wrongCount() >= 0) caption += tr(" · %1 outputs wrong").arg(count(std::uint64_t(session_->wrongCount())));
+    if (session_->wrongCount() >= 0)
+        caption += tr(" · %1 wrong").arg(counted(qulonglong(session_->wrongCount()), tr("output"), tr("outputs")));
     return caption;
 }
 

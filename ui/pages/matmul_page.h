@@ -123,6 +123,8 @@ private:
     void refreshInfo();
     void updateStretch();
     void showError(const QString& text);
+    QString matrixFolder() const;
+    static void rememberMatrixFolder(const QString& path);
     void onOpen(Operand which);
     void onSave();
 

@@ -117,10 +117,13 @@ void LaunchPanel::buildUi() {
     auto* page1 = new QWidget(pages_);
     auto* f1 = new QFormLayout(page1);
     f1->addRow(tr("Threads per block"), slider_row(&threads_slider_, &threads_spin_, kMaxThreads, page1));
+    threads_slider_->setToolTip(tr("Threads per block (blockDim.x of a 1-D launch): the grid has cdiv(n, this) blocks"));
     auto* page2 = new QWidget(pages_);
     auto* f2 = new QFormLayout(page2);
     f2->addRow(tr("blockDim.x"), slider_row(&x_slider_, &x_spin_, kMaxThreads, page2));
     f2->addRow(tr("blockDim.y"), slider_row(&y_slider_, &y_spin_, kMaxThreads, page2));
+    x_slider_->setToolTip(tr("blockDim.x: threads across a block (columns); x × y may be at most 1024"));
+    y_slider_->setToolTip(tr("blockDim.y: threads down a block (rows); x × y may be at most 1024"));
     pages_->addWidget(page1);
     pages_->addWidget(page2);
     v->addWidget(pages_);
@@ -138,6 +141,12 @@ void LaunchPanel::buildUi() {
     block_note_->setObjectName(QStringLiteral("blockNote"));
     block_note_->setWordWrap(true);
     v->addWidget(block_note_);
+    limit_note_ = new QLabel(this);
+    limit_note_->setObjectName(QStringLiteral("blockLimitNote"));
+    limit_note_->setWordWrap(true);
+    limit_note_->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    limit_note_->hide();
+    v->addWidget(limit_note_);
 
     barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), this);
     barrier_box_->setToolTip(tr("Runs the kernel on the emulator without the barrier after the multiply: "
@@ -157,6 +166,9 @@ void LaunchPanel::buildUi() {
     presets_->hide();
 
     stats_ = new QLabel(this);
+    stats_->setObjectName(QStringLiteral("launchStats"));
+    stats_->setToolTip(tr("The launch this block gives: the grid, every thread, the idle ones the guard switches off, "
+                          "and warps of 32 threads (partial: fewer than 32 threads; divergent: some idle)"));
     stats_->setTextFormat(Qt::RichText);
     stats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stats_->setWordWrap(true);
@@ -176,6 +188,7 @@ void LaunchPanel::buildUi() {
         // "N" or "XxY" typed for a variant of the same rule keeps the variant (gray_1d_x4 stays x4).
         const BlockRule now = grayscale_rule(shape_);
         if ((now == BlockRule::OneD || now == BlockRule::TwoD) && grayscale_rule(s) == now) s.kind = shape_.kind;
+        forgetWantedBlock();
         commit(s);
     });
     connect(shape_box_, &LaunchShapeBox::invalidShape, this, &LaunchPanel::invalidShape);
@@ -215,6 +228,7 @@ void LaunchPanel::onKernelChosen(int index) {
     if (syncing_ || index < 0) return;
     const KernelInfo* info = kernel_info(family_, std::uint8_t(kernel_box_->itemData(index).toInt()));
     if (!info) return;
+    forgetWantedBlock();
     if (family_ == KernelFamily::Grayscale) {
         // A layout the variant does not read gives way to the first it does.
         const std::string now = layout() == PixelLayout::Planar ? "planar" : "interleaved";
@@ -239,6 +253,7 @@ void LaunchPanel::setLayout(PixelLayout layout) {
 void LaunchPanel::setFamily(KernelFamily family) {
     if (family == family_) return;
     family_ = family;
+    forgetWantedBlock();
     fillKernels();
     // The two launch types the panel edits: a grayscale shape (with a pixel layout, typed in the
     // shape field) or a matmul launch (with the lecture's 2-D presets).
@@ -250,7 +265,11 @@ void LaunchPanel::setFamily(KernelFamily family) {
     syncControls();
 }
 
-void LaunchPanel::setMatmulLaunch(const MatmulLaunch& launch) { commitMatmul(launch); }
+// A block set from outside (a page, the sweep, settings) is what the user has set from then on.
+void LaunchPanel::setMatmulLaunch(const MatmulLaunch& launch) {
+    if (!(launch.block == matmul_.block)) forgetWantedBlock();
+    commitMatmul(launch);
+}
 
 void LaunchPanel::commitMatmul(const MatmulLaunch& l) {
     const bool changed = l.kernel != matmul_.kernel || !(l.block == matmul_.block) || l.tile != matmul_.tile ||
@@ -287,7 +306,15 @@ void LaunchPanel::showMatmulStats(const QString& html) {
     if (family_ == KernelFamily::Matmul) stats_->setText(html);
 }
 
-void LaunchPanel::setShape(const LaunchShape& s) { commit(s); }
+void LaunchPanel::setShape(const LaunchShape& s) {
+    if (!(s.block == shape_.block)) forgetWantedBlock();
+    commit(s);
+}
+
+void LaunchPanel::forgetWantedBlock() {
+    wanted_x_ = 0;
+    wanted_y_ = 0;
+}
 
 void LaunchPanel::commit(const LaunchShape& s) {
     const bool changed = s.kind != shape_.kind || !(s.block == shape_.block);
@@ -351,6 +378,9 @@ void LaunchPanel::syncControls() {
                    .arg(info->fixed_block.volume());
     block_note_->setText(note);
     block_note_->setVisible(!note.isEmpty());
+    const QString limit = rule == BlockRule::TwoD ? limitText() : QString();
+    limit_note_->setText(limit);
+    limit_note_->setVisible(!limit.isEmpty());
 
     if (gray && info) {
         // Only the layouts the variant reads can be chosen.
@@ -375,33 +405,52 @@ void LaunchPanel::onThreadsChanged(int value) {
     commit(LaunchShape::of(shape_.kind, Dim3{unsigned(value), 1, 1}));
 }
 
-// Keep x*y <= 1024: the dimension being moved wins, the other gives way.
+// Keep x*y <= 1024: the dimension being moved wins, the other gives way, but only as far as it must:
+// it returns to the value the user set for it as soon as that fits again (and limitText says why).
 void LaunchPanel::onXChanged(int x) {
     if (syncing_) return;
-    if (family_ == KernelFamily::Matmul) {
-        const unsigned my = std::min<unsigned>(matmul_.block.y, unsigned(kMaxThreads / x));
-        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{unsigned(x), std::max(1u, my), 1}, matmul_.tile));
-        return;
-    }
-    const unsigned y = std::min<unsigned>(shape_.block.y, unsigned(kMaxThreads / x));
-    commit(LaunchShape::of(shape_.kind, Dim3{unsigned(x), std::max(1u, y), 1}));
+    const Dim3 now = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
+    wanted_x_ = unsigned(x);
+    if (!wanted_y_) wanted_y_ = now.y;
+    commitBlock(Dim3{unsigned(x), std::max(1u, std::min<unsigned>(wanted_y_, unsigned(kMaxThreads / x))), 1});
 }
 
 void LaunchPanel::onYChanged(int y) {
     if (syncing_) return;
-    if (family_ == KernelFamily::Matmul) {
-        const unsigned mx = std::min<unsigned>(matmul_.block.x, unsigned(kMaxThreads / y));
-        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{std::max(1u, mx), unsigned(y), 1}, matmul_.tile));
-        return;
+    const Dim3 now = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
+    wanted_y_ = unsigned(y);
+    if (!wanted_x_) wanted_x_ = now.x;
+    commitBlock(Dim3{std::max(1u, std::min<unsigned>(wanted_x_, unsigned(kMaxThreads / y))), unsigned(y), 1});
+}
+
+void LaunchPanel::commitBlock(Dim3 block) {
+    if (family_ == KernelFamily::Matmul) commitMatmul(MatmulLaunch::of(matmul_.kernel, block, matmul_.tile));
+    else commit(LaunchShape::of(shape_.kind, block));
+    // The note may change with the block even when the sliders already show it.
+    if (!sync_pending_) {
+        sync_pending_ = true;
+        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
     }
-    const unsigned x = std::min<unsigned>(shape_.block.x, unsigned(kMaxThreads / y));
-    commit(LaunchShape::of(shape_.kind, Dim3{std::max(1u, x), unsigned(y), 1}));
+}
+
+QString LaunchPanel::limitText() const {
+    const Dim3 b = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
+    auto why = [](const char* dim, unsigned shown, unsigned wanted, const char* other, unsigned other_value) {
+        return tr("blockDim.%1 is %2, not the %3 you set: %4 × %3 would be %5 threads, and a block may have at most "
+                  "%6. It goes back to %3 when blockDim.%7 is %8 or less.")
+            .arg(QLatin1String(dim)).arg(shown).arg(wanted).arg(other_value).arg(other_value * wanted).arg(kMaxThreads)
+            .arg(QLatin1String(other)).arg(unsigned(kMaxThreads) / wanted);
+    };
+    if (wanted_y_ && b.y < wanted_y_ && b.x == wanted_x_) return why("y", b.y, wanted_y_, "x", b.x);
+    if (wanted_x_ && b.x < wanted_x_ && b.y == wanted_y_) return why("x", b.x, wanted_x_, "y", b.y);
+    return {};
 }
 
 void LaunchPanel::onPreset(int index) {
     if (index <= 0 || index > int(std::size(kPresets))) return;
     const LaunchShape& preset = kPresets[index - 1].shape;
     presets_->setCurrentIndex(0);
+    forgetWantedBlock();
     if (family_ == KernelFamily::Grayscale) {
         commit(preset);
         return;

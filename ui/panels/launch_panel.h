@@ -70,6 +70,8 @@ public:
     QComboBox* tileBox() const { return tile_box_; }
     QCheckBox* barrierBox() const { return barrier_box_; }
     QLabel* blockNote() const { return block_note_; }
+    // Says why a dimension differs from what the user set (x × y may not exceed 1024 threads); hidden when none does.
+    QLabel* limitNote() const { return limit_note_; }
     bool blockEditable() const;  // false for a TILE or fixed-block variant: its block follows the rule
 
 signals:
@@ -90,12 +92,20 @@ private:
     void commit(const LaunchShape& shape);
     void commitMatmul(const MatmulLaunch& launch);
     void onMatmulControls();
+    void commitBlock(Dim3 block);  // a 2-D block from the sliders, to whichever family is edited
+    QString limitText() const;
+    void forgetWantedBlock();  // a block set another way than by the sliders
 
     LaunchShape shape_ = LaunchShape::one_d(256);
     bool syncing_ = false;
     bool sync_pending_ = false;
     QComboBox* kernel_box_ = nullptr;
     QLabel* block_note_ = nullptr;
+    QLabel* limit_note_ = nullptr;
+    // The blockDim.x and blockDim.y last set with the sliders (0: none): when the other dimension
+    // squeezes one to keep x × y <= 1024, it comes back to what was set as soon as that fits again.
+    unsigned wanted_x_ = 0;
+    unsigned wanted_y_ = 0;
     QStackedWidget* pages_ = nullptr;
     QSlider* threads_slider_ = nullptr;
     QSpinBox* threads_spin_ = nullptr;

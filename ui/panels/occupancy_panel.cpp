@@ -33,6 +33,9 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent) {
 
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("occupancySummary"));
+    summary_->setToolTip(tr("Occupancy: the share of an SM's warp slots that resident warps fill. Each SM holds as "
+                            "many blocks as its warps, block slots, registers and shared memory allow; the "
+                            "smallest of these is the limit."));
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
     v->addWidget(summary_);
@@ -63,6 +66,7 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent) {
         s->attachAxis(ay);
     }
     view_ = new QChartView(chart_, this);
+    view_->setToolTip(tr("Occupancy for every block size of this kernel on this GPU; the dot is the current block"));
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setMinimumHeight(180);  // the axis labels need it; the dock scrolls
     v->addWidget(view_, 1);
@@ -106,21 +110,20 @@ QString OccupancyPanel::summaryText() const {
     const DeviceProfile d = profile();
     const Occupancy& o = occupancy_;
     if (!o.error.isEmpty()) return QStringLiteral("<b>%1</b>").arg(o.error.toHtmlEscaped());
+    auto limit = [](int blocks) { return blocks == INT_MAX ? tr("no limit") : QString::number(blocks); };
     return tr("<table>"
               "<tr><td>Blocks per SM</td><td align=right><b>%1</b></td></tr>"
               "<tr><td>Active warps</td><td align=right>%2 of %3</td></tr>"
               "<tr><td>Occupancy</td><td align=right><b>%4%</b></td></tr>"
-              "<tr><td>Limited by</td><td align=right>%5</td></tr>"
-              "<tr><td colspan=2><small>per SM: warps %6, blocks %7, registers %8, shared memory %9 "
-              "(%10 regs/thread, %11 B shared/block)</small></td></tr></table>")
+              "<tr><td>Limited by</td><td align=right>%5</td></tr></table>"
+              "<p><small>How many of these blocks one SM can hold, by each of its limits (the smallest wins):"
+              "<br>by its warps: %6 · by its block slots: %7<br>by its registers: %8 (%10 per thread)"
+              "<br>by its shared memory: %9 (%11 bytes per block)</small></p>")
         .arg(o.blocks_per_sm)
         .arg(o.active_warps)
         .arg(d.max_warps_per_sm())
         .arg(QString::number(100.0 * o.occupancy, 'f', 1), to_string(o.limit))
-        .arg(o.blocks_by_warps)
-        .arg(o.blocks_by_blocks)
-        .arg(o.blocks_by_registers == INT_MAX ? QStringLiteral("∞") : QString::number(o.blocks_by_registers))
-        .arg(o.blocks_by_shared == INT_MAX ? QStringLiteral("∞") : QString::number(o.blocks_by_shared))
+        .arg(limit(o.blocks_by_warps), limit(o.blocks_by_blocks), limit(o.blocks_by_registers), limit(o.blocks_by_shared))
         .arg(block_.regs_per_thread)
         .arg(block_.shared_bytes);
 }

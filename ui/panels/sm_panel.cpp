@@ -1,3 +1,4 @@
+#include "app/counted.h"
 #include "ui/panels/sm_panel.h"
 
 #include <QPainter>
@@ -30,15 +31,15 @@ void SmPanel::setHighlightBlock(std::int64_t block) {
 
 QString SmPanel::caption() const {
     if (plan_.blocks == 0) return tr("No launch");
-    if (wave_ >= plan_.waves) return tr("All %1 blocks done in %2 waves").arg(plan_.blocks).arg(plan_.waves);
+    if (wave_ >= plan_.waves)
+        return tr("All %1 done in %2").arg(counted(plan_.blocks, tr("block"), tr("blocks")), counted(plan_.waves, tr("wave"), tr("waves")));
     const std::uint64_t first = plan_.wave_first_block(wave_), end = plan_.wave_end_block(wave_);
-    QString text = tr("Wave %1 of %2: blocks %3–%4 on %5 SMs × %6 slots")
+    const QString blocks = end - first == 1 ? tr("block %1").arg(first) : tr("blocks %1–%2").arg(first).arg(end - 1);
+    QString text = tr("Wave %1 of %2: %3 on %4 × %5")
                        .arg(wave_ + 1)
                        .arg(plan_.waves)
-                       .arg(first)
-                       .arg(end - 1)
-                       .arg(plan_.sm_count)
-                       .arg(plan_.blocks_per_sm);
+                       .arg(blocks, counted(qulonglong(plan_.sm_count), tr("SM"), tr("SMs")),
+                            counted(qulonglong(plan_.blocks_per_sm), tr("slot"), tr("slots")));
     if (wave_ + 1 == plan_.waves && plan_.tail_fill < 1.0)
         text += tr(" — the tail: %1% of the slots busy").arg(QString::number(100.0 * plan_.tail_fill, 'f', 0));
     return text;

@@ -29,7 +29,7 @@ TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     forward_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     forward_->setToolTip(tr("Step forward"));
     scrub_ = new QSlider(Qt::Horizontal, this);
-    scrub_->setToolTip(tr("Scrub"));
+    scrub_->setToolTip(tr("Drag to any step of the animation"));
     step_box_ = new QSpinBox(this);
     step_box_->setObjectName(QStringLiteral("timelineStep"));
     step_box_->setKeyboardTracking(false);  // typing "412" jumps once, to 412

@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -21,6 +22,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -187,6 +189,7 @@ void MainWindow::createToolBar() {
     backend_box_->setItemData(0, tr("CUDA when a device is present, else the CPU emulator"), Qt::ToolTipRole);
     backend_box_->setItemData(1, tr("Blocks and threads emulated on the CPU; bit-identical to the GPU"),
                               Qt::ToolTipRole);
+    backend_box_->setItemData(2, tr("The kernels on this machine's NVIDIA GPU"), Qt::ToolTipRole);
     if (!cuda_device_available()) {
         auto* model = qobject_cast<QStandardItemModel*>(backend_box_->model());
         model->item(2)->setEnabled(false);
@@ -194,6 +197,7 @@ void MainWindow::createToolBar() {
                                   Qt::ToolTipRole);
     }
     bar->addWidget(backend_box_);
+    updateBackendToolTip();
     bar->addSeparator();
 
     QAction* fit = bar->addAction(tr("Fit"), this, &MainWindow::zoomToFit);
@@ -382,8 +386,10 @@ void MainWindow::restoreSettings() {
     // Connected after restoring, so that restoring does not start runs.
     connect(backend_box_, &QComboBox::currentIndexChanged, this, [this] {
         settings_->setValue(QStringLiteral("run/backend"), backend_box_->currentData());
+        updateBackendToolTip();
         for (KernelPage* page : pages_) page->setBackend(backend());
     });
+    updateBackendToolTip();
 }
 
 // A default or remembered size larger than this screen's free area (a geometry saved on a larger
@@ -400,6 +406,14 @@ void MainWindow::fitToScreen() {
     const QPoint at(std::clamp(x(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
                     std::clamp(y(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
     if (at != pos()) move(at);
+}
+
+// The box says what runs the kernels, and why CUDA is greyed out when it is.
+void MainWindow::updateBackendToolTip() {
+    QString tip = tr("Where the kernels run: %1").arg(backend_box_->itemData(backend_box_->currentIndex(), Qt::ToolTipRole).toString());
+    if (!cuda_device_available())
+        tip += tr("\nCUDA is greyed out: no CUDA device (built without the CUDA toolkit, or no NVIDIA GPU found)");
+    backend_box_->setToolTip(tip);
 }
 
 BackendChoice MainWindow::backend() const {
@@ -467,12 +481,26 @@ void MainWindow::openSweep() {
 // ---- the image page's document ------------------------------------------------------------------
 
 void MainWindow::openDialog() {
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("files/lastDir"), QDir::homePath()).toString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), dir, imageFileFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), openFolder(), imageFileFilter());
     if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
     openFile(path);
+}
+
+// Next to the picture on screen; while a bundled sample is shown, the samples folder (the samples
+// copied once to the app's data folder, so that they can be browsed beside the user's own files).
+QString MainWindow::openFolder() const {
+    const QString current = currentFile();
+    if (!current.isEmpty() && !is_resource(current) && QFileInfo(current).dir().exists())
+        return QFileInfo(current).absolutePath();
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    QDir samples(data + QStringLiteral("/samples"));
+    if (data.isEmpty() || !QDir().mkpath(samples.path())) return QDir::homePath();
+    for (const QFileInfo& sample : QDir(QStringLiteral(":/samples")).entryInfoList(QDir::Files)) {
+        const QString copy = samples.filePath(sample.fileName());
+        if (!QFileInfo::exists(copy) && QFile::copy(sample.filePath(), copy))
+            QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    }
+    return samples.path();
 }
 
 void MainWindow::openFile(const QString& path) { image_page_->openFile(path); }

@@ -60,6 +60,8 @@ public:
 
     // Loads on the worker; on success replaces the image and runs the kernel, on failure shows why.
     void openFile(const QString& path);
+    // Where File > Open starts: the current picture's folder, or the samples folder.
+    QString openFolder() const;
     // Runs the current page's kernel again with the same settings.
     void requestRun();
 
@@ -132,7 +134,8 @@ private:
     void addPage(KernelPage* page);
     void onCurrentPageChanged();
     void showDocksOf(KernelPage* page);
-    BackendChoice backend() const;  // the toolbar's choice, parsed here once
+    BackendChoice backend() const;
+    void updateBackendToolTip();  // the toolbar's choice, parsed here once
     void showError(const QString& text);
     void setStatus(const QString& text, bool error = false);
     void updateDocumentLabel();

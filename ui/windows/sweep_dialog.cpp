@@ -4,12 +4,14 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -48,7 +50,7 @@ SweepDialog::SweepDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Block-size sweep"));
     setModal(false);
     setSizeGripEnabled(true);
-    resize(1340, 800);
+    resize(1340, 800);  // cut to the screen when shown (fitToScreen)
     runner_ = new SweepRunner(jobs, this);
     buildUi();
     fillProfiles();
@@ -61,6 +63,26 @@ SweepDialog::SweepDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
     connect(runner_, &SweepRunner::finished, this, &SweepDialog::onFinished);
 }
 
+void SweepDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    fitToScreen();
+}
+
+// Never larger than the screen's free area, and on it: a dialog that starts above the top edge
+// opens its Kernel drop-down there too.
+void SweepDialog::fitToScreen() {
+    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!here) return;
+    const QRect room = here->availableGeometry();
+    const QSize frame = frameGeometry().size() - size();
+    const QSize fit = size().boundedTo(room.size() - frame);
+    if (fit != size()) resize(fit);
+    const QSize outer = fit + frame;
+    const QPoint at(std::clamp(x(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
+                    std::clamp(y(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
+    if (at != pos()) move(at);
+}
+
 void SweepDialog::buildUi() {
     auto* v = new QVBoxLayout(this);
 
@@ -68,7 +90,9 @@ void SweepDialog::buildUi() {
     kernel_box_ = new QComboBox(this);
     kernel_box_->addItem(QString(), int(SweepKernel::Grayscale));
     kernel_box_->addItem(QString(), int(SweepKernel::Matmul));
-    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as a short text (the choice names the document, which can be long); the list is wider.
+    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kernel_box_->setMinimumContentsLength(28);
     profile_box_ = new QComboBox(this);
     profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses (the times come from the real GPU)"));
     start_ = new QPushButton(tr("Start"), this);
@@ -243,7 +267,7 @@ SweepRequest SweepDialog::request() const {
 // ---- running ----
 
 void SweepDialog::startSweep() {
-    if (isRunning()) return;
+    if (isRunning() || !runner_->hasTimer()) return;  // nothing to time without a GPU
     runner_->start(request());
 }
 
@@ -259,8 +283,21 @@ bool SweepDialog::isRunning() const { return runner_->isRunning(); }
 void SweepDialog::showModel() {
     finished_once_ = false;
     progress_->setValue(0);
-    progress_->setFormat(tr("not started"));
+    showTimerState();
     setResult(model_sweep(request()));
+}
+
+// Without a GPU there is nothing to time: Start stays off, the time columns are hidden, and the bar
+// says so, instead of "timing" every shape and filling the bar over empty columns.
+void SweepDialog::showTimerState() {
+    const bool timed = runner_->hasTimer();
+    start_->setEnabled(timed && !isRunning());
+    start_->setToolTip(timed ? tr("Time every block shape of the kernel on the GPU")
+                             : tr("No CUDA device here: times need a GPU. The occupancy of every shape is modeled "
+                                  "already, without running anything."));
+    table_->setColumnHidden(kMs, !timed);
+    table_->setColumnHidden(kThroughput, !timed);
+    if (!isRunning()) progress_->setFormat(timed ? tr("not started") : tr("no GPU: times need a GPU"));
 }
 
 void SweepDialog::onStarted(const SweepResult& modeled) {
@@ -304,7 +341,7 @@ void SweepDialog::onFinished(const SweepResult& result) {
     }
     finished_once_ = true;
     setResult(r);
-    start_->setEnabled(true);
+    start_->setEnabled(runner_->hasTimer());
     kernel_box_->setEnabled(true);
     cancel_->setEnabled(false);
     cancel_->setText(tr("Cancel"));
@@ -388,9 +425,11 @@ void SweepDialog::setTableRow(int t, int index) {
 void SweepDialog::refreshLabels() {
     const QString what = result_.kernel == SweepKernel::Grayscale ? tr("Grayscale") : tr("Matmul");
     QString note = result_.note;
-    if (note.isEmpty() && !isRunning()) {
-        note = runner_->hasTimer() ? tr("Start times every shape on the GPU; occupancy is modeled for %1.").arg(result_.profile)
-                                   : tr("No CUDA device: Start shows the modeled occupancy for %1 only.").arg(result_.profile);
+    if (!runner_->hasTimer()) {
+        note = tr("no CUDA device here, so nothing is timed: the colours and the table are the modeled occupancy "
+                  "of each shape on %1 (a formula, not a measurement); times need a GPU.").arg(result_.profile);
+    } else if (note.isEmpty() && !isRunning()) {
+        note = tr("Start times every shape on the GPU (median of several runs); occupancy is modeled for %1.").arg(result_.profile);
     } else if (isRunning()) {
         note = tr("timing every shape… the heatmap fills in as the shapes are done.");
     }
@@ -403,7 +442,9 @@ void SweepDialog::refreshLabels() {
                                 result_.throughputUnit())
                            .arg(qRound(100 * b.occupancy.occupancy)));
     } else {
-        best_->setText(result_.anyTimed() ? QString() : tr("Colours show modeled occupancy until the shapes are timed."));
+        best_->setText(result_.anyTimed() ? QString()
+                       : runner_->hasTimer() ? tr("Colours show modeled occupancy until the shapes are timed.")
+                                             : tr("Colours show modeled occupancy."));
     }
 }
 

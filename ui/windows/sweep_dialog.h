@@ -68,8 +68,13 @@ signals:
     void matmulLaunchChosen(const cvz::MatmulLaunch& launch);  // a matmul shape was clicked
     void sweepFinished(const cvz::SweepResult& result);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void buildUi();
+    void fitToScreen();
+    void showTimerState();  // Start, the time columns and the bar for a GPU or none
     void fillProfiles();
     void updateKernelTexts();
     SweepRequest request() const;
