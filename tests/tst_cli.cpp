@@ -91,6 +91,7 @@ private slots:
     void info_lists_backends();
     void exit_status_data();
     void exit_status();
+    void readme_exit_rule_holds();
 
 private:
     QString path(const QString& name) const { return dir_.filePath(name); }
@@ -272,6 +273,28 @@ void TestCli::exit_status() {
         QVERIFY2(run.err.contains(want, Qt::CaseInsensitive), qPrintable(want + " missing from\n" + describe(run)));
     }
     QVERIFY2(!QFile::exists(path("out.png")), "a failed run left an output file");
+}
+
+// The README states the exit-code rule with examples (issue 14, item 10: `--block 2000` exited 1
+// where the README's "bad usage is 2" suggested 2): each example quoted there exits as it says.
+void TestCli::readme_exit_rule_holds() {
+    QFile readme(cvz::test::source_dir() + QStringLiteral("/README.md"));
+    QVERIFY(readme.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString text = QString::fromUtf8(readme.readAll()).simplified();
+    const QRegularExpression rule(QStringLiteral("Exit codes follow one rule\\. \\*\\*1\\*\\*(.*)\\*\\*2\\*\\*(.*)\\*\\*3\\*\\*"));
+    const QRegularExpressionMatch m = rule.match(text);
+    QVERIFY2(m.hasMatch(), "README.md: no 'Exit codes follow one rule. **1** ... **2** ... **3**' paragraph");
+    const QRegularExpression example(QStringLiteral("`(--[a-z-]+(?: [^`]+)?)`"));
+    const QString out = dir_.filePath(QStringLiteral("rule.png"));
+    for (const int code : {1, 2}) {
+        int examples = 0;
+        for (auto it = example.globalMatch(m.captured(code)); it.hasNext(); ++examples) {
+            const QStringList option = it.next().captured(1).split(QLatin1Char(' '));
+            const CliRun run = run_cli(QStringList{"grayscale", kSample, out} + option);
+            QVERIFY2(run.code == code, qPrintable(option.join(' ') + ": " + describe(run)));
+        }
+        QVERIFY2(examples >= 3, qPrintable(QStringLiteral("%1 examples for exit %2").arg(examples).arg(code)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

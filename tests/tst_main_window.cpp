@@ -121,7 +121,6 @@ private slots:
     void inspector_shows_clicked_pixel();
     void inspector_explains_idle_thread();
     void overlay_toggles_with_g();
-    void readme_screenshots();
 
 private:
     bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1200, 700}, kRunTimeoutMs); }
@@ -633,91 +632,6 @@ void TestMainWindow::overlay_toggles_with_g() {
     w.overlayPanel()->setOverlayEnabled(true);
     QVERIFY(w.overlayAction()->isChecked());
     QVERIFY(QSettings().value(QStringLiteral("overlay/enabled")).toBool());
-}
-
-// Not a check: with CUDAVIZ_SCREENSHOT_DIR set, saves the README's screenshots of the window
-// (1200x750) in the states they describe.
-void TestMainWindow::readme_screenshots() {
-    const QString dir = qEnvironmentVariable("CUDAVIZ_SCREENSHOT_DIR");
-    if (dir.isEmpty()) QSKIP("set CUDAVIZ_SCREENSHOT_DIR to save the README screenshots");
-    MainWindow w(gl_);
-    w.resize(1200, 750);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1 && !w.jobs()->busy(), kRunTimeoutMs);
-    auto settle = [&] {
-        QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));
-        test::deliver_posted_events();
-    };
-    auto save = [&](const QString& name) { QVERIFY(w.grab().save(QDir(dir).filePath(name))); };
-    auto raise_dock = [&](const char* name) { w.findChild<QDockWidget*>(QLatin1String(name))->raise(); };
-
-    // 1-D: the lecture's 256 threads per block over the flattened image of a 97x60 crop, whole on
-    // screen: blocks of 2.6 rows, their staircase boundaries, and the last block's 68 idle threads
-    // continuing the flattened order in the row after the last pixel.
-    const QString crop = dir_.filePath(QStringLiteral("chelsea_crop.png"));
-    QVERIFY(QImage(MainWindow::sampleFile()).copy(QRect(185, 95, 97, 60)).save(crop));
-    w.openFile(crop);
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == crop && w.completedRuns() >= 2, kRunTimeoutMs);
-    w.launchPanel()->setShape(LaunchShape::one_d(256));
-    w.inspectPixel(QPoint(40, 13), true);
-    settle();
-    w.zoomToFit();
-    raise_dock("inspectorDock");
-    save(QStringLiteral("overlay_1d.png"));
-    w.openFile(MainWindow::sampleFile());
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == MainWindow::sampleFile() && !w.jobs()->busy(), kRunTimeoutMs);
-
-    // 2-D 32x32: the grid's full extent, idle threads hatched right of and below the image.
-    w.launchPanel()->setShape(LaunchShape::two_d(32, 32));
-    w.inspectPixel(QPoint(-1, -1), true);
-    settle();
-    w.zoomToFit();
-    save(QStringLiteral("overlay_2d.png"));
-
-    // Occupancy on the chosen device for a 2-D 16x16 block.
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
-    settle();
-    raise_dock("occupancyDock");
-    save(QStringLiteral("occupancy.png"));
-
-    // Waves on a T4 (40 SMs), half way: done blocks grey, running ones outlined, the rest waiting.
-    const int t4 = w.occupancyPanel()->deviceBox()->findText(QStringLiteral("T4"), Qt::MatchStartsWith);
-    w.occupancyPanel()->deviceBox()->setCurrentIndex(t4);
-    w.overlayPanel()->setOpacity(0.25);
-    w.animationModeBox()->setCurrentIndex(w.animationModeBox()->findData(int(AnimationMode::Waves)));
-    w.timeline()->setPosition(2);
-    raise_dock("smDock");
-    settle();
-    save(QStringLiteral("animation.png"));
-
-    if (qEnvironmentVariableIntValue("CUDAVIZ_SCREENSHOT_EXTRA") == 1) {
-        w.overlayPanel()->setColoring(OverlayColoring::Warp);
-        w.overlayPanel()->setOpacity(0.6);
-        w.animationModeBox()->setCurrentIndex(0);
-        w.launchPanel()->setShape(LaunchShape::two_d(8, 16));
-        w.viewTransform()->setZoom(6);
-        w.viewTransform()->setCenter(QPointF(30, 20));
-        settle();
-        save(QStringLiteral("extra_warps.png"));
-        w.overlayPanel()->setColoring(OverlayColoring::Thread);
-        settle();
-        save(QStringLiteral("extra_threads.png"));
-        w.overlayPanel()->setColoring(OverlayColoring::Block);
-        w.launchPanel()->setShape(LaunchShape::one_d(64));
-        w.viewTransform()->setZoom(3);
-        w.viewTransform()->setCenter(QPointF(100, 100));
-        settle();
-        save(QStringLiteral("extra_staircase.png"));
-        w.inspectPixel(QPoint(20, 10), true);
-        w.animationModeBox()->setCurrentIndex(w.animationModeBox()->findData(int(AnimationMode::Warps)));
-        w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
-        w.timeline()->setPosition(3);
-        w.viewTransform()->setZoom(8);
-        w.viewTransform()->setCenter(QPointF(24, 8));
-        settle();
-        save(QStringLiteral("extra_warp_animation.png"));
-    }
 }
 
 // Without a display (no Xvfb), run on Qt's offscreen platform rather than not at all.

@@ -1,6 +1,9 @@
 #include "ui/windows/window_screenshot.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QEvent>
+#include <QLayout>
 #include <QFileInfo>
 #include <QPixmap>
 #include <QTimer>
@@ -32,6 +35,12 @@ bool WindowScreenshot::pageDrawn(const MainWindow& w) {
 QString WindowScreenshot::write(QWidget& w, const QString& path) {
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0)
         return tr("cannot write %1: the screenshot must be a .png file").arg(QDir::toNativeSeparators(path));
+    // Layouts still pending (a dock whose content just grew) are applied first, or the picture shows
+    // docks overlapping for the one frame before they would be.
+    for (int pass = 0; pass < 3; ++pass) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (w.layout()) w.layout()->activate();
+    }
     // grab() renders the widgets (the GL views through their framebuffers) whether or not the window
     // is covered on the screen.
     const QPixmap shot = w.grab();
