@@ -301,7 +301,7 @@ void TestExport::animation_export_cancels() {
     for (const QString& name : {QStringLiteral("stopped.gif"), QStringLiteral("stopped.png")}) {
         request.path = dir_.filePath(name);
         auto state = std::make_shared<detail::JobState>();
-        state->cancel = true;
+        state->cancel.request();  // JobState::cancel is a CancelToken (c66e6da)
         const AnimationExportResult result = export_animation(request, JobControl(state));
         QVERIFY(result.cancelled);
         QCOMPARE(result.frames, 0);
