@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImageReader>
 #include <QJsonArray>
+#include <QLabel>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -19,6 +20,7 @@
 #include <future>
 #include <memory>
 
+#include "app/device_profile.h"
 #include "app/execution_animation.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
@@ -31,6 +33,7 @@
 #include "support/test_images.h"
 #include "ui/pages/image_page.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
@@ -85,6 +88,7 @@ private slots:
     void last_export_folder_remembered();
     void animation_menu_steps_and_remembers_speed();
     void step_keys_do_not_fire_in_a_spin_box();
+    void sm_caption_and_output_label_follow_the_animation();
 
 private:
     bool open(MainWindow& w);
@@ -427,6 +431,50 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     QTest::keyClick(speed, Qt::Key_Period);
     QTest::keyClick(speed, Qt::Key_Comma);
     QCOMPARE(w.session()->animationPosition(), 0u);
+}
+
+// The SM dock's "Wave k of n" and the output pane's caption follow every step, whichever way it is
+// taken (menu, timeline, keys), and after the device changes under a running animation.
+void TestExport::sm_caption_and_output_label_follow_the_animation() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    DeviceProfile small;  // 4 SMs of 2 blocks of 64 threads: 8x8 blocks over 97x33 take 9 waves
+    small.name = QStringLiteral("test GPU");
+    small.cc_major = 8;
+    small.sm_count = 4;
+    small.max_threads_per_sm = 128;
+    small.max_blocks_per_sm = 2;
+    small.shared_per_sm = 65536;
+    small.shared_per_block_max = 49152;
+    w.session()->setDevice(small);
+    w.session()->setShape(LaunchShape::two_d(8, 8));
+    QVERIFY(test::drain(*w.jobs()));
+    QLabel* caption = w.findChild<QLabel*>(QStringLiteral("smCaption"));
+    QLabel* output = w.imagePage()->resultCaption();
+    QVERIFY(caption && output);
+    QVERIFY(!output->text().contains(QStringLiteral("not yet written")));
+
+    w.session()->setAnimationMode(AnimationMode::Waves);
+    QCOMPARE(w.session()->animationSteps(), 9u);
+    QVERIFY(output->text().contains(QStringLiteral("pixels not yet written show the input")));
+    AnimationActions* a = w.animationActions();
+    a->jumpToStartAction()->trigger();
+    for (int k = 0; k < 9; ++k) {
+        QVERIFY2(caption->text().startsWith(QStringLiteral("Wave %1 of 9").arg(k + 1)), qPrintable(caption->text()));
+        QCOMPARE(caption->text(), w.smPanel()->caption());
+        a->stepForwardAction()->trigger();
+    }
+    QVERIFY2(caption->text().startsWith(QStringLiteral("All 65 blocks done")), qPrintable(caption->text()));
+    a->stepBackAction()->trigger();
+    QVERIFY2(caption->text().startsWith(QStringLiteral("Wave 9 of 9")), qPrintable(caption->text()));
+    // Another device: fewer waves, and the caption says so at once.
+    small.sm_count = 8;
+    w.session()->setDevice(small);
+    QCOMPARE(caption->text(), QStringLiteral("All 65 blocks done in 5 waves"));  // wave 9 of 9 is past the end now
+    QCOMPARE(caption->text(), w.smPanel()->caption());
+
+    w.session()->setAnimationMode(AnimationMode::Off);
+    QVERIFY(!output->text().contains(QStringLiteral("not yet written")));
 }
 
 QTEST_MAIN(TestExport)

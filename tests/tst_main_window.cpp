@@ -578,14 +578,37 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     layout->setCurrentIndex(layout->findData(QStringLiteral("interleaved")));
     QVERIFY2(w.inspector()->plainText().contains(QStringLiteral("x[3i+2] = x[2972]")), qPrintable(w.inspector()->plainText()));
 
-    // Hovering shows another pixel; leaving the view returns to the pinned one.
+    // One rule: the click pinned the inspector, so hovering elsewhere only outlines the block under
+    // the mouse lightly; the inspector and the yellow box stay on the pinned pixel.
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
-    QTRY_VERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")));
-    QEvent leave(QEvent::Leave);
-    QApplication::sendEvent(view, &leave);
+    QTRY_COMPARE(w.overlayState().hovered_block, std::int64_t(0));
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
     QCOMPARE(w.overlayState().selected_pixel, QPoint(20, 10));
     QCOMPARE(w.overlayState().selected_block, std::int64_t(1));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(view, &leave);
+    QCOMPARE(w.overlayState().hovered_block, std::int64_t(-1));
+    QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
+
+    // Esc lets go: then the inspector follows the mouse.
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    view->setFocus();
+    QTRY_VERIFY(view->hasFocus());
+    QTest::keyClick(view, Qt::Key_Escape);
+    QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
+    QCOMPARE(w.overlayState().selected_block, std::int64_t(-1));
+    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
+    QTRY_VERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")));
+
+    // A click pins again; a second click on the pinned pixel lets go.
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
+    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(40.5, 20.5)).toPoint());
+    QTRY_COMPARE(w.overlayState().hovered_block, std::int64_t(1 * 7 + 2));  // blockIdx (2, 1) of a 7-wide grid
+    QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
 }
 
 // Past the image, a thread the guard switches off: the inspector says so, in 1-D and 2-D.

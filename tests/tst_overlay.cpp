@@ -143,6 +143,7 @@ private slots:
     void opacity_blends_with_the_image();
     void warp_boundaries_inside_a_block();
     void selection_outlines_block_and_pixel();
+    void hover_outlines_block_lighter();
     void overlay_off_draws_the_plain_image();
     void integer_math_exact_past_2_to_the_24();
     void extent_and_cells_data();
@@ -415,6 +416,33 @@ void TestOverlay::selection_outlines_block_and_pixel() {
         QVERIFY(near(rig.at(20, 5, 4, 7), yellow, 1));    // the pixel's own outline
         QVERIFY(near(rig.centre(20, 5), rgbf(color_for_id(1)), 2));
         QVERIFY(near(rig.centre(24, 8), rgbf(color_for_id(1)), 2));
+    }
+}
+
+// The block under the mouse: kSelection mixed half over what is there, drawn under the selection.
+void TestOverlay::hover_outlines_block_lighter() {
+    const QImage image = make_test_image(37, 23);
+    for (bool raster : {false, true}) {
+        if (!raster && !gl_) continue;
+        Rig rig(raster, false);
+        QVERIFY(rig.exposed());
+        OverlayState plain = full_overlay(LaunchShape::two_d(16, 16), image.size(), OverlayColoring::Block);
+        rig.show(image, plain);
+        const QRgb before_left = rig.at(16, 5, 0, 4), before_top = rig.at(20, 0, 4, 0);
+        OverlayState state = plain;
+        state.hovered_block = 1;  // block (1, 0)
+        rig.show(image, state);
+        auto half = [](QRgb under) {
+            const Rgbf y = rgbf(overlay_style::kSelection), u = rgbf(QColor(under));
+            return Rgbf{(u.r + y.r) / 2, (u.g + y.g) / 2, (u.b + y.b) / 2};
+        };
+        QVERIFY(near(rig.at(16, 5, 0, 4), half(before_left), 2));  // its left edge
+        QVERIFY(near(rig.at(20, 0, 4, 0), half(before_top), 2));   // its top edge
+        QVERIFY(near(rig.centre(24, 8), rgbf(color_for_id(1)), 2));  // the inside untouched
+        // Hovering the pinned block: the selection's full yellow wins.
+        state.selected_block = 1;
+        rig.show(image, state);
+        QVERIFY(near(rig.at(16, 5, 0, 4), rgbf(overlay_style::kSelection), 1));
     }
 }
 

@@ -73,6 +73,7 @@ uniform IDX u_warp_run_end;
 uniform IDX u_sel_block;        // outlined (-1: none)
 uniform IDX u_sel_x;            // outlined pixel
 uniform IDX u_sel_y;
+uniform IDX u_hover_block;      // outlined lightly (-1: none)
 uniform sampler2D u_source;     // the kernel's input: pixels of blocks not yet done show it
 uniform float u_source_gray;
 uniform float u_has_source;
@@ -260,6 +261,12 @@ void main() {
         bool l_running = edge_l && l2.grid && state_of(l2) > 0.5 && state_of(l2) < 1.5;
         bool u_running = edge_u && u2.grid && state_of(u2) > 0.5 && state_of(u2) < 1.5;
         if (running || l_running || u_running) col = mix(col, kRunning, 0.9);
+    }
+    // The block under the mouse, lighter than the selection (which is drawn over it).
+    if (u_hover_block >= IDX(0)) {
+        bool own = c.block == u_hover_block && (l2.block != c.block || u2.block != c.block);
+        bool next = (l2.block == u_hover_block && l2.block != c.block) || (u2.block == u_hover_block && u2.block != c.block);
+        if (own || next) col = mix(col, kSelection, 0.5);
     }
     if (u_sel_block >= IDX(0)) {
         bool own = c.block == u_sel_block && (l2.block != c.block || u2.block != c.block);

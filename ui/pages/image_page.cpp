@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QSettings>
+#include <QShortcut>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
+#include "app/overlay_geometry.h"
 #include "app/pixel_inspection.h"
 #include "app/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
@@ -65,6 +67,11 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
         panel_layouts_[i]->setSpacing(2);
         auto* caption = new QLabel(captions[i], panel);
         caption->setAlignment(Qt::AlignCenter);
+        if (i == 1) {
+            result_caption_ = caption;
+            caption->setWordWrap(true);  // the animation adds a sentence
+            caption->setObjectName(QStringLiteral("resultCaption"));
+        }
         panel_layouts_[i]->addWidget(caption);
         splitter_->addWidget(panel);
         splitter_->setStretchFactor(i, 1);
@@ -75,6 +82,10 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     legend_->setObjectName(QStringLiteral("overlayLegend"));
     column->addWidget(legend_);
     installEventFilter(this);  // side by side or stacked, by the page's shape
+    // Esc lets go of the pinned pixel while the keyboard is anywhere in the page.
+    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &ImagePage::clearSelection,
+                                Qt::WidgetWithChildrenShortcut);
+    clear->setObjectName(QStringLiteral("clearSelectionShortcut"));
 
     connect(session_, &GrayscaleSession::imageChanged, this, &ImagePage::onImageChanged);
     connect(session_, &GrayscaleSession::loadFailed, this, [this](const QString& path, const QString& error) {
@@ -242,7 +253,8 @@ void ImagePage::connectView(ImageSurface* view) {
     connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
     connect(navigator, &ViewNavigator::left, this, [this] {
         hovered_pixel_ = QPoint(-1, -1);
-        refreshInspector();  // back to the pinned pixel
+        if (overlay_.hovered_block >= 0) pushOverlay();
+        refreshInspector();
     });
 }
 
@@ -400,30 +412,50 @@ void ImagePage::pushOverlay() {
     state.animation = session_->frame();
     state.selected_block = session_->selectedBlock();
     state.selected_pixel = session_->selectedPixel();
+    state.hovered_block = hoveredBlock();
     const QSize image = session_->imageSize();
     const QSize old_extent = overlay_.decorates() ? overlay_.extent() : image;
     overlay_ = state;
     for (ImageSurface* view : views_)
         if (view) view->setOverlay(overlay_);
     legend_->setState(overlay_);
+    // Mid-animation most of the output pane shows the input's colour: say so, or it reads as a
+    // conversion that failed.
+    result_caption_->setText(overlay_.animating() ? tr("Grayscale (kernel output): pixels not yet written show the input")
+                                                  : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
     if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();
 }
 
+// One rule for hover and click: a click pins the inspector (and the yellow outline) to its pixel
+// until Esc or a second click on it lets go, or a click elsewhere pins another pixel; the mouse
+// meanwhile outlines the block under it lightly. With nothing pinned the inspector follows the mouse.
 void ImagePage::inspectPixel(QPoint pixel, bool pin) {
     if (pin) {
-        session_->select(pixel);
-        hovered_pixel_ = QPoint(-1, -1);
+        session_->select(pixel == session_->selectedPixel() ? QPoint(-1, -1) : pixel);
     } else {
         hovered_pixel_ = pixel;
+        if (hoveredBlock() != overlay_.hovered_block) pushOverlay();
     }
     refreshInspector();
+}
+
+void ImagePage::clearSelection() {
+    session_->select(QPoint(-1, -1));
+    refreshInspector();  // back to the pixel under the mouse, if any
+}
+
+std::int64_t ImagePage::hoveredBlock() const {
+    if (hovered_pixel_.x() < 0 || !session_->hasPlan()) return -1;
+    const GridCell cell = grid_cell(session_->plan(), hovered_pixel_.x(), hovered_pixel_.y());
+    return cell.in_grid ? std::int64_t(cell.thread.linear_block) : -1;
 }
 
 void ImagePage::refreshInspector() {
     if (!isBound()) return;
     InspectorPanel* inspector = docks().inspector;
-    const QPoint pixel = hovered_pixel_.x() >= 0 ? hovered_pixel_ : session_->selectedPixel();
+    const QPoint pinned = session_->selectedPixel();
+    const QPoint pixel = pinned.x() >= 0 ? pinned : hovered_pixel_;
     if (!session_->hasPlan() || pixel.x() < 0 || pixel.y() < 0) {
         inspector->showHint(tr("Hover over a pixel, or click one to keep it, to see which thread made it."));
         return;

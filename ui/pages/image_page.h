@@ -9,6 +9,7 @@
 #include "ui/views/display_path.h"
 #include "ui/views/overlay_state.h"
 
+class QLabel;
 class QSettings;
 class QSplitter;
 class QVBoxLayout;
@@ -67,9 +68,13 @@ public:
     OverlayLegend* legend() const { return legend_; }
     const OverlayState& overlayState() const { return overlay_; }
     QSplitter* splitter() const { return splitter_; }
+    QLabel* resultCaption() const { return result_caption_; }
 
-    // Shows what the thread of image pixel `pixel` does in the inspector; `pin` also selects it.
+    // The mouse over image pixel `pixel` (pin false), or a click on it (pin true): a click pins the
+    // inspector to the pixel (a second click on the pinned pixel lets go); hovering outlines the
+    // block under the mouse lightly and moves the inspector only while nothing is pinned.
     void inspectPixel(QPoint pixel, bool pin);
+    void clearSelection();  // Esc
 
 signals:
     void fileOpened(const QString& path);  // a picture was loaded from `path` (for recent files, the title)
@@ -90,6 +95,7 @@ private:
     void bindFrameSink();
     void pushOverlay();
     void refreshInspector();
+    std::int64_t hoveredBlock() const;  // -1: the mouse is not over the grid
     void onImageChanged();
     void onRunFinished(const GrayscaleResult& result);
     // Filling the bound docks.
@@ -105,6 +111,7 @@ private:
     ImageSurface* views_[2] = {nullptr, nullptr};
     QVBoxLayout* panel_layouts_[2] = {nullptr, nullptr};
     QSplitter* splitter_ = nullptr;
+    QLabel* result_caption_ = nullptr;
     OverlayLegend* legend_ = nullptr;
     OverlayState overlay_;
     QPoint hovered_pixel_{-1, -1};  // (-1, -1): the mouse is not over a view

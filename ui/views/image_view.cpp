@@ -50,6 +50,7 @@ struct ImageView::Locations {
     int ext_h = -1, threads = -1, items = -1, warps_per_block = -1, done_end = -1, run_end = -1, warp_block = -1;
     int warp_done_end = -1, warp_run_end = -1, sel_block = -1, sel_x = -1, sel_y = -1;
     int source = -1, source_gray = -1, has_source = -1;
+    int hover_block = -1;
 
     explicit Locations(QOpenGLShaderProgram& p) {
         corner = p.attributeLocation("a_corner");
@@ -63,7 +64,7 @@ struct ImageView::Locations {
             {&done_end, "u_done_end"}, {&run_end, "u_run_end"}, {&warp_block, "u_warp_block"},
             {&warp_done_end, "u_warp_done_end"}, {&warp_run_end, "u_warp_run_end"}, {&sel_block, "u_sel_block"},
             {&sel_x, "u_sel_x"}, {&sel_y, "u_sel_y"}, {&source, "u_source"}, {&source_gray, "u_source_gray"},
-            {&has_source, "u_has_source"}};
+            {&has_source, "u_has_source"}, {&hover_block, "u_hover_block"}};
         for (const auto& [location, name] : names) *location = p.uniformLocation(name);
     }
 };
@@ -445,6 +446,7 @@ void ImageView::setOverlayUniforms(Program& overlay) {
     setIndex(program, l.sel_block, o.selected_block);
     setIndex(program, l.sel_x, o.selected_pixel.x());
     setIndex(program, l.sel_y, o.selected_pixel.y());
+    setIndex(program, l.hover_block, o.hovered_block);
 
     // Pixels of blocks not yet done show the kernel's input (on the result view); paintGL uploaded it.
     const bool source = wantsSource() && source_texture_.id;

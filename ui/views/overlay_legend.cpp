@@ -90,7 +90,7 @@ QList<OverlayLegend::Item> OverlayLegend::items() const {
         list << Item{Key::Colors, tr("Grid overlay off (View \u203A Grid Overlay, G)")};
     }
     if (state_.animating()) list << Item{Key::Running, tr("running on an SM")};
-    list << Item{Key::Selection, tr("inspected block and pixel (click)")};
+    list << Item{Key::Selection, tr("pinned block and pixel (click; Esc or a second click lets go)")};
     return list;
 }
 

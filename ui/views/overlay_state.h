@@ -25,6 +25,7 @@ struct OverlayState {
     bool show_idle = true;    // draw the grid past the image, idle threads hatched
     AnimationFrame animation; // mode Off: no animation
     std::int64_t selected_block = -1;  // outlined (the inspector's block)
+    std::int64_t hovered_block = -1;   // outlined lightly (the block under the mouse)
     QPoint selected_pixel{-1, -1};     // outlined (the inspector's pixel)
 
     bool hasPlan() const { return plan.blocks > 0 && plan.width > 0 && plan.height > 0; }
@@ -54,6 +55,7 @@ constexpr double kGuardAlpha = 0.9;
 inline const QColor kRunning{0xff, 0xff, 0xff};     // the outline of running blocks (or warps)
 constexpr double kRunningTint = 0.6;                // minimum colour strength of running blocks
 inline const QColor kSelection{0xff, 0xd4, 0x00};   // the inspected block and pixel
+constexpr double kHoverAlpha = 0.5;                 // the hovered block's outline: kSelection, lighter
 inline const QColor kHatchDark{0x1c, 0x1c, 0x1c};   // the dark stripe of idle threads
 constexpr double kHatchShade = 0.6;                 // the light stripe: the thread's colour times this
 constexpr int kHatchPeriod = 4;                     // device pixels per stripe

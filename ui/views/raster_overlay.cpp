@@ -120,6 +120,12 @@ public:
             const bool u_running = edge_u && u2.grid && stateOf(u2) == 1;
             if (running || l_running || u_running) col = mix(col, rgb(st::kRunning), 0.9);
         }
+        const std::int64_t hov = s_.hovered_block;
+        if (hov >= 0) {
+            const bool own = c.block == hov && (l2.block != c.block || u2.block != c.block);
+            const bool next = (l2.block == hov && l2.block != c.block) || (u2.block == hov && u2.block != c.block);
+            if (own || next) col = mix(col, rgb(st::kSelection), st::kHoverAlpha);
+        }
         const std::int64_t sel = s_.selected_block;
         if (sel >= 0) {
             const bool own = c.block == sel && (l2.block != c.block || u2.block != c.block);
