@@ -20,6 +20,7 @@
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/windows/main_window.h"
+#include "app/matmul/matmul_session.h"
 #include "ui/pages/matmul_page.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/windows/sweep_dialog.h"
@@ -40,6 +41,7 @@ private slots:
     void sweep_follows_the_tab();
     void docks_follow_the_page();
     void sweep_from_matrices_uses_matrices_and_profile();
+    void launch_stats_say_mismatch();
 };
 
 void TestMainWindowMatrices::initTestCase() {
@@ -197,4 +199,29 @@ int main(int argc, char* argv[]) {
     TestMainWindowMatrices test;
     return QTest::qExec(&test, argc, argv);
 }
+// During a shape mismatch the Launch panel shows why, not the last good problem's output size.
+void TestMainWindowMatrices::launch_stats_say_mismatch() {
+    MainWindow w(choose_display_path(true));
+    w.resize(1300, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    MatmulPage* page = w.matmulPage();
+    QSignalSpy changed(page->session(), &MatmulSession::operandsChanged);
+    page->generate(45, 38, 38, 52, 1);
+    QVERIFY(changed.wait(kTimeoutMs) || !changed.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kTimeoutMs);
+    auto panel_text = [&] {
+        QStringList texts;
+        for (QLabel* label : w.launchPanel()->findChildren<QLabel*>()) texts << label->text();
+        return texts.join(QLatin1Char('\n'));
+    };
+    QVERIFY2(panel_text().contains(QStringLiteral("45 × 52")), qPrintable(panel_text()));
+    changed.clear();
+    page->generate(45, 38, 37, 52, 1);  // A's 38 columns, B's 37 rows
+    QVERIFY(changed.wait(kTimeoutMs) || !changed.isEmpty());
+    QVERIFY2(!panel_text().contains(QStringLiteral("45 × 52")), qPrintable(panel_text()));
+    QVERIFY2(panel_text().contains(QStringLiteral("37")), qPrintable(panel_text()));
+}
+
 #include "tst_main_window_matrices.moc"

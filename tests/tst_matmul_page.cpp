@@ -4,6 +4,7 @@
 // the outputs that came out wrong; bad files keep what was open; and the highlights reach the screen.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -17,6 +18,7 @@
 #include "app/matrix_generator.h"
 #include "app/matrix_io.h"
 #include "kernels/core/index_math.h"
+#include "app/matmul/matmul_session.h"
 #include "ui/pages/matmul_page.h"
 #include "ui/views/matrix_heatmap.h"
 
@@ -88,6 +90,8 @@ private slots:
     void highlights_reach_the_screen();
     void views_zoom_in_step();
     void lecture_preset_runs();
+    void generate_keeps_loaded_matrices();
+    void presets_box_and_timeline_follow_new_matrices();
 };
 
 void TestMatmulPage::runs_match_run_matmul() {
@@ -487,4 +491,83 @@ void TestMatmulPage::lecture_preset_runs() {
 }
 
 QTEST_MAIN(TestMatmulPage)
+// Generate replaces only what is not a loaded file of the asked size, and says what it did.
+void TestMatmulPage::generate_keeps_loaded_matrices() {
+    QTemporaryDir dir;
+    const Matrix loaded = random_matrix(45, 38, 99);
+    const QString a_csv = dir.filePath(QStringLiteral("A.csv"));
+    QCOMPARE(save_matrix(a_csv, loaded), QString());
+    JobRunner runner;
+    MatmulPage page(&runner);
+    MatmulSession* session = page.session();
+    QSignalSpy loads(session, &MatmulSession::operandLoaded);
+    page.openMatrix(MatmulSession::Operand::A, a_csv);
+    QVERIFY(loads.wait(kRunTimeoutMs) || !loads.isEmpty());
+    QVERIFY(session->loadedFromFile(MatmulSession::Operand::A));
+    const auto file_a = session->a();
+    QCOMPARE(file_a->rows, 45u);
+
+    // Only B's size changed: A stays the file's numbers.
+    QSignalSpy generated(session, &MatmulSession::generated);
+    page.generate(45, 38, 38, 52, 7);
+    QVERIFY(generated.wait(kRunTimeoutMs) || !generated.isEmpty());
+    const QString said = generated.takeFirst()[0].toString();
+    QVERIFY2(said.contains(QStringLiteral("Kept A (A.csv, 45 × 38)")) && said.contains(QStringLiteral("generated B 38 × 52")),
+             qPrintable(said));
+    QCOMPARE(session->a(), file_a);
+    QVERIFY(same_bytes(*session->a(), loaded));
+    QVERIFY(same_bytes(*session->b(), random_matrix(38, 52, 8)));
+    QCOMPARE(session->aSource(), QStringLiteral("A.csv"));
+    QVERIFY2(page.statusText().contains(QStringLiteral("Kept A")), qPrintable(page.statusText()));
+    QVERIFY(wait_idle(page));
+
+    // Both sizes as they are and A from a file: A kept, B (generated, not a file) made again.
+    page.generate(45, 38, 38, 52, 3);
+    QVERIFY(generated.wait(kRunTimeoutMs) || !generated.isEmpty());
+    QVERIFY(same_bytes(*session->a(), loaded));
+    QVERIFY(same_bytes(*session->b(), random_matrix(38, 52, 4)));
+
+    // A's size changed by the user: A is generated.
+    page.generate(40, 38, 38, 52, 7);
+    QVERIFY(generated.wait(kRunTimeoutMs) || !generated.isEmpty());
+    const QString second = generated.takeLast()[0].toString();
+    QVERIFY2(!second.contains(QStringLiteral("Kept")) && second.contains(QStringLiteral("generated A 40 × 38 and B 38 × 52")),
+             qPrintable(second));
+    QVERIFY(same_bytes(*session->a(), random_matrix(40, 38, 7)));
+    QVERIFY(!session->loadedFromFile(MatmulSession::Operand::A));
+    QVERIFY(wait_idle(page));
+}
+
+// The presets box stops naming a preset once other sizes are generated; a new problem starts its
+// animation at the first step.
+void TestMatmulPage::presets_box_and_timeline_follow_new_matrices() {
+    JobRunner runner;
+    MatmulPage page(&runner);
+    QComboBox* presets = nullptr;
+    for (QComboBox* box : page.findChildren<QComboBox*>())
+        if (box->count() > 0 && box->itemText(0).startsWith(QStringLiteral("Lecture presets"))) presets = box;
+    QVERIFY(presets);
+    MatmulSession* session = page.session();
+    QSignalSpy changed(session, &MatmulSession::operandsChanged);
+    const MatmulPreset preset = lecture_matmul_presets().first();
+    presets->setCurrentIndex(1);
+    emit presets->activated(1);
+    QVERIFY(changed.wait(kRunTimeoutMs) || !changed.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(session->a()->rows, preset.m, kRunTimeoutMs);
+    QCOMPARE(presets->currentIndex(), 1);  // still the preset's sizes
+    QVERIFY(wait_idle(page));
+    page.setLaunch(MatmulLaunch::tiled(8));
+    QVERIFY(wait_idle(page));
+    QVERIFY(page.animationSteps() > 3);
+    session->setAnimationPosition(3);
+    QCOMPARE(session->animationPosition(), 3);
+
+    changed.clear();
+    page.generate(preset.m + 3, preset.k, preset.k, preset.n, 5);
+    QVERIFY(changed.wait(kRunTimeoutMs) || !changed.isEmpty());
+    QCOMPARE(presets->currentIndex(), 0);  // "Lecture presets…": no longer the preset
+    QCOMPARE(session->animationPosition(), 0);
+    QVERIFY(wait_idle(page));
+}
+
 #include "tst_matmul_page.moc"

@@ -144,6 +144,9 @@ private slots:
     void warp_boundaries_inside_a_block();
     void selection_outlines_block_and_pixel();
     void hover_outlines_block_lighter();
+    void merged_lines_between_block_groups_data();
+    void merged_lines_between_block_groups();
+    void line_merge_keeps_lines_apart();
     void overlay_off_draws_the_plain_image();
     void integer_math_exact_past_2_to_the_24();
     void extent_and_cells_data();
@@ -444,6 +447,84 @@ void TestOverlay::hover_outlines_block_lighter() {
         rig.show(image, state);
         QVERIFY(near(rig.at(16, 5, 0, 4), rgbf(overlay_style::kSelection), 1));
     }
+}
+
+// With line_merge (m, n) block lines are drawn only where groups of m x n blocks (1-D: m
+// consecutive blocks) meet; inside a group, block edges draw nothing. GL (int and float) and raster.
+void TestOverlay::merged_lines_between_block_groups_data() {
+    QTest::addColumn<LaunchShape>("shape");
+    QTest::addColumn<QPoint>("merge");
+    QTest::addColumn<int>("path");
+    const char* paths[] = {"GL int", "GL float", "raster"};
+    for (int path = 0; path < 3; ++path) {
+        QTest::newRow(qPrintable(QStringLiteral("2-D 4x3 by 2x3, %1").arg(QLatin1String(paths[path]))))
+            << LaunchShape::two_d(4, 3) << QPoint(2, 3) << path;
+        QTest::newRow(qPrintable(QStringLiteral("1-D 32 by 3, %1").arg(QLatin1String(paths[path]))))
+            << LaunchShape::one_d(32) << QPoint(3, 1) << path;
+    }
+}
+
+void TestOverlay::merged_lines_between_block_groups() {
+    QFETCH(LaunchShape, shape);
+    QFETCH(QPoint, merge);
+    QFETCH(int, path);
+    if (path < 2 && !gl_) QSKIP("no OpenGL here");
+    const QImage image = make_test_image(37, 23);
+    Rig rig(path == 2, path == 1);
+    QVERIFY(rig.exposed());
+    OverlayState state = full_overlay(shape, image.size(), OverlayColoring::Block);
+    state.line_merge = merge;
+    rig.show(image, state);
+    const LaunchPlan& plan = state.plan;
+    auto group = [&](std::uint64_t b) -> std::uint64_t {
+        if (plan.one_d) return b / std::uint64_t(merge.x());
+        const std::uint64_t bx = b % plan.grid.x, by = b / plan.grid.x;
+        return (by / std::uint64_t(merge.y())) * plan.grid.x + bx / std::uint64_t(merge.x());
+    };
+    namespace st = overlay_style;
+    int merged = 0, drawn = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const GridCell cell = grid_cell(plan, x, y);
+            if (!cell.inside) continue;
+            const Rgbf base = cell_color(plan, cell, OverlayColoring::Block);
+            for (int axis = 0; axis < 2; ++axis) {
+                const GridCell before = axis == 0 ? grid_cell(plan, x - 1, y) : grid_cell(plan, x, y - 1);
+                if (!before.in_grid) continue;
+                const QRgb got = axis == 0 ? rig.at(x, y, 0, kZoom / 2) : rig.at(x, y, kZoom / 2, 0);
+                const bool block_edge = before.thread.linear_block != cell.thread.linear_block;
+                const bool group_edge = block_edge && group(before.thread.linear_block) != group(cell.thread.linear_block);
+                const Rgbf want = group_edge ? mix(base, rgbf(st::kBoundary), st::kBoundaryAlpha) : base;
+                merged += block_edge && !group_edge;
+                drawn += group_edge;
+                QVERIFY2(near(got, want, 3), qPrintable(QStringLiteral("cell (%1,%2) %3: got %4, want %5")
+                                                            .arg(x)
+                                                            .arg(y)
+                                                            .arg(axis == 0 ? "left" : "top")
+                                                            .arg(hex(got), hex(want))));
+            }
+        }
+    QVERIFY(merged > 0);
+    QVERIFY(drawn > 0);
+}
+
+// At fit zoom blocks can be a pixel or two on screen: the merge keeps block lines kMinLinePitch
+// device pixels apart, and draws them at full strength there.
+void TestOverlay::line_merge_keeps_lines_apart() {
+    const LaunchPlan two_d = plan_grayscale_launch(LaunchShape::two_d(16, 16), 4000, 3000);
+    QCOMPARE(OverlayState::lineMergeFor(two_d, 1.0), QPoint(1, 1));      // 16 px apart
+    QCOMPARE(OverlayState::lineMergeFor(two_d, 0.089), QPoint(3, 3));    // 1.4 px: every 3rd, 4.3 px apart
+    const LaunchPlan one_d = plan_grayscale_launch(LaunchShape::one_d(256), 451, 300);
+    QCOMPARE(OverlayState::lineMergeFor(one_d, 4.0), QPoint(1, 1));      // a row is 4 px: the staircase reads
+    QCOMPARE(OverlayState::lineMergeFor(one_d, 1.4), QPoint(6, 1));      // 6 blocks reach 3.4 rows = 4.8 px
+    QCOMPARE(OverlayState::lineMergeFor(plan_grayscale_launch(LaunchShape::two_d(32, 1), 97, 33), 1.0), QPoint(1, 4));
+    OverlayState s;
+    s.plan = two_d;
+    s.line_merge = OverlayState::lineMergeFor(two_d, 0.089);
+    QCOMPARE(s.blockLineFade(0.089), QPointF(1, 1));  // merged lines at full strength
+    QCOMPARE(s.warpLineFade(0.089), QPointF(0, 0));
+    s.line_merge = QPoint(1, 1);
+    QCOMPARE(s.blockLineFade(0.089), QPointF(0, 0));  // unmerged they would be a moire: faded out
 }
 
 void TestOverlay::overlay_off_draws_the_plain_image() {

@@ -57,12 +57,15 @@ void MatmulSession::setMatrices(Matrix a, Matrix b, const QString& a_source, con
         }
     a_source_ = a_source;
     b_source_ = b_source;
+    a_from_file_ = b_from_file_ = false;
     setOperands(std::make_shared<const Matrix>(std::move(a)), std::make_shared<const Matrix>(std::move(b)));
 }
 
 void MatmulSession::setOperands(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b) {
     const bool same_c_shape = c_ && a && b && c_->rows == a->rows && c_->cols == b->cols;
     if (!same_c_shape) c_.reset();
+    // New matrices start their animation at its beginning, not at the old one's phase.
+    if (a != a_ || b != b_) position_ = 0;
     a_ = std::move(a);
     b_ = std::move(b);
     if (sel_row_ >= 0 && (!shapesMatch() || sel_row_ >= int(a_->rows) || sel_col_ >= int(b_->cols))) sel_row_ = sel_col_ = -1;
@@ -83,9 +86,11 @@ void MatmulSession::openMatrix(Operand which, const QString& path) {
             const QString source = QFileInfo(path).fileName();
             if (which == Operand::A) {
                 a_source_ = source;
+                a_from_file_ = true;
                 setOperands(m, b_);
             } else {
                 b_source_ = source;
+                b_from_file_ = true;
                 setOperands(a_, m);
             }
             emit operandLoaded(which, source);
@@ -100,14 +105,47 @@ void MatmulSession::generate(std::uint32_t a_rows, std::uint32_t a_cols, std::ui
             emit failed(e);
             return;
         }
+    // A file the user loaded is not thrown away for random numbers of its own size.
+    auto keep = [](const std::shared_ptr<const Matrix>& m, bool from_file, std::uint32_t rows, std::uint32_t cols) {
+        return from_file && m && m->rows == rows && m->cols == cols ? m : nullptr;
+    };
+    std::shared_ptr<const Matrix> kept_a = keep(a_, a_from_file_, a_rows, a_cols);
+    std::shared_ptr<const Matrix> kept_b = keep(b_, b_from_file_, b_rows, b_cols);
+    const QString kept_a_source = a_source_, kept_b_source = b_source_;
     // The MNIST-sized preset is 39 million values: generated on the worker so the GUI stays live.
-    jobs_->submit(kMatricesTag, this, [this, a_rows, a_cols, b_rows, b_cols, seed] {
-        auto a = std::make_shared<Matrix>(random_matrix(a_rows, a_cols, seed));
-        auto b = std::make_shared<Matrix>(random_matrix(b_rows, b_cols, seed + 1));
-        return JobRunner::Continuation([this, a, b, seed] {
-            a_source_ = tr("random, seed %1").arg(seed);
-            b_source_ = tr("random, seed %1").arg(seed + 1);
+    jobs_->submit(kMatricesTag, this, [this, kept_a, kept_b, kept_a_source, kept_b_source, a_rows, a_cols, b_rows, b_cols, seed] {
+        std::shared_ptr<const Matrix> a = kept_a ? kept_a : std::make_shared<const Matrix>(random_matrix(a_rows, a_cols, seed));
+        std::shared_ptr<const Matrix> b = kept_b ? kept_b : std::make_shared<const Matrix>(random_matrix(b_rows, b_cols, seed + 1));
+        return JobRunner::Continuation([this, a, b, kept_a, kept_b, kept_a_source, kept_b_source, seed] {
+            QStringList kept, made;
+            const std::pair<const char*, bool> sides[] = {{"A", bool(kept_a)}, {"B", bool(kept_b)}};
+            for (const auto& [name, was_kept] : sides) {
+                const bool is_a = name[0] == 'A';
+                const Matrix& m = is_a ? *a : *b;
+                if (was_kept)
+                    kept << tr("%1 (%2, %3)").arg(QLatin1String(name), is_a ? kept_a_source : kept_b_source, shape_text(m));
+                else
+                    made << tr("%1 %2").arg(QLatin1String(name), shape_text(m));
+            }
+            if (!kept_a) {
+                a_source_ = tr("random, seed %1").arg(seed);
+                a_from_file_ = false;
+            } else {
+                a_source_ = kept_a_source;
+            }
+            if (!kept_b) {
+                b_source_ = tr("random, seed %1").arg(seed + 1);
+                b_from_file_ = false;
+            } else {
+                b_source_ = kept_b_source;
+            }
             setOperands(a, b);
+            QString summary;
+            if (!kept.isEmpty())
+                summary = tr("Kept %1 as loaded (same size); ").arg(kept.join(tr(" and ")));
+            summary += made.isEmpty() ? tr("nothing generated: change a size to replace a loaded matrix.")
+                                      : tr("generated %1 (seed %2).").arg(made.join(tr(" and "))).arg(seed);
+            emit generated(summary);
         });
     });
 }

@@ -41,8 +41,12 @@ public:
     void setMatrices(Matrix a, Matrix b, const QString& a_source = {}, const QString& b_source = {});
     void setOperands(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b);
     void openMatrix(Operand which, const QString& path);  // on the worker; a bad file keeps what was open
+    // Uniform [-1, 1): A from `seed`, B from seed + 1, on the worker. A matrix loaded from a file is
+    // kept when the size asked for is its own: only what is not loaded, or whose size changed, is
+    // replaced; `generated` says which.
     void generate(std::uint32_t a_rows, std::uint32_t a_cols, std::uint32_t b_rows, std::uint32_t b_cols,
-                  std::uint32_t seed);  // uniform [-1, 1): A from `seed`, B from seed + 1, on the worker
+                  std::uint32_t seed);
+    bool loadedFromFile(Operand which) const { return which == Operand::A ? a_from_file_ : b_from_file_; }
     void saveResult(const QString& path);  // on the worker: resultSaved or failed
     std::shared_ptr<const Matrix> a() const { return a_; }
     std::shared_ptr<const Matrix> b() const { return b_; }
@@ -95,6 +99,7 @@ signals:
     void operandsChanged();
     void operandLoaded(cvz::MatmulSession::Operand which, const QString& source);
     void resultSaved(const QString& path);
+    void generated(const QString& summary);  // "Kept A (A.csv, 45 × 38) as loaded; generated B 38 × 52."
     void failed(const QString& error);  // a file, a shape or a save; what was open stays
     void launchChanged(const cvz::MatmulLaunch& launch);
     void planChanged();  // model, occupancy, waves or the number of animation steps may have changed
@@ -125,6 +130,7 @@ private:
     std::shared_ptr<const std::vector<std::uint8_t>> wrong_;
     long long wrong_count_ = -1;
     QString a_source_, b_source_;
+    bool a_from_file_ = false, b_from_file_ = false;
     MatmulResult result_;
     MatmulLaunch result_launch_;
     std::optional<MatmulTraffic> measured_;

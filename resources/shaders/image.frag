@@ -74,6 +74,8 @@ uniform IDX u_sel_block;        // outlined (-1: none)
 uniform IDX u_sel_x;            // outlined pixel
 uniform IDX u_sel_y;
 uniform IDX u_hover_block;      // outlined lightly (-1: none)
+uniform IDX u_merge_x;          // block lines between groups of merge_x by merge_y blocks (OverlayState::line_merge)
+uniform IDX u_merge_y;
 uniform sampler2D u_source;     // the kernel's input: pixels of blocks not yet done show it
 uniform float u_source_gray;
 uniform float u_has_source;
@@ -181,6 +183,18 @@ bool same_unit(Cell a, Cell b) {
     return a.block == b.block && (a.block != u_warp_block || a.warp == b.warp);
 }
 
+// The group of blocks whose outer lines are drawn when blocks are too small on screen for each
+// block's own (OverlayState::line_merge): 1-D, runs of merge_x blocks; 2-D, merge_x by merge_y.
+IDX line_group(IDX block) {
+#ifdef CVZ_GRID_1D
+    return fdiv(block, u_merge_x);
+#else
+    IDX by = fdiv(block, u_gx);
+    IDX bx = block - by * u_gx;
+    return fdiv(by, u_merge_y) * u_gx + fdiv(bx, u_merge_x);
+#endif
+}
+
 void main() {
     vec2 p = v_pixel;
     vec4 texel = texture2D(u_texture, p / u_image_size);
@@ -247,8 +261,11 @@ void main() {
             col = mix(col, kGuard, 0.9);
         } else {
             bool warps = u_coloring > 2.5 || (anim && c.block == u_warp_block);
-            float ax = l1.block != c.block ? u_line_fade.x : (warps && l1.warp != c.warp ? 0.4 * u_warp_fade.x : 0.0);
-            float ay = u1.block != c.block ? u_line_fade.y : (warps && u1.warp != c.warp ? 0.4 * u_warp_fade.y : 0.0);
+            IDX group = line_group(c.block);
+            float ax = l1.block != c.block ? (line_group(l1.block) != group ? u_line_fade.x : 0.0)
+                                           : (warps && l1.warp != c.warp ? 0.4 * u_warp_fade.x : 0.0);
+            float ay = u1.block != c.block ? (line_group(u1.block) != group ? u_line_fade.y : 0.0)
+                                           : (warps && u1.warp != c.warp ? 0.4 * u_warp_fade.y : 0.0);
             col = mix(col, kBoundary, 0.75 * max(ax, ay));
         }
     }

@@ -19,6 +19,7 @@
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
 #include "app/overlay_geometry.h"
+#include "app/unit_extent.h"
 #include "app/pixel_inspection.h"
 #include "app/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
@@ -52,6 +53,10 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     : KernelPage(parent), session_(new GrayscaleSession(jobs, this)), display_(display) {
     transform_ = new ViewTransform(this);
     connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
+    // Block lines closer than a few device pixels are merged (and the legend says so): by zoom.
+    connect(transform_, &ViewTransform::zoomChanged, this, [this](double zoom) {
+        if (OverlayState::lineMergeFor(overlay_.plan, zoom * devicePixelRatioF()) != overlay_.line_merge) pushOverlay();
+    });
 
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
@@ -306,6 +311,37 @@ void ImagePage::zoomToFit() {
 
 void ImagePage::zoomToActualSize() { transform_->setZoom(1); }
 
+bool ImagePage::zoomToBlock() {
+    const std::int64_t block = session_->selectedBlock() >= 0 ? session_->selectedBlock() : hoveredBlock();
+    if (block < 0) {
+        setStatus(tr("Zoom to Block: click a block first (or point at one)"));
+        return false;
+    }
+    frame(block_extent(session_->plan(), std::uint64_t(block)));
+    return true;
+}
+
+bool ImagePage::zoomToWarp() {
+    const QPoint pinned = session_->selectedPixel();
+    const QPoint pixel = pinned.x() >= 0 ? pinned : hovered_pixel_;
+    const GridCell cell = session_->hasPlan() && pixel.x() >= 0 ? grid_cell(session_->plan(), pixel.x(), pixel.y()) : GridCell{};
+    if (!cell.in_grid) {
+        setStatus(tr("Zoom to Warp: click a pixel first (or point at one)"));
+        return false;
+    }
+    frame(warp_extent(session_->plan(), cell.thread.linear_block, cell.thread.warp));
+    return true;
+}
+
+// The rectangle fills about 80% of the smaller view, centred; never past the zoom limits.
+void ImagePage::frame(const QRect& r) {
+    if (r.isEmpty()) return;
+    const QSize a = views_[0]->widget()->size(), b = views_[1]->widget()->size();
+    const QSizeF view(std::min(a.width(), b.width()) * 0.8, std::min(a.height(), b.height()) * 0.8);
+    transform_->setZoom(ViewTransform::fitZoom(r.size(), view));
+    transform_->setCenter(QRectF(r).center());
+}
+
 bool ImagePage::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize && watched == this) chooseSplitterOrientation();
     if (event->type() == QEvent::Resize && transform_->fitting()) {
@@ -413,6 +449,7 @@ void ImagePage::pushOverlay() {
     state.selected_block = session_->selectedBlock();
     state.selected_pixel = session_->selectedPixel();
     state.hovered_block = hoveredBlock();
+    state.line_merge = OverlayState::lineMergeFor(state.plan, transform_->zoom() * devicePixelRatioF());
     const QSize image = session_->imageSize();
     const QSize old_extent = overlay_.decorates() ? overlay_.extent() : image;
     overlay_ = state;

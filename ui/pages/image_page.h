@@ -51,6 +51,10 @@ public:
     void zoomOut() override;
     void zoomToFit() override;
     void zoomToActualSize() override;
+    // Frames the pinned block (else the one under the mouse) so its cells are readable; Warp: the
+    // pinned (else hovered) pixel's warp. False when there is none.
+    bool zoomToBlock();
+    bool zoomToWarp();
     void restoreSettings(QSettings* settings) override;
 
     // ---- the document and the views ----
@@ -96,6 +100,7 @@ private:
     void pushOverlay();
     void refreshInspector();
     std::int64_t hoveredBlock() const;  // -1: the mouse is not over the grid
+    void frame(const QRect& image_rect);
     void onImageChanged();
     void onRunFinished(const GrayscaleResult& result);
     // Filling the bound docks.

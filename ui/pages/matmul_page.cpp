@@ -128,6 +128,7 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     connect(session_, &MatmulSession::runStarted, this, &KernelPage::workStarted);
     connect(session_, &MatmulSession::runFinished, this, &MatmulPage::onRunFinished);
     connect(session_, &MatmulSession::failed, this, &MatmulPage::showError);
+    connect(session_, &MatmulSession::generated, this, [this](const QString& summary) { say(summary); });
     connect(session_, &MatmulSession::launchChanged, this, [this](const MatmulLaunch& l) {
         if (!settings_) return;
         // The catalogue name ("matmul_blocktile_2d"), so every variant is remembered.
@@ -349,6 +350,13 @@ void MatmulPage::onOperandsChanged() {
         box->setValue(int(value));
     }
     updateStretch();
+    // The presets box names a preset only while the matrices have its sizes.
+    const QList<MatmulPreset> presets = lecture_matmul_presets();
+    const int preset = presets_->currentIndex() - 1;
+    if (preset >= 0 && preset < presets.size() &&
+        !(a->rows == presets[preset].m && a->cols == presets[preset].k && b->rows == presets[preset].k &&
+          b->cols == presets[preset].n))
+        presets_->setCurrentIndex(0);
     if (!session_->shapesMatch()) {
         c_view_->setMatrix(nullptr);
         c_view_->setWrongMask(nullptr);

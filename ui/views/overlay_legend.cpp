@@ -79,12 +79,23 @@ QString OverlayLegend::idleCaption() const {
         .arg(p.one_d ? tr("i \u2265 n") : tr("c \u2265 w or r \u2265 h"));
 }
 
+QString OverlayLegend::boundaryCaption() const {
+    if (!state_.linesMerged())
+        return state_.coloring == OverlayColoring::Warp ? tr("block boundary (faint: warp)") : tr("block boundary");
+    // Lines closer than a few device pixels would be a moire: only every group's are drawn.
+    const QPoint m = state_.line_merge;
+    const QString groups = state_.plan.one_d || m.y() <= 1
+                               ? (m.y() <= 1 && !state_.plan.one_d ? tr("every %1 blocks across").arg(m.x())
+                                                                   : tr("every %1 blocks").arg(m.x()))
+                               : tr("around %1×%2 blocks").arg(m.x()).arg(m.y());
+    return tr("boundary %1: closer lines merged (zoom in, or View › Zoom to Block)").arg(groups);
+}
+
 QList<OverlayLegend::Item> OverlayLegend::items() const {
     QList<Item> list;
     if (state_.enabled) {
         list << Item{Key::Colors, colorCaption()} << Item{Key::Idle, idleCaption()}
-             << Item{Key::Boundary, state_.coloring == OverlayColoring::Warp ? tr("block boundary (faint: warp)")
-                                                                             : tr("block boundary")}
+             << Item{Key::Boundary, boundaryCaption()}
              << Item{Key::Guard, tr("the guard's bound (image edge)")};
     } else {
         list << Item{Key::Colors, tr("Grid overlay off (View \u203A Grid Overlay, G)")};

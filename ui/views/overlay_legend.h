@@ -40,6 +40,7 @@ private:
     void paintSwatch(QPainter& p, Key key, const QRect& r) const;
     QString colorCaption() const;
     QString idleCaption() const;
+    QString boundaryCaption() const;
 
     OverlayState state_;
 };

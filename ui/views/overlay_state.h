@@ -26,6 +26,11 @@ struct OverlayState {
     AnimationFrame animation; // mode Off: no animation
     std::int64_t selected_block = -1;  // outlined (the inspector's block)
     std::int64_t hovered_block = -1;   // outlined lightly (the block under the mouse)
+    // Block boundaries are drawn between groups of line_merge.x by line_merge.y blocks (1-D: groups
+    // of line_merge.x consecutive blocks), so that lines stay kMinLinePitch device pixels apart when
+    // the blocks are smaller than that on screen: (1, 1) draws every block's. Set with lineMergeFor.
+    QPoint line_merge{1, 1};
+    static constexpr double kMinLinePitch = 4;
     QPoint selected_pixel{-1, -1};     // outlined (the inspector's pixel)
 
     bool hasPlan() const { return plan.blocks > 0 && plan.width > 0 && plan.height > 0; }
@@ -41,6 +46,9 @@ struct OverlayState {
     // where lines would cover everything.
     QPointF blockLineFade(double device_px) const;
     QPointF warpLineFade(double device_px) const;
+    // The line_merge that keeps block lines kMinLinePitch apart at `device_px` device pixels per image pixel.
+    static QPoint lineMergeFor(const LaunchPlan& plan, double device_px);
+    bool linesMerged() const { return line_merge.x() > 1 || line_merge.y() > 1; }
 };
 
 // The overlay's fixed colours, shared by the raster drawing and the legend (the shader, image.frag,

@@ -107,8 +107,11 @@ public:
             } else {
                 const bool warps = s_.coloring == OverlayColoring::Warp || (anim_ && c.block == warp_block_);
                 const double w = st::kWarpBoundaryAlpha;
-                const double ax = l1.block != c.block ? line_fade_.x() : (warps && l1.warp != c.warp ? w * warp_fade_.x() : 0.0);
-                const double ay = u1.block != c.block ? line_fade_.y() : (warps && u1.warp != c.warp ? w * warp_fade_.y() : 0.0);
+                const std::int64_t group = lineGroup(c.block);
+                const double ax = l1.block != c.block ? (lineGroup(l1.block) != group ? line_fade_.x() : 0.0)
+                                                      : (warps && l1.warp != c.warp ? w * warp_fade_.x() : 0.0);
+                const double ay = u1.block != c.block ? (lineGroup(u1.block) != group ? line_fade_.y() : 0.0)
+                                                      : (warps && u1.warp != c.warp ? w * warp_fade_.y() : 0.0);
                 col = mix(col, rgb(st::kBoundary), st::kBoundaryAlpha * std::max(ax, ay));
             }
         }
@@ -140,6 +143,14 @@ public:
     }
 
 private:
+    // image.frag's line_group: the group of blocks whose outer lines are drawn (OverlayState::line_merge).
+    std::int64_t lineGroup(std::int64_t block) const {
+        const std::int64_t mx = std::max(1, s_.line_merge.x()), my = std::max(1, s_.line_merge.y());
+        if (s_.plan.one_d) return block / mx;
+        const std::int64_t gx = std::max<std::int64_t>(1, s_.plan.grid.x);
+        const std::int64_t by = block / gx, bx = block % gx;
+        return (by / my) * gx + bx / mx;
+    }
     int stateOf(const Cell& c) const {
         if (!anim_) return 0;
         if (c.block == warp_block_)

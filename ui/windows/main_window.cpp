@@ -135,7 +135,16 @@ void MainWindow::createActions() {
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* actual = view_menu->addAction(tr("&Actual Size (100%)"), this, &MainWindow::zoomToActualSize);
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    zoom_actions_ = {zoom_in, zoom_out, fit, actual};
+    // 1-D 256 at fit zoom is a moire of staircases: these frame one block or warp readably.
+    QAction* block = view_menu->addAction(tr("Zoom to &Block"), this, [this] { image_page_->zoomToBlock(); });
+    block->setObjectName(QStringLiteral("zoomToBlockAction"));
+    block->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    block->setToolTip(tr("Frame the clicked block (or the one under the mouse) (Ctrl+2)"));
+    QAction* warp = view_menu->addAction(tr("Zoom to &Warp"), this, [this] { image_page_->zoomToWarp(); });
+    warp->setObjectName(QStringLiteral("zoomToWarpAction"));
+    warp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    warp->setToolTip(tr("Frame the 32 threads of the clicked pixel's warp (Ctrl+3)"));
+    zoom_actions_ = {zoom_in, zoom_out, fit, actual, block, warp};
     view_menu->addSeparator();
     overlay_action_ = view_menu->addAction(tr("&Grid Overlay"));
     overlay_action_->setObjectName(QStringLiteral("overlayAction"));
