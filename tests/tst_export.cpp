@@ -37,6 +37,7 @@
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
+#include "ui/views/overlay_legend.h"
 #include "ui/views/view_transform.h"
 #include "ui/windows/animation_actions.h"
 #include "ui/windows/animation_export.h"
@@ -89,6 +90,7 @@ private slots:
     void animation_menu_steps_and_remembers_speed();
     void step_keys_do_not_fire_in_a_spin_box();
     void sm_caption_and_output_label_follow_the_animation();
+    void zoom_to_block_and_warp_frame_them();
 
 private:
     bool open(MainWindow& w);
@@ -475,6 +477,48 @@ void TestExport::sm_caption_and_output_label_follow_the_animation() {
 
     w.session()->setAnimationMode(AnimationMode::Off);
     QVERIFY(!output->text().contains(QStringLiteral("not yet written")));
+}
+
+// View > Zoom to Block / Zoom to Warp frame the pinned (else hovered) unit; at fit zoom a 1-D 256
+// launch's lines are merged and the legend says so.
+void TestExport::zoom_to_block_and_warp_frame_them() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.overlayAction()->setChecked(true);
+    w.session()->setShape(LaunchShape::one_d(32));  // 100 blocks of 32 pixels over 97-pixel rows
+    QVERIFY(test::drain(*w.jobs()));
+    w.viewTransform()->setZoom(0.5);  // a row is half a device pixel: every block's line would be a moire
+    test::deliver_posted_events();
+    QVERIFY(w.overlayState().linesMerged());
+    const QStringList captions = w.legend()->captions();
+    QVERIFY2(captions.join(QLatin1Char('|')).contains(QStringLiteral("closer lines merged")), qPrintable(captions.join('|')));
+
+    QAction* block = w.findChild<QAction*>(QStringLiteral("zoomToBlockAction"));
+    QAction* warp = w.findChild<QAction*>(QStringLiteral("zoomToWarpAction"));
+    QVERIFY(block && warp);
+    QCOMPARE(block->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_2));
+    // Nothing pinned or hovered: it says what to do and leaves the view.
+    QVERIFY(!w.imagePage()->zoomToBlock());
+    QCOMPARE(w.viewTransform()->zoom(), 0.5);
+    QVERIFY(w.statusText().contains(QStringLiteral("click a block")));
+
+    w.inspectPixel(QPoint(50, 10), true);  // i = 1020: block 31, pixels 992..1023 = (22..53, 10)
+    block->trigger();
+    const QRect rect(22, 10, 32, 1);
+    const QSize view = w.resultView()->widget()->size();
+    const QPointF tl = w.resultView()->imageToWidget(rect.topLeft()), br = w.resultView()->imageToWidget(QPointF(rect.right() + 1, rect.bottom() + 1));
+    QVERIFY(tl.x() >= 0 && tl.y() >= 0 && br.x() <= view.width() && br.y() <= view.height());  // all of it on screen
+    QVERIFY2(br.x() - tl.x() >= 0.7 * view.width(), qPrintable(QString::number(br.x() - tl.x())));  // and large
+    QVERIFY(!w.overlayState().linesMerged());  // every line readable now
+
+    warp->trigger();  // the pinned pixel's warp: all 32 threads of the block here
+    QVERIFY(w.resultView()->imageToWidget(QPointF(22, 10)).x() >= 0);
+    w.session()->setShape(LaunchShape::two_d(16, 16));
+    QVERIFY(test::drain(*w.jobs()));
+    warp->trigger();  // 16x16: warp 5 holds rows 10 and 11 of the block
+    const QPointF wtl = w.resultView()->imageToWidget(QPointF(48, 10)), wbr = w.resultView()->imageToWidget(QPointF(64, 12));
+    QVERIFY(wtl.x() >= 0 && wbr.x() <= view.width() && wtl.y() >= 0 && wbr.y() <= view.height());
+    QVERIFY2(wbr.x() - wtl.x() >= 0.7 * view.width(), qPrintable(QString::number(wbr.x() - wtl.x())));
 }
 
 QTEST_MAIN(TestExport)
