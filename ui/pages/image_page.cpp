@@ -458,7 +458,7 @@ void ImagePage::pushOverlay() {
     legend_->setState(overlay_);
     // Mid-animation most of the output pane shows the input's colour: say so, or it reads as a
     // conversion that failed.
-    result_caption_->setText(overlay_.animating() ? tr("Grayscale (kernel output): pixels not yet written show the input")
+    result_caption_->setText(overlay_.animating() ? tr("Output: pixels not yet written show the input")
                                                   : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
     if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();
