@@ -85,7 +85,7 @@ private:
 void TestAnimation::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
-    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-animation-test"));  // its own settings: ctest -j runs GUI tests at once
     QVERIFY(dir_.isValid());
     image_ = make_test_image(97, 33);
     png_ = dir_.filePath(QStringLiteral("test.png"));

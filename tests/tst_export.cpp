@@ -103,7 +103,7 @@ private:
 void TestExport::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
-    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-export-test"));  // its own settings: ctest -j runs GUI tests at once
     QVERIFY(dir_.isValid());
     photo_ = dir_.filePath(QStringLiteral("photo.png"));
     QVERIFY(test::make_test_image(97, 33, 5).save(photo_));  // odd, non-square

@@ -101,7 +101,7 @@ private:
 void TestLaunchPanel::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
-    QCoreApplication::setApplicationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-launch-panel-test"));  // its own settings: ctest -j runs GUI tests at once
     QVERIFY(dir_.isValid());
     image_ = make_test_image(97, 33);
     png_ = dir_.filePath(QStringLiteral("test.png"));
