@@ -23,6 +23,7 @@
 #include "support/event_waits.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul_page.h"
+#include "ui/panels/launch_panel.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/sweep_dialog.h"
@@ -130,7 +131,8 @@ void TestWindowFit::every_page_fits_the_screen_data() {
     QTest::addColumn<QSize>("size");  // asked for; an empty size leaves the window's own default
     // "race": the tiled kernel without its second barrier, an output it got wrong selected, so the
     // inspector shows the "WRONG: with both barriers it is ..." explanation.
-    for (const QString& page : {QStringLiteral("image"), QStringLiteral("matrices"), QStringLiteral("race")}) {
+    // "image 1x2": a block of two threads, whose launch statistics have the most rows.
+    for (const QString& page : {QStringLiteral("image"), QStringLiteral("image 1x2"), QStringLiteral("matrices"), QStringLiteral("race")}) {
         QTest::addRow("%s, default size", qPrintable(page)) << page << QSize();
         QTest::addRow("%s, 1024x700", qPrintable(page)) << page << QSize(1024, 700);
     }
@@ -144,12 +146,16 @@ void TestWindowFit::every_page_fits_the_screen() {
         QSKIP(qPrintable(QStringLiteral("the screen (%1x%2 at this scale) is smaller than %3x%4: the default-size row covers it")
                              .arg(room.width()).arg(room.height()).arg(size.width()).arg(size.height())));
     MainWindow w(choose_display_path(true));
-    if (page != QLatin1String("image")) w.tabs()->setCurrentWidget(w.matmulPage());
+    if (!page.startsWith(QLatin1String("image"))) w.tabs()->setCurrentWidget(w.matmulPage());
     if (size.isValid()) w.resize(size);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(settle(w));
     // Click an element of C so that the inspector shows the index arithmetic.
+    if (page == QLatin1String("image 1x2")) {
+        w.launchPanel()->setShape(LaunchShape::two_d(1, 2));
+        QVERIFY(settle(w));
+    }
     if (page == QLatin1String("matrices")) {
         w.matmulPage()->selectElement(18, 20);
         QVERIFY(settle(w));

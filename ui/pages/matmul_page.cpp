@@ -528,6 +528,8 @@ void MatmulPage::refreshTitles() {
     if (session_->running()) c += tr(" · running…");
     else if (session_->wrongCount() >= 0) c += tr(" · %1 wrong (red)").arg(count(std::uint64_t(session_->wrongCount())));
     c_title_->setText(c);
+    // One line each (A's and C's rows stay aligned), cut on a narrow window: whole in the tooltip.
+    for (QLabel* t : {a_title_, b_title_, c_title_}) t->setToolTip(t->text());
 }
 
 void MatmulPage::refreshInfo() {

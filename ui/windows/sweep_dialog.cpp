@@ -172,7 +172,10 @@ void SweepDialog::buildUi() {
     connect(cancel_, &QPushButton::clicked, this, &SweepDialog::cancelSweep);
     connect(export_, &QPushButton::clicked, this, &SweepDialog::onExportClicked);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(kernel_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { showModel(); });
+    connect(kernel_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        kernel_box_->setToolTip(kernel_box_->currentText());
+        showModel();
+    });
     connect(profile_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SweepDialog::onProfileChanged);
     connect(heatmap_, &SweepHeatmap::cellClicked, this, &SweepDialog::choose);
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
@@ -227,6 +230,7 @@ void SweepDialog::updateKernelTexts() {
     }
     kernel_box_->setItemText(0, tr("Grayscale on %1").arg(image));
     kernel_box_->setItemText(1, tr("Matmul naive + tiled on %1").arg(matrices));
+    kernel_box_->setToolTip(kernel_box_->currentText());  // the box may be narrower than its text
 }
 
 void SweepDialog::setKernel(SweepKernel k) { kernel_box_->setCurrentIndex(k == SweepKernel::Grayscale ? 0 : 1); }
