@@ -1,5 +1,7 @@
 #include "job_runner.h"
 
+#include <QCoreApplication>
+#include <QEvent>
 #include <QMetaObject>
 #include <QThread>
 
@@ -90,15 +92,35 @@ quint64 JobRunner::runningJob() const {
     return running_ ? running_->id : 0;
 }
 
+namespace {
+
+// A function for the runner's thread, posted as an event: Qt deletes a posted event on the thread that
+// handles it, so the worker never touches the function (or what it captured) once posted. A queued
+// functor would be a slot object whose reference count lives inside Qt, where ThreadSanitizer cannot
+// see it, and the worker could free it after the GUI thread had run it.
+class PostedCall : public QEvent {
+public:
+    explicit PostedCall(std::function<void()> f) : QEvent(type()), call(std::move(f)) {}
+    static QEvent::Type type() {
+        static const QEvent::Type registered = QEvent::Type(QEvent::registerEventType());
+        return registered;
+    }
+    std::function<void()> call;
+};
+
+}  // namespace
+
 void JobRunner::post(std::function<void()> f) {
-    handoff_release(this);
-    QMetaObject::invokeMethod(
-        this,
-        [this, f = std::move(f)] {
-            handoff_acquire(this);
-            f();
-        },
-        Qt::QueuedConnection);
+    auto* event = new PostedCall(std::move(f));
+    handoff_release(this);  // after the event is made: everything in it is handed over
+    QCoreApplication::postEvent(this, event);
+}
+
+bool JobRunner::event(QEvent* e) {
+    if (e->type() != PostedCall::type()) return QObject::event(e);
+    handoff_acquire(this);
+    static_cast<PostedCall*>(e)->call();
+    return true;
 }
 
 void JobRunner::postCancelled(quint64 id) {
@@ -138,8 +160,11 @@ void JobRunner::loop() {
             emit busyChanged(true);
             emit started(id);
         });
-        JobControl control(entry.state);
-        Continuation done = entry.job(control);
+        Continuation done;
+        {
+            JobControl control(entry.state);  // gone before the state is handed back below
+            done = entry.job(control);
+        }
         entry.job = nullptr;  // what the job captured goes now, on the worker, not with the entry
         bool idle;
         {
@@ -149,7 +174,9 @@ void JobRunner::loop() {
         }
         const bool was_cancelled = entry.state->cancel.requested();
         if (done) deliver(entry.state, std::move(done));
-        post([this, id, was_cancelled, idle] {
+        // The worker's last reference to the state goes with this event, so the state (and the
+        // QPointers in it) dies on the GUI thread, where its receiver is destroyed, not raced with it.
+        post([this, id, was_cancelled, idle, state = std::move(entry.state)] {
             if (was_cancelled) emit cancelled(id);
             else emit finished(id);
             if (idle) emit busyChanged(false);

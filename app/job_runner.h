@@ -49,6 +49,9 @@ signals:
     void finished(quint64 id);   // ran to its end without a cancel request; after its continuation
     void cancelled(quint64 id);  // dropped while queued, or asked to stop while it ran; after its continuation
 
+protected:
+    bool event(QEvent* e) override;  // runs what post() sent
+
 private:
     friend class JobControl;
     struct Entry {

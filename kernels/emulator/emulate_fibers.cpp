@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "emulate.h"
@@ -83,7 +84,15 @@ struct TsanFibers {
     ~TsanFibers() {
         for (void* f : fibers) __tsan_destroy_fiber(f);
     }
-    void enter_block() { host = __tsan_get_current_fiber(); }
+    // Fresh contexts for every block: a finished thread's fiber is abandoned mid-switch (see
+    // BlockFibers::finish), leaving its frames on its context's shadow stack.
+    void enter_block() {
+        host = __tsan_get_current_fiber();
+        for (void*& f : fibers) {
+            __tsan_destroy_fiber(f);
+            f = __tsan_create_fiber(0);
+        }
+    }
     void switch_to(std::size_t i) { __tsan_switch_to_fiber(i < fibers.size() ? fibers[i] : host, 0); }
 #else
     explicit TsanFibers(std::size_t) {}
@@ -183,6 +192,10 @@ struct BlockFibers {
     bctx::fiber scheduler;           // the host thread, suspended while the block's threads run
     StackBounds scheduler_stack;     // the host thread's stack, learned when it first switches to a fiber
     std::size_t from = 0;            // who made the latest switch: a thread index, or `threads` for the scheduler
+    bool from_finished = false;      // that side has finished and its fiber is to be abandoned (TSan)
+    // Where a finished fiber's handle is dropped without being destroyed (destroying a suspended fiber
+    // would resume it to unwind it). The handle is a pointer into its stack, which the pool owns.
+    alignas(bctx::fiber) unsigned char abandoned[sizeof(bctx::fiber)];
     TsanFibers tsan;                 // switch_to(threads): back to the host thread
 
     // The first suspended thread at or after `i`; `threads` when none is left in this round.
@@ -199,7 +212,12 @@ struct BlockFibers {
         StackBounds left;
         finish_switch(fake_stack, &left);
         if (from == threads) scheduler_stack = left;
-        slot(from) = std::move(back);
+        if (from_finished) {
+            new (abandoned) bctx::fiber(std::move(back));  // never resumed, never destroyed
+            from_finished = false;
+        } else {
+            slot(from) = std::move(back);
+        }
     }
 
     // Thread i has reached a barrier: run the next live thread of this round, or end the round.
@@ -239,6 +257,15 @@ struct BlockFibers {
                                                 from = t;
                                                 start_switch(nullptr, stack_of(to));
                                                 tsan.switch_to(to);
+#ifdef CVZ_TSAN_FIBERS
+                                                // Leave as a barrier does, by a resume: returning would
+                                                // run this lambda's and Boost's function exits after the
+                                                // switch was announced, popping them off the next
+                                                // fiber's shadow stack (TSan then crashed one run in
+                                                // four). The next side abandons this fiber on landing.
+                                                from_finished = true;
+                                                (void)std::move(slot(to)).resume();
+#endif
                                                 return std::move(slot(to));
                                             });
                 }
