@@ -14,9 +14,7 @@ namespace cvz {
 
 namespace {
 
-QString cannot_write(const QString& path, const QString& why) {
-    return "Cannot write '" + QDir::toNativeSeparators(path) + "': " + why;
-}
+QString cannot_write(const QString& path, const QString& why) { return cannot_write_message(path, why); }
 
 QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, std::uint32_t width,
                   std::uint32_t height) {
@@ -27,7 +25,16 @@ QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, st
     constexpr int kDotsPerMeter = 3780;
     image.setDotsPerMeterX(kDotsPerMeter);
     image.setDotsPerMeterY(kDotsPerMeter);
-    // Through QSaveFile so that a failed write never leaves a half-written PNG behind.
+    return write_png_file(path, image);
+}
+
+}  // namespace
+
+QString cannot_write_message(const QString& path, const QString& why) {
+    return "Cannot write '" + QDir::toNativeSeparators(path) + "': " + why;
+}
+
+QString write_png_file(const QString& path, const QImage& image) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
     QImageWriter writer(&file, "png");
@@ -39,8 +46,6 @@ QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, st
     if (!file.commit()) return cannot_write(path, file.errorString());
     return {};
 }
-
-}  // namespace
 
 std::optional<GrayOutputKind> gray_output_kind(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();

@@ -4,11 +4,9 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
-#include <QSaveFile>
 #include <QSettings>
 
 #include <atomic>
@@ -35,23 +33,12 @@ namespace {
 
 const QString kLastFolderKey = QStringLiteral("export/lastDir");
 
-QString cannot_write(const QString& path, const QString& why) {
-    return QStringLiteral("Cannot write '%1': %2").arg(QDir::toNativeSeparators(path), why);
-}
+QString cannot_write(const QString& path, const QString& why) { return cannot_write_message(path, why); }
 
 QString write_png(const QString& path, const QImage& image) {
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0)
         return cannot_write(path, QStringLiteral("the name must end in .png"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-        const QString why = writer.errorString();
-        file.cancelWriting();
-        return cannot_write(path, why);
-    }
-    if (!file.commit()) return cannot_write(path, file.errorString());
-    return {};
+    return write_png_file(path, image);
 }
 
 // The output view's picture without a GL context: the raster twin of the shader, at the view's

@@ -41,6 +41,7 @@
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
+#include "ui/windows/fit_to_screen.h"
 #include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/animation_actions.h"
 #include "ui/windows/export_actions.h"
@@ -404,17 +405,8 @@ void MainWindow::restoreSettings() {
 // A default or remembered size larger than this screen's free area (a geometry saved on a larger
 // screen, or the default at QT_SCALE_FACTOR=1.5 on a laptop) is cut to it, and the window moved onto it.
 void MainWindow::fitToScreen() {
-    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
-    if (!here) return;
-    const QRect room = here->availableGeometry();
     // Before the first show there is no frame yet: leave room for a typical title bar and border.
-    const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(16, 40);
-    const QSize fit = size().boundedTo(room.size() - frame);
-    if (fit != size()) resize(fit);
-    const QSize outer = fit + frame;
-    const QPoint at(std::clamp(x(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
-                    std::clamp(y(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
-    if (at != pos()) move(at);
+    fit_to_screen(this, isVisible() ? frameGeometry().size() - size() : QSize(16, 40));
 }
 
 // The box says what runs the kernels, and why CUDA is greyed out when it is.

@@ -19,6 +19,7 @@
 
 #include <limits>
 
+#include "ui/windows/fit_to_screen.h"
 #include "app/backend_choice.h"
 #include "ui/views/sweep_heatmap.h"
 
@@ -70,18 +71,7 @@ void SweepDialog::showEvent(QShowEvent* event) {
 
 // Never larger than the screen's free area, and on it: a dialog that starts above the top edge
 // opens its Kernel drop-down there too.
-void SweepDialog::fitToScreen() {
-    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
-    if (!here) return;
-    const QRect room = here->availableGeometry();
-    const QSize frame = frameGeometry().size() - size();
-    const QSize fit = size().boundedTo(room.size() - frame);
-    if (fit != size()) resize(fit);
-    const QSize outer = fit + frame;
-    const QPoint at(std::clamp(x(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
-                    std::clamp(y(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
-    if (at != pos()) move(at);
-}
+void SweepDialog::fitToScreen() { fit_to_screen(this, frameGeometry().size() - size()); }
 
 void SweepDialog::buildUi() {
     auto* v = new QVBoxLayout(this);
