@@ -106,6 +106,9 @@ Status GlInterop::Impl::open_pixel_buffer() {
 
 Status GlInterop::Impl::open_host_copy() {
     if (Status s = gray.allocate(pixels()); !s) return s;
+    // Each frame copies the whole buffer to the texture: texels a writer leaves alone must be defined
+    // (black), not whatever the allocation held (compute-sanitizer initcheck).
+    CVZ_CUDA_TRY(cudaMemset(gray.get(), 0, pixels()));
     return staging.allocate(pixels());
 }
 
