@@ -5,7 +5,6 @@
 // every path. A new variant added to a family's table is tested here without touching this file.
 #include <QtTest>
 
-#include <random>
 #include <set>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_variants.h"
+#include "support/random_data.h"
 #if CUDAVIZ_HAVE_CUDA
 #include "kernels/grayscale/grayscale_device_launch.h"
 #include "kernels/matmul/matmul_unvalidated.h"
@@ -59,20 +59,8 @@ PixelLayout layout_named(const std::string& name) {
     return name == "planar" ? PixelLayout::Planar : PixelLayout::Interleaved;
 }
 
-std::vector<std::uint8_t> random_rgb(std::size_t n, unsigned seed) {
-    std::vector<std::uint8_t> v(3 * n);
-    std::mt19937 rng(seed);
-    for (auto& b : v) b = std::uint8_t(rng());
-    return v;
-}
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-    std::vector<float> v(n);
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(-2, 2);
-    for (float& f : v) f = d(rng);
-    return v;
-}
+std::vector<std::uint8_t> random_rgb(std::size_t n, unsigned seed) { return test::random_bytes(3 * n, seed); }
+using test::random_floats;
 
 QString row_name(const KernelInfo& k, Dim3 b, const QString& rest) {
     return QStringLiteral("%1 %2x%3 %4").arg(QString::fromStdString(k.name)).arg(b.x).arg(b.y).arg(rest);

@@ -6,7 +6,6 @@
 #include <QtTest>
 
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "kernels/catalogue/kernel_catalogue.h"
@@ -20,6 +19,7 @@
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_variants.h"
+#include "support/random_data.h"
 
 using namespace cvz;
 
@@ -28,20 +28,8 @@ Q_DECLARE_METATYPE(cvz::MatmulLaunch)
 
 namespace {
 
-std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
-    std::vector<std::uint8_t> v(n);
-    std::mt19937 rng(seed);
-    for (auto& b : v) b = std::uint8_t(rng());
-    return v;
-}
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-    std::vector<float> v(n);
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(-2, 2);
-    for (float& f : v) f = d(rng);
-    return v;
-}
+using test::random_bytes;
+using test::random_floats;
 
 // A block the variant accepts: its fixed block, else a 1-D or 2-D block that does not divide the sizes.
 Dim3 block_for(const KernelInfo& k) {
