@@ -11,6 +11,7 @@
 #include "app/launch_plan.h"
 #include "app/overlay_geometry.h"
 #include "app/pixel_inspection.h"
+#include "app/unit_extent.h"
 #include "ui/views/block_colors.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/image_view.h"
@@ -107,6 +108,7 @@ public:
     }
     QRgb centre(int x, int y) const { return at(x, y, kZoom / 2, kZoom / 2); }
     const QImage& shot() const { return shot_; }
+    qreal dpr() const { return dpr_; }
 
 private:
     ViewTransform transform_;
@@ -152,6 +154,8 @@ private slots:
     void extent_and_cells_data();
     void extent_and_cells();
     void inspector_shows_grid_stride_pass();
+    void focus_ring_only_where_running_units_are_small();
+    void focus_ring_drawn_around_the_running_warp();
 
 private:
     void add_shape_rows();
@@ -628,13 +632,94 @@ void TestOverlay::inspector_shows_grid_stride_pass() {
     QCOMPARE(grid_extent(plan).height, std::uint64_t(70000));  // no idle rows: the loop covers the image
 }
 
+// A wave at the fit zoom of an 8K image is a band a few device pixels tall, one warp of a 32x2
+// block a line: both get a ring at least kFocusMin device pixels across; seen large enough, none.
+void TestOverlay::focus_ring_only_where_running_units_are_small() {
+    OverlayState waves;
+    waves.plan = plan_grayscale_launch(LaunchShape::two_d(16, 16), 7680, 4320);  // 480 x 270 blocks
+    waves.animation.mode = AnimationMode::Waves;
+    waves.animation.done_end = 1000;  // blocks 1000..2055 run: block rows 2 to 4
+    waves.animation.run_end = 2056;
+    QCOMPARE(waves.runningExtent(), QRect(0, 32, 7680, 48));
+    const QRectF fit = waves.focusRing(0.089);  // 48 rows = 4.3 device pixels
+    QVERIFY(!fit.isNull());
+    QVERIFY(fit.height() * 0.089 >= OverlayState::kFocusMin);
+    QVERIFY(fit.contains(QRectF(waves.runningExtent())));
+    QVERIFY(std::abs(fit.center().y() - 56) < 1e-9);
+    QVERIFY(waves.focusRing(1.0).isNull());  // 48 device pixels: plainly visible
+
+    OverlayState warps;
+    warps.plan = plan_grayscale_launch(LaunchShape::one_d(256), 451, 300);
+    warps.animation.mode = AnimationMode::Warps;
+    warps.animation.done_end = warps.animation.run_end = warps.plan.blocks;
+    warps.animation.block = 5;  // threads 1280..1535; warp 2 = pixels 1344..1375 = row 2, x 442..450 and row 3, x 0..22
+    warps.animation.warp_done_end = 2;
+    warps.animation.warp_run_end = 3;
+    QCOMPARE(warps.runningExtent(), warp_extent(warps.plan, 5, 2));
+    QVERIFY(!warps.focusRing(1.0).isNull());
+    QVERIFY(warps.focusRing(20.0).isNull());  // two rows of 20 device pixels
+    warps.animation.warp_run_end = 2;         // nothing runs: no ring
+    QVERIFY(warps.runningExtent().isEmpty());
+    QVERIFY(warps.focusRing(1.0).isNull());
+    OverlayState off = warps;
+    off.animation.mode = AnimationMode::Off;
+    QVERIFY(off.focusRing(1.0).isNull());
+}
+
+// The ring on screen, in both views: 2 device pixels of kRunning inside 1 of kBoundary, around the
+// warp that runs.
+void TestOverlay::focus_ring_drawn_around_the_running_warp() {
+    const QImage image = make_test_image(37, 23);
+    for (bool raster : {false, true}) {
+        if (!raster && !gl_) continue;
+        Rig rig(raster, false);
+        QVERIFY(rig.exposed());
+        OverlayState state = full_overlay(LaunchShape::two_d(32, 2), image.size(), OverlayColoring::Block);
+        state.enabled = false;  // the animation alone
+        state.animation.mode = AnimationMode::Warps;
+        state.animation.done_end = state.animation.run_end = state.plan.blocks;
+        state.animation.block = std::int64_t(state.plan.thread_of_pixel(0, 10).linear_block);  // rows 10 and 11
+        state.animation.warp_done_end = 0;
+        state.animation.warp_run_end = 1;  // row 10, x 0..31
+        constexpr double kZoomOne = 1.0;
+        rig.show(image, state, kZoomOne);
+        const double dpr = rig.dpr();
+        const QRectF ring = state.focusRing(kZoomOne * dpr);
+        QVERIFY(!ring.isNull());
+        auto device = [&](double ix, double iy) {
+            const QPointF w = rig.surface()->imageToWidget(QPointF(ix, iy)) * dpr;
+            return rig.shot().pixel(int(std::floor(w.x())), int(std::floor(w.y())));
+        };
+        const double px = 1 / dpr;  // image pixels per device pixel
+        const double cx = ring.center().x();
+        // Down the column through the ring's bottom edge: exactly 2 device pixels of kRunning, then 1
+        // of kBoundary (pixel centres at distances [0, 2) and [2, 3) outside the inner rectangle).
+        const int col = int(std::floor(rig.surface()->imageToWidget(QPointF(cx, 0)).x() * dpr));
+        const int edge = int(std::floor(rig.surface()->imageToWidget(QPointF(cx, ring.bottom())).y() * dpr));
+        QString seen;
+        for (int row = edge - 3; row < edge + 7; ++row) {
+            const QRgb c = rig.shot().pixel(col, row);
+            seen += near(c, rgbf(overlay_style::kRunning), 1) ? QLatin1Char('W')
+                    : near(c, rgbf(overlay_style::kBoundary), 1) ? QLatin1Char('D') : QLatin1Char('.');
+        }
+        QVERIFY2(seen.count(QLatin1Char('W')) == 2 && seen.count(QLatin1Char('D')) == 1 && seen.contains(QStringLiteral("WWD")),
+                 qPrintable(seen));
+        QVERIFY(near(device(cx, ring.top() - 1 * px), rgbf(overlay_style::kRunning), 1));  // the top edge
+        // Inside the ring and away from it, the picture is the animation's own.
+        QVERIFY(!near(device(cx, ring.top() + 1.5 * px), rgbf(overlay_style::kRunning), 8));
+        state.animation.mode = AnimationMode::Off;
+        rig.show(image, state, kZoomOne);
+        QVERIFY(!near(device(cx, ring.top() - 1 * px), rgbf(overlay_style::kRunning), 8));
+    }
+}
+
 int main(int argc, char* argv[]) {
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     TestOverlay test;
-    QTEST_SET_MAIN_SOURCE_PATH
+QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
 #include "tst_overlay.moc"

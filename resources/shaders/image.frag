@@ -79,6 +79,7 @@ uniform IDX u_merge_y;
 uniform sampler2D u_source;     // the kernel's input: pixels of blocks not yet done show it
 uniform float u_source_gray;
 uniform float u_has_source;
+uniform vec4 u_focus;           // the focus ring's inner rectangle x0, y0, x1, y1 (x1 < x0: none)
 
 const vec3 kBackground = vec3(0.188235);   // #303030, as the view clears
 const vec3 kBoundary = vec3(0.058824);     // #0f0f0f
@@ -195,6 +196,18 @@ IDX line_group(IDX block) {
 #endif
 }
 
+// A ring, 2 device pixels white and 1 dark outside, around running units too small to see
+// (OverlayState::focusRing).
+vec3 focus(vec2 p, vec3 col) {
+    if (u_focus.z < u_focus.x) return col;
+    vec2 c = 0.5 * (u_focus.xy + u_focus.zw);
+    vec2 h = 0.5 * (u_focus.zw - u_focus.xy);
+    float d = max(abs(p.x - c.x) - h.x, abs(p.y - c.y) - h.y);
+    if (d >= 0.0 && d < 2.0 * u_px) return kRunning;
+    if (d >= 2.0 * u_px && d < 3.0 * u_px) return kBoundary;
+    return col;
+}
+
 void main() {
     vec2 p = v_pixel;
     vec4 texel = texture2D(u_texture, p / u_image_size);
@@ -204,7 +217,7 @@ void main() {
     IDX cy = IDX(floor(p.y));
     Cell c = cell_at(cx, cy);
     if (!c.grid) {  // past the last thread of a 1-D grid
-        gl_FragColor = vec4(kBackground, 1.0);
+        gl_FragColor = vec4(focus(p, kBackground), 1.0);
         return;
     }
     bool overlay = u_overlay > 0.5;
@@ -295,6 +308,6 @@ void main() {
         float w = 1.5 * u_px;
         if (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w) col = kSelection;
     }
-    gl_FragColor = vec4(col, 1.0);
+    gl_FragColor = vec4(focus(p, col), 1.0);
 }
 #endif  // CVZ_OVERLAY

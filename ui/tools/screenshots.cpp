@@ -124,6 +124,13 @@ int main(int argc, char* argv[]) {
     w.timeline()->setPosition(1);
     wait_for([] { return true; });
     shot(QStringLiteral("animation"), &w);
+    // One block's warps at fit zoom, 1-D: a warp is a line a pixel or two tall, so a ring marks it.
+    run_shape(LaunchShape::one_d(256));
+    gray->select(QPoint(200, 120));
+    mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
+    w.timeline()->setPosition(3);
+    wait_for([] { return true; });
+    shot(QStringLiteral("animation_warps"), &w);
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Off)));
     devices->setCurrentIndex(default_device);
 

@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QMatrix4x4>
+#include <QVector4D>
 #include <QOpenGLBuffer>
 #include <QOpenGLContext>
 #include <QOpenGLShaderProgram>
@@ -50,7 +51,7 @@ struct ImageView::Locations {
     int ext_h = -1, threads = -1, items = -1, warps_per_block = -1, done_end = -1, run_end = -1, warp_block = -1;
     int warp_done_end = -1, warp_run_end = -1, sel_block = -1, sel_x = -1, sel_y = -1;
     int source = -1, source_gray = -1, has_source = -1;
-    int hover_block = -1, merge_x = -1, merge_y = -1;
+    int hover_block = -1, merge_x = -1, merge_y = -1, focus = -1;
 
     explicit Locations(QOpenGLShaderProgram& p) {
         corner = p.attributeLocation("a_corner");
@@ -65,7 +66,7 @@ struct ImageView::Locations {
             {&warp_done_end, "u_warp_done_end"}, {&warp_run_end, "u_warp_run_end"}, {&sel_block, "u_sel_block"},
             {&sel_x, "u_sel_x"}, {&sel_y, "u_sel_y"}, {&source, "u_source"}, {&source_gray, "u_source_gray"},
             {&has_source, "u_has_source"}, {&hover_block, "u_hover_block"},
-            {&merge_x, "u_merge_x"}, {&merge_y, "u_merge_y"}};
+            {&merge_x, "u_merge_x"}, {&merge_y, "u_merge_y"}, {&focus, "u_focus"}};
         for (const auto& [location, name] : names) *location = p.uniformLocation(name);
     }
 };
@@ -450,6 +451,10 @@ void ImageView::setOverlayUniforms(Program& overlay) {
     setIndex(program, l.hover_block, o.hovered_block);
     setIndex(program, l.merge_x, std::max(1, o.line_merge.x()));
     setIndex(program, l.merge_y, std::max(1, o.line_merge.y()));
+    const QRectF ring = o.focusRing(device_px);
+    program.setUniformValue(l.focus, ring.isNull() ? QVector4D(1, 0, 0, 0)
+                                                   : QVector4D(float(ring.left()), float(ring.top()),
+                                                               float(ring.right()), float(ring.bottom())));
 
     // Pixels of blocks not yet done show the kernel's input (on the result view); paintGL uploaded it.
     const bool source = wantsSource() && source_texture_.id;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/overlay_geometry.h"
+#include "app/unit_extent.h"
 
 namespace cvz {
 
@@ -21,6 +22,36 @@ QSize OverlayState::extent() const {
     if (!enabled || !show_idle) return QSize(int(plan.width), int(plan.height));
     const GridExtent e = grid_extent(plan);
     return QSize(int(std::min<std::uint64_t>(e.width, 1u << 30)), int(std::min<std::uint64_t>(e.height, 1u << 30)));
+}
+
+QRect OverlayState::runningExtent() const {
+    if (!animating()) return {};
+    const AnimationFrame& a = animation;
+    if (a.mode == AnimationMode::Warps) {
+        if (a.block < 0 || a.warp_run_end <= a.warp_done_end) return {};
+        // Warps of one block run in thread order: the first and the last bound the rows between.
+        return warp_extent(plan, std::uint64_t(a.block), a.warp_done_end) |
+               warp_extent(plan, std::uint64_t(a.block), a.warp_run_end - 1);
+    }
+    if (a.run_end <= a.done_end) return {};
+    const QRect first = block_extent(plan, a.done_end), last = block_extent(plan, a.run_end - 1);
+    QRect r = first | last;
+    // Blocks run in linear order, x fastest: a range over several rows of blocks spans the grid's width.
+    if (first.top() != last.top() || first.bottom() != last.bottom()) {
+        r.setLeft(0);
+        r.setRight(std::max(r.right(), extent().width() - 1));
+    }
+    return r;
+}
+
+QRectF OverlayState::focusRing(double device_px) const {
+    const QRect r = runningExtent();
+    if (r.isEmpty() || device_px <= 0) return {};
+    if (std::min(r.width(), r.height()) * device_px >= kFocusMin) return {};
+    const double gap = 2 / device_px, min_half = kFocusMin / 2 / device_px;
+    const double hx = std::max(r.width() / 2.0, min_half) + gap, hy = std::max(r.height() / 2.0, min_half) + gap;
+    const QPointF c = QRectF(r).center();
+    return QRectF(c.x() - hx, c.y() - hy, 2 * hx, 2 * hy);
 }
 
 QPoint OverlayState::lineMergeFor(const LaunchPlan& plan, double device_px) {

@@ -2,6 +2,8 @@
 #include <QColor>
 #include <QPoint>
 #include <QPointF>
+#include <QRect>
+#include <QRectF>
 #include <QSize>
 
 #include <cstdint>
@@ -49,6 +51,16 @@ struct OverlayState {
     // The line_merge that keeps block lines kMinLinePitch apart at `device_px` device pixels per image pixel.
     static QPoint lineMergeFor(const LaunchPlan& plan, double device_px);
     bool linesMerged() const { return line_merge.x() > 1 || line_merge.y() > 1; }
+
+    // The image-pixel bounding box of what the animation runs now: the running warps of the stepped
+    // block, or the running blocks of the wave. Empty when nothing runs.
+    QRect runningExtent() const;
+    // Where running units are smaller on screen than kFocusMin device pixels (a wave at the fit
+    // zoom of an 8K image, one warp of a small block), a ring marks them: the ring's inner rectangle
+    // in image pixels at `device_px` device pixels per image pixel, at least kFocusMin device pixels
+    // on each side, centred on runningExtent(). Null when the running units are large enough to see.
+    QRectF focusRing(double device_px) const;
+    static constexpr double kFocusMin = 14;
 };
 
 // The overlay's fixed colours, shared by the raster drawing and the legend (the shader, image.frag,
@@ -68,6 +80,8 @@ inline const QColor kHatchDark{0x1c, 0x1c, 0x1c};   // the dark stripe of idle t
 constexpr double kHatchShade = 0.6;                 // the light stripe: the thread's colour times this
 constexpr int kHatchPeriod = 4;                     // device pixels per stripe
 constexpr double kDimOthers = 0.45;                 // other blocks while one block's warps play
+constexpr double kFocusWidth = 2;                   // device pixels of the focus ring (kRunning)
+constexpr double kFocusEdge = 1;                    // and of its dark outer edge (kBoundary)
 }  // namespace overlay_style
 
 }  // namespace cvz

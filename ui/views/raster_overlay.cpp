@@ -71,6 +71,7 @@ public:
         warp_block_ = anim_ ? a_.block : -1;
         line_fade_ = state.blockLineFade(1 / px);
         warp_fade_ = state.warpLineFade(1 / px);
+        focus_ = state.focusRing(1 / px);
     }
 
     // image.frag's main(), for the image point `p` and the fragment's gl_FragCoord.
@@ -78,7 +79,7 @@ public:
         namespace st = overlay_style;
         const std::int64_t cx = std::int64_t(std::floor(p.x())), cy = std::int64_t(std::floor(p.y()));
         const Cell c = c_.at(cx, cy);
-        if (!c.grid) return st::kBackground.rgb();
+        if (!c.grid) return to_qrgb(focus(p, rgb(st::kBackground)));
         const bool overlay = s_.enabled;
         const bool colored = overlay && s_.coloring != OverlayColoring::None;
         Rgb col = rgb(st::kBackground);
@@ -139,10 +140,21 @@ public:
             const double fx = p.x() - std::floor(p.x()), fy = p.y() - std::floor(p.y()), w = 1.5 * px_;
             if (fx < w || fy < w || fx > 1 - w || fy > 1 - w) col = rgb(st::kSelection);
         }
-        return to_qrgb(col);
+        return to_qrgb(focus(p, col));
     }
 
 private:
+    // image.frag's focus(): the ring around running units too small to see (OverlayState::focusRing).
+    Rgb focus(QPointF p, Rgb col) const {
+        namespace st = overlay_style;
+        if (focus_.isNull()) return col;
+        const QPointF c = focus_.center();
+        const double d = std::max(std::abs(p.x() - c.x()) - focus_.width() / 2, std::abs(p.y() - c.y()) - focus_.height() / 2);
+        if (d >= 0 && d < st::kFocusWidth * px_) return rgb(st::kRunning);
+        if (d >= st::kFocusWidth * px_ && d < (st::kFocusWidth + st::kFocusEdge) * px_) return rgb(st::kBoundary);
+        return col;
+    }
+
     // image.frag's line_group: the group of blocks whose outer lines are drawn (OverlayState::line_merge).
     std::int64_t lineGroup(std::int64_t block) const {
         const std::int64_t mx = std::max(1, s_.line_merge.x()), my = std::max(1, s_.line_merge.y());
@@ -178,6 +190,7 @@ private:
     bool anim_ = false;
     std::int64_t warp_block_ = -1;
     QPointF line_fade_, warp_fade_;
+    QRectF focus_;
     CellCache c_, l1_, u1_, l2_, u2_;
 };
 
