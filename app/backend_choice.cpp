@@ -21,6 +21,30 @@ QString to_string(BackendChoice choice) {
     return {};
 }
 
+Status cuda_backend_status() {
+    static const Status status = [] {
+        const CudaInventory inv = query_cuda_devices();
+        if (!inv.built_with_cuda)
+            return Status::error(ErrorKind::Unavailable,
+                                 "cudaviz was built without the CUDA toolkit; only the CPU emulator is available");
+        if (!inv.status) {
+            // Without a driver the runtime reports cudaErrorInsufficientDriver, which reads as if a newer
+            // driver would help; with driver version 0 there is no driver, and so no usable GPU.
+            if (inv.driver_version == 0)
+                return Status::error(ErrorKind::Unavailable,
+                                     "there is no CUDA GPU on this machine (no NVIDIA driver is loaded); use --backend "
+                                     "cpu or auto for the CPU emulator");
+            return Status::error(ErrorKind::Unavailable, "CUDA cannot run here: " + inv.status.message());
+        }
+        if (inv.devices.empty())
+            return Status::error(ErrorKind::Unavailable,
+                                 "there is no CUDA GPU on this machine (the NVIDIA driver found no device); use "
+                                 "--backend cpu or auto for the CPU emulator");
+        return Status::ok();
+    }();
+    return status;
+}
+
 bool cuda_device_available() {
     // Asking the driver costs milliseconds and the answer does not change while we run.
     static const bool available = [] {

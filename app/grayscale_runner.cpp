@@ -10,6 +10,7 @@
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/grayscale/grayscale_variants.h"
 
 namespace cvz {
@@ -36,8 +37,8 @@ QString grayscale_shape_text(const LaunchShape& shape, std::uint32_t width, std:
 
 QString GrayscaleResult::summary() const {
     if (!status) return QString::fromStdString(status.message());
-    return QStringLiteral("%1 · %2 · kernel %3 ms · total %4 ms")
-        .arg(backend, shape_text, QString::number(kernel_ms, 'f', 3), QString::number(total_ms, 'f', 3));
+    return QStringLiteral("%1 · %2 · %3 · total %4 ms")
+        .arg(backend, shape_text, times.text(), QString::number(total_ms, 'f', 3));
 }
 
 GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
@@ -69,17 +70,38 @@ GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
     const GrayscaleImage image{input, r.gray.data(), r.width, r.height, req.layout};
 
     if (backend == BackendChoice::Cuda) {
+        if (r.status = cuda_backend_status(); !r.status) {
+            r.gray.clear();
+            return r;
+        }
         GpuTimings t;
         r.status = grayscale_cuda(image, req.shape, &t);
-        r.kernel_ms = t.kernel_ms;
+        r.times.gpu = true;
+        r.times.first_ms = t.kernel_ms;
+        r.times.first_call_ms = t.total_ms;
+        if (r.status) {
+            // The warm time as the benchmarks take it: warm-up launches, then the median of timed ones.
+            const TimingSweep warm = time_grayscale_shapes(image, {req.shape});
+            if (warm.status && !warm.shapes.empty() && warm.shapes.front().timed) {
+                r.times.warm_ms = warm.shapes.front().median_ms;
+                r.times.warm_launches = warm.shapes.front().launches;
+            }
+        }
         r.backend = cuda_backend_label(0);
     } else {
-        QElapsedTimer kernel;
-        kernel.start();
-        r.status = grayscale_emulated(image, req.shape);
-        r.kernel_ms = double(kernel.nsecsElapsed()) / 1e6;
+        auto run_once = [&](double* ms) {
+            QElapsedTimer kernel;
+            kernel.start();
+            Status s = grayscale_emulated(image, req.shape);
+            *ms = double(kernel.nsecsElapsed()) / 1e6;
+            return s;
+        };
+        r.status = run_once(&r.times.first_ms);
+        if (r.status && req.emulator_repeats > 0)
+            r.status = measure_emulator_warm(req.emulator_repeats, 250, run_once, &r.times);
         r.backend = QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount());
     }
+    r.kernel_ms = r.times.kernel_ms();
     if (!r.status) r.gray.clear();
     r.total_ms = double(wall.nsecsElapsed()) / 1e6;
     return r;

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include "backend_choice.h"
+#include "kernel_times.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/core/status.h"
 #include "kernels/grayscale/grayscale_image.h"
@@ -15,6 +16,9 @@ struct GrayscaleRequest {
     PixelLayout layout = PixelLayout::Interleaved;
     LaunchShape shape;
     BackendChoice backend = BackendChoice::Auto;
+    // The emulator's warm time: up to this many repeats after the first run (the CLI asks for some; the
+    // app, which runs on every change, for none). CUDA is always timed warm: its repeats cost µs.
+    int emulator_repeats = 0;
 };
 
 struct GrayscaleResult {
@@ -23,7 +27,8 @@ struct GrayscaleResult {
     std::uint32_t width = 0;
     std::uint32_t height = 0;
     QString backend;      // "CUDA (NVIDIA H200)" or "CPU emulator (2 threads)"
-    double kernel_ms = 0; // the kernel alone (GPU events) or the emulated grid
+    double kernel_ms = 0; // the kernel alone (GPU events) or the emulated grid: warm when measured (times)
+    KernelTimes times;    // first launch and warm time, told apart
     double total_ms = 0;  // including layout conversion, upload and download
     QString summary() const;  // "CPU emulator · 2-D 16x16 · grid 29x19 · 1.2 ms"
     QString shape_text;

@@ -5,6 +5,8 @@
 
 #include "kernels/matmul/matmul_cuda.h"
 #include "kernels/matmul/matmul_emulated.h"
+#include "kernels/matmul/matmul_timing.h"
+#include "grayscale_runner.h"
 
 namespace cvz {
 
@@ -15,8 +17,8 @@ double MatmulResult::gflops() const {
 
 QString MatmulResult::summary() const {
     if (!status) return QString::fromStdString(status.message());
-    return QStringLiteral("%1 · %2 · kernel %3 ms (%4 GFLOP/s) · total %5 ms")
-        .arg(backend, launch_text, QString::number(kernel_ms, 'f', 3), QString::number(gflops(), 'f', 2),
+    return QStringLiteral("%1 · %2 · %3 (%4 GFLOP/s) · total %5 ms")
+        .arg(backend, launch_text, times.text(), QString::number(gflops(), 'f', 2),
              QString::number(total_ms, 'f', 3));
 }
 
@@ -55,17 +57,38 @@ MatmulResult run_matmul(const MatmulRequest& req) {
     if (backend == BackendChoice::Auto)
         backend = (cuda_device_available() && req.launch.second_barrier) ? BackendChoice::Cuda : BackendChoice::Cpu;
     if (backend == BackendChoice::Cuda) {
+        if (r.status = cuda_backend_status(); !r.status) {
+            r.c = {};
+            return r;
+        }
         GpuTimings t;
         r.status = matmul_cuda(p, req.launch, &t);
-        r.kernel_ms = t.kernel_ms;
-        r.backend = QStringLiteral("CUDA");
+        r.times.gpu = true;
+        r.times.first_ms = t.kernel_ms;
+        r.times.first_call_ms = t.total_ms;
+        if (r.status) {
+            // The warm time as the benchmarks take it: warm-up launches, then the median of timed ones.
+            const TimingSweep warm = time_matmul_launches(p, {req.launch});
+            if (warm.status && !warm.shapes.empty() && warm.shapes.front().timed) {
+                r.times.warm_ms = warm.shapes.front().median_ms;
+                r.times.warm_launches = warm.shapes.front().launches;
+            }
+        }
+        r.backend = cuda_backend_label(0);
     } else {
-        QElapsedTimer kernel;
-        kernel.start();
-        r.status = matmul_emulated(p, req.launch);
-        r.kernel_ms = double(kernel.nsecsElapsed()) / 1e6;
+        auto run_once = [&](double* ms) {
+            QElapsedTimer kernel;
+            kernel.start();
+            Status s = matmul_emulated(p, req.launch);
+            *ms = double(kernel.nsecsElapsed()) / 1e6;
+            return s;
+        };
+        r.status = run_once(&r.times.first_ms);
+        if (r.status && req.emulator_repeats > 0)
+            r.status = measure_emulator_warm(req.emulator_repeats, 250, run_once, &r.times);
         r.backend = QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount());
     }
+    r.kernel_ms = r.times.kernel_ms();
     if (!r.status) r.c = {};
     r.total_ms = double(wall.nsecsElapsed()) / 1e6;
     return r;

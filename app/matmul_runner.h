@@ -2,6 +2,7 @@
 #include <QString>
 
 #include "backend_choice.h"
+#include "kernel_times.h"
 #include "kernels/core/status.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "matrix.h"
@@ -13,6 +14,9 @@ struct MatmulRequest {
     Matrix b;
     MatmulLaunch launch;
     BackendChoice backend = BackendChoice::Auto;
+    // The emulator's warm time: up to this many repeats after the first run (the CLI asks for some; the
+    // app, which runs on every change, for none). CUDA is always timed warm: its repeats cost µs to ms.
+    int emulator_repeats = 0;
 };
 
 struct MatmulResult {
@@ -20,7 +24,8 @@ struct MatmulResult {
     Matrix c;
     QString backend;       // "CUDA (NVIDIA H200)" or "CPU emulator (2 threads)"
     QString launch_text;   // "tiled TILE=16 · grid 4x7"
-    double kernel_ms = 0;
+    double kernel_ms = 0;  // warm when measured (times)
+    KernelTimes times;     // first launch and warm time, told apart
     double total_ms = 0;
     double gflops() const;  // 2*M*N*K / kernel time
     QString summary() const;

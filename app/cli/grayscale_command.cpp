@@ -14,6 +14,7 @@
 #include "kernel_option.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "pixel_layout_option.h"
+#include "schedule_option.h"
 
 namespace cvz::cli {
 
@@ -30,6 +31,7 @@ struct GrayscaleOptions {
                                       "a 2-D launch (at most 1024 threads). Without --kernel, N runs gray_1d and "
                                       "XxY gray_2d. Default: 256 for a 1-D kernel, 16x16 for a 2-D one.",
                              "N|XxY"};
+    QCommandLineOption schedule = schedule_option();
     QCommandLineOption kernel{"kernel", "The kernel variant, by its catalogue name: " +
                                             kernel_names_text(KernelFamily::Grayscale) +
                                             " ('cudaviz-cli kernels' lists them; the part after 'gray_' also works).",
@@ -69,7 +71,7 @@ QString description() {
 
 void describe(QCommandLineParser& parser, const GrayscaleOptions& options) {
     parser.setApplicationDescription(description());
-    parser.addOptions({options.backend, options.layout, options.kernel, options.block});
+    parser.addOptions({options.backend, options.layout, options.kernel, options.block, options.schedule});
     parser.addPositionalArgument("grayscale", "The command.", "grayscale");
     parser.addPositionalArgument("IN", "The input image: any format Qt reads (PNG, JPEG, BMP, GIF, TIFF, WebP, ...).");
     parser.addPositionalArgument("OUT", "The output: .png (8-bit grayscale) or .npy (NumPy uint8, shape (H, W)).");
@@ -131,6 +133,10 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
         return fail(ExitCode::InputRejected,
                     "cannot write '" + QDir::toNativeSeparators(out_path) + "': OUT must end in .png or .npy");
 
+    const QString schedule_path = parser.value(options.schedule);
+    if (parser.isSet(options.schedule))
+        if (const QString e = schedule_path_error(schedule_path); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
+
     const LoadedImage image = load_image(in_path);
     if (!image.ok()) return fail(ExitCode::InputRejected, image.error);
 
@@ -139,6 +145,7 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
     request.layout = *layout;
     request.shape = shape;
     request.backend = *backend;
+    request.emulator_repeats = 5;
     const GrayscaleResult result = run_grayscale(request);
     if (!result.status)
         return fail(exit_code_for(result.status.kind()), QString::fromStdString(result.status.message()));
@@ -147,6 +154,9 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
     if (!write_error.isEmpty()) return fail(ExitCode::InputRejected, write_error);
 
     out << result.summary() << "\n";
+    const ScheduleOutcome schedule = write_grayscale_schedule(schedule_path, request, result.gray);
+    if (schedule.code != ExitCode::Success) return fail(schedule.code, schedule.message);
+    if (!schedule.message.isEmpty()) out << schedule.message << "\n";
     return exit_status(ExitCode::Success);
 }
 

@@ -14,6 +14,7 @@
 #include "help_text.h"
 #include "kernel_option.h"
 #include "matmul_options.h"
+#include "schedule_option.h"
 
 namespace cvz::cli {
 
@@ -39,6 +40,7 @@ struct MatmulOptions {
         "The lesson of a missing barrier: runs --kernel tiled without its second __syncthreads(), so a thread "
         "overwrites a tile that others still read and OUT comes out wrong (when K > TILE). CPU emulator only: "
         "refused with --backend cuda, and --backend auto runs it on the emulator."};
+    QCommandLineOption schedule = schedule_option();
 };
 
 // The per-command paragraph: the general one in exit_codes.h speaks of images.
@@ -65,7 +67,7 @@ QString description() {
 
 void describe(QCommandLineParser& parser, const MatmulOptions& options) {
     parser.setApplicationDescription(description());
-    parser.addOptions({options.kernel, options.tile, options.block, options.backend, options.no_second_barrier});
+    parser.addOptions({options.kernel, options.tile, options.block, options.backend, options.no_second_barrier, options.schedule});
     parser.addPositionalArgument("matmul", "The command.", "matmul");
     parser.addPositionalArgument("A", "The left matrix, M x K: .npy (2-D float32, float64, int32 or int64) or .csv.");
     parser.addPositionalArgument("B", "The right matrix, K x N: .npy or .csv.");
@@ -169,6 +171,10 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     if (const QString e = output_path_error(out_path); !e.isEmpty())
         return fail(ExitCode::InputRejected, "cannot write '" + native(out_path) + "': " + e);
 
+    const QString schedule_path = parser.value(options.schedule);
+    if (parser.isSet(options.schedule))
+        if (const QString e = schedule_path_error(schedule_path); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
+
     LoadedMatrix a = load_matrix(a_path);
     if (!a.ok()) return fail(ExitCode::InputRejected, a.error);
     LoadedMatrix b = load_matrix(b_path);
@@ -192,6 +198,7 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     request.b = std::move(b.matrix);
     request.launch = launch;
     request.backend = *backend;
+    request.emulator_repeats = 5;
     const MatmulResult result = run_matmul(request);
     if (!result.status)
         return fail(exit_code_for(result.status.kind()), QString::fromStdString(result.status.message()));
@@ -200,6 +207,9 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     if (const QString e = save_matrix(out_path, result.c); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
 
     out << result.summary() << "\n";
+    const ScheduleOutcome schedule = write_matmul_schedule(schedule_path, request, result.c);
+    if (schedule.code != ExitCode::Success) return fail(schedule.code, schedule.message);
+    if (!schedule.message.isEmpty()) out << schedule.message << "\n";
     if (no_second_barrier)
         err << "cudaviz-cli matmul: note: the tiled kernel ran without its second __syncthreads(); OUT shows the "
                "race and is expected to be wrong\n";

@@ -287,13 +287,20 @@ Status emulate_with_barriers(Dim3 grid, Dim3 block, const EmuOptions& options,
                              const std::function<void(const EmuContext&)>& body) {
     // One set of fibers and stacks per host thread, made by that thread when it takes its first range.
     std::vector<std::unique_ptr<BlockFibers>> per_worker(host_workers(options.host_threads));
+    BlockTiming* record = nullptr;
+    if (options.schedule) {
+        options.schedule->assign(grid.volume(), BlockTiming{});
+        record = options.schedule->data();
+    }
     for_each_block_parallel_on_workers(grid.volume(), options.host_threads,
                                        [&](unsigned worker, std::uint64_t first, std::uint64_t last) {
         std::unique_ptr<BlockFibers>& fibers = per_worker[worker];
         if (!fibers) fibers = std::make_unique<BlockFibers>(block.volume(), options.shared_bytes, options.fiber_stack_bytes);
         for (std::uint64_t b = first; b < last; ++b) {
             std::fill(fibers->shared.begin(), fibers->shared.end(), 0);
+            const std::uint64_t start = record ? emu_clock_ns() : 0;
             fibers->run_block(grid, block, block_of_linear(b, grid), body);
+            if (record) record[b] = BlockTiming{int(worker), start, emu_clock_ns()};
         }
     });
     return Status::ok();
