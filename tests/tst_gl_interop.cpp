@@ -111,6 +111,8 @@ private slots:
     void open_rejects_wrong_texture();
     void falls_back_when_a_path_is_refused();
     void launch_errors_come_back();
+    void extensions_are_whole_names();
+    void zero_copy_is_the_default_where_gl_imports_memory();
 
 private:
     // The texture a path writes, read back: glGetTexImage.
@@ -217,14 +219,15 @@ void TestGlInterop::paths_match_reference_data() {
     for (const KernelInfo& k : grayscale_catalogue())
         if (k.block == BlockRule::OneD && GrayscaleVariant(k.variant) != GrayscaleVariant::Gray1d)
             shapes << LaunchShape::of(GrayscaleVariant(k.variant), Dim3{256, 1, 1});
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy})
+    for (InteropPath path : interop_paths())
         for (auto [w, h] : sizes)
             for (const LaunchShape& s : shapes)
                 for (int layout : {0, 1})
                     QTest::newRow(qPrintable(QString("%1 %2x%3 %4 %5 %6")
-                                                 .arg(path == InteropPath::SurfaceWrite  ? "surface"
-                                                      : path == InteropPath::PixelBuffer ? "pbo"
-                                                                                         : "host")
+                                                 .arg(path == InteropPath::ExternalMemory ? "external"
+                                                      : path == InteropPath::SurfaceWrite ? "surface"
+                                                      : path == InteropPath::PixelBuffer  ? "pbo"
+                                                                                          : "host")
                                                  .arg(w)
                                                  .arg(h)
                                                  .arg(shape_label(s))
@@ -272,7 +275,7 @@ void TestGlInterop::writer_gets_the_paths_target() {
     const std::uint32_t w = 37, h = 23;
     ScopedTexture tex{gl_};
     QVERIFY(create_r8_texture(gl_, w, h, &tex.id).is_ok());
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+    for (InteropPath path : interop_paths()) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, w, h, path, &interop).is_ok());
         int calls = 0;
@@ -313,7 +316,7 @@ void TestGlInterop::read_pixels_through_framebuffer() {
     const Picture p = make_picture(451, 300, PixelLayout::Planar, 5);
     ScopedTexture tex{gl_};
     QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+    for (InteropPath path : interop_paths()) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
         auto frame = frame_of(p);
@@ -342,7 +345,7 @@ void TestGlInterop::new_picture_and_shapes_per_frame() {
     const std::uint32_t w = 641, h = 479;
     ScopedTexture tex{gl_};
     QVERIFY(create_r8_texture(gl_, w, h, &tex.id).is_ok());
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+    for (InteropPath path : interop_paths()) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, w, h, path, &interop).is_ok());
         unsigned seed = 100;
@@ -440,7 +443,7 @@ void TestGlInterop::launch_errors_come_back() {
     const Picture p = make_picture(64, 48, PixelLayout::Interleaved, 9);
     ScopedTexture tex{gl_};
     QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+    for (InteropPath path : interop_paths()) {
         std::unique_ptr<GlInterop> interop;
         QVERIFY(GlInterop::open(gl_, tex.id, p.width, p.height, path, &interop).is_ok());
         GrayscaleFrame frame;
@@ -460,6 +463,55 @@ void TestGlInterop::launch_errors_come_back() {
         s = render_frame(*interop, frame, LaunchShape::two_d(16, 16));
         QVERIFY2(s.is_ok(), s.message().c_str());
         QCOMPARE(read_back(tex.id, p.width, p.height), p.gray);
+    }
+}
+
+// The zero-copy path is chosen by the context's extension list: a listed name is found, its prefix
+// and an unknown name are not. GL only (Mesa in CI too).
+void TestGlInterop::extensions_are_whole_names() {
+    REQUIRE_GL();
+    QVERIFY(gl_.GetStringi);  // every desktop context made here is 3.0 or later
+    GLint count = 0;
+    gl_.GetIntegerv(GL_NUM_EXTENSIONS, &count);
+    QVERIFY(count > 0);
+    const std::string first = reinterpret_cast<const char*>(gl_.GetStringi(GL_EXTENSIONS, 0));
+    const std::string last = reinterpret_cast<const char*>(gl_.GetStringi(GL_EXTENSIONS, GLuint(count - 1)));
+    QVERIFY(gl_.has_extension(first.c_str()));
+    QVERIFY(gl_.has_extension(last.c_str()));
+    QVERIFY(!gl_.has_extension(first.substr(0, first.size() - 1).c_str()));
+    QVERIFY(!gl_.has_extension("GL_CUDAVIZ_no_such_extension"));
+    QVERIFY(!gl_.has_extension(""));
+    QVERIFY(gl_check(gl_, "extension queries").is_ok());
+    qInfo("GL_EXT_memory_object_fd: %s", gl_.has_extension("GL_EXT_memory_object_fd") ? "yes" : "no");
+}
+
+// Where the context imports memory (NVIDIA's EGL on the H200) the fallback opens the zero-copy path
+// first, with no refusal; a context without the extension refuses it by name and the next path opens.
+void TestGlInterop::zero_copy_is_the_default_where_gl_imports_memory() {
+    REQUIRE_GL_AND_CUDA();
+    const Picture p = make_picture(1537, 1023, PixelLayout::Planar, 12);
+    ScopedTexture tex{gl_};
+    QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
+    std::unique_ptr<GlInterop> interop;
+    std::vector<std::string> refusals;
+    const Status s = open_gl_interop_with_fallback(gl_, tex.id, p.width, p.height, &interop, &refusals);
+    QVERIFY2(s.is_ok(), s.message().c_str());
+    if (gl_.has_extension("GL_EXT_memory_object_fd")) {
+        QVERIFY2(interop->path() == InteropPath::ExternalMemory, refusals.empty() ? "" : refusals.front().c_str());
+        QVERIFY(refusals.empty());
+    } else {
+        QVERIFY(interop->path() != InteropPath::ExternalMemory);
+        QVERIFY(!refusals.empty());
+        QVERIFY2(QString::fromStdString(refusals.front()).contains("GL_EXT_memory_object_fd"), refusals.front().c_str());
+    }
+    auto frame = frame_of(p);
+    QVERIFY(frame);
+    // Frame after frame through the same shared memory: each shows its own shape's bytes (the fence
+    // keeps a frame's writer from overwriting what the previous copy still reads).
+    for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(16, 16), LaunchShape::two_d(1, 1)}) {
+        QVERIFY(render_frame(*interop, *frame, shape).is_ok());
+        const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "gl_functions.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace cvz {
 
@@ -38,7 +39,39 @@ Status GlFunctions::load(const GlProcResolver& resolve) {
         BufferData = nullptr;  // loaded() stays false
         return Status::error(ErrorKind::Unavailable, "the OpenGL context lacks " + missing);
     }
+    std::string optional;  // not required: null where missing
+    resolve_into(resolve, "glGetStringi", &GetStringi, &optional);
+    resolve_into(resolve, "glFenceSync", &FenceSync, &optional);
+    resolve_into(resolve, "glClientWaitSync", &ClientWaitSync, &optional);
+    resolve_into(resolve, "glDeleteSync", &DeleteSync, &optional);
+    resolve_into(resolve, "glCreateMemoryObjectsEXT", &CreateMemoryObjectsEXT, &optional);
+    resolve_into(resolve, "glDeleteMemoryObjectsEXT", &DeleteMemoryObjectsEXT, &optional);
+    resolve_into(resolve, "glImportMemoryFdEXT", &ImportMemoryFdEXT, &optional);
+    resolve_into(resolve, "glBufferStorageMemEXT", &BufferStorageMemEXT, &optional);
     return Status::ok();
+}
+
+bool GlFunctions::has_extension(const char* extension) const {
+    if (!loaded() || !extension) return false;
+    if (GetStringi) {  // core profiles: one string per extension
+        GLint count = 0;
+        GetIntegerv(GL_NUM_EXTENSIONS, &count);
+        for (GLint i = 0; i < count; ++i) {
+            const auto* name = reinterpret_cast<const char*>(GetStringi(GL_EXTENSIONS, GLuint(i)));
+            if (name && std::strcmp(name, extension) == 0) return true;
+        }
+        gl_clear_errors(*this);  // GL_NUM_EXTENSIONS is unknown before 3.0: fall through to the string
+        if (count > 0) return false;
+    }
+    const auto* all = reinterpret_cast<const char*>(GetString(GL_EXTENSIONS));
+    if (!all) {
+        gl_clear_errors(*this);
+        return false;
+    }
+    const std::size_t n = std::strlen(extension);
+    for (const char* p = std::strstr(all, extension); p; p = std::strstr(p + 1, extension))
+        if ((p == all || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;  // a whole word
+    return false;
 }
 
 std::string gl_error_name(GLenum error) {

@@ -36,9 +36,24 @@ struct GlFunctions {
     PFNGLBINDBUFFERPROC BindBuffer = nullptr;
     PFNGLBUFFERDATAPROC BufferData = nullptr;
 
-    // Resolves every entry point; on failure names the ones the context lacks.
+    // Optional, null where the context lacks them (load() does not fail for these):
+    // OpenGL 3.0 / 3.2: indexed extension strings, fence syncs
+    PFNGLGETSTRINGIPROC GetStringi = nullptr;
+    PFNGLFENCESYNCPROC FenceSync = nullptr;
+    PFNGLCLIENTWAITSYNCPROC ClientWaitSync = nullptr;
+    PFNGLDELETESYNCPROC DeleteSync = nullptr;
+    // GL_EXT_memory_object, GL_EXT_memory_object_fd: memory that another API (CUDA) allocated
+    PFNGLCREATEMEMORYOBJECTSEXTPROC CreateMemoryObjectsEXT = nullptr;
+    PFNGLDELETEMEMORYOBJECTSEXTPROC DeleteMemoryObjectsEXT = nullptr;
+    PFNGLIMPORTMEMORYFDEXTPROC ImportMemoryFdEXT = nullptr;
+    PFNGLBUFFERSTORAGEMEMEXTPROC BufferStorageMemEXT = nullptr;
+
+    // Resolves every entry point; on failure names the required ones the context lacks.
     Status load(const GlProcResolver& resolve);
     bool loaded() const { return BufferData != nullptr; }
+    // Whether the current context lists `extension` (a resolvable entry point proves nothing: EGL
+    // may hand out addresses for functions the context does not support).
+    bool has_extension(const char* extension) const;
 };
 
 // "GL_INVALID_OPERATION" for 0x0502, "GL error 0x...." for codes it does not know.

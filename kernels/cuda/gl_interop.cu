@@ -2,11 +2,14 @@
 // context; the kernel launches are asynchronous, and unmapping orders GL's later use after them.
 #include <cuda_runtime.h>
 
+#include <unistd.h>
+
 #include <limits>
 
 #include "cuda_check.h"
 #include "cuda_stream.h"
 #include "device_buffer.h"
+#include "exportable_memory.h"
 #include "gl_interop.h"
 #include "gl_texture.h"
 #include "graphics_resource.h"
@@ -26,7 +29,10 @@ struct GlInterop::Impl {
 
     GraphicsResource resource;  // SurfaceWrite: the texture; PixelBuffer: the buffer
     SurfaceObject surface;      // SurfaceWrite: over the array of the last mapping
-    GLuint pixel_buffer = 0;    // PixelBuffer
+    GLuint pixel_buffer = 0;    // PixelBuffer, ExternalMemory (over the imported memory)
+    ExportableMemory shared;    // ExternalMemory: CUDA's side
+    GLuint memory_object = 0;   // ExternalMemory: GL's import of it
+    GLsync copied = nullptr;    // ExternalMemory: signalled when GL's copy out of the buffer is done
     DeviceBuffer<std::uint8_t> gray;     // HostCopy: the kernel's output
     PinnedBuffer<std::uint8_t> staging;  // HostCopy: where it lands on the host
 
@@ -36,7 +42,19 @@ struct GlInterop::Impl {
         (void)stream.synchronize();  // no queued kernel may outlive the surface or the mapping
         surface.reset();
         resource.reset();  // unregister before the GL object goes
+        wait_for_copy();
         if (pixel_buffer) gl.DeleteBuffers(1, &pixel_buffer);
+        if (memory_object) gl.DeleteMemoryObjectsEXT(1, &memory_object);
+        shared.reset();  // after GL let go of it
+    }
+
+    // ExternalMemory: blocks until GL's last copy out of the shared buffer has run.
+    void wait_for_copy() {
+        if (!copied) return;
+        // Flushes first, so the fence is sure to signal; a whole second covers any real upload.
+        (void)gl.ClientWaitSync(copied, GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(1000000000));
+        gl.DeleteSync(copied);
+        copied = nullptr;
     }
 
     // The target of a frame over `pointer` (memory of pitch width) or `surface`.
@@ -52,6 +70,8 @@ struct GlInterop::Impl {
         return t;
     }
 
+    Status open_external_memory();
+    Status render_external_memory(const FrameWriter& write);
     Status open_surface_write();
     Status open_pixel_buffer();
     Status open_host_copy();
@@ -75,6 +95,43 @@ int device_for_current_gl_context() {
 }
 
 }  // namespace
+
+Status GlInterop::Impl::open_external_memory() {
+    if (!gl.has_extension("GL_EXT_memory_object") || !gl.has_extension("GL_EXT_memory_object_fd"))
+        return Status::error(ErrorKind::Unavailable, "this OpenGL context has no GL_EXT_memory_object_fd");
+    if (!gl.CreateMemoryObjectsEXT || !gl.DeleteMemoryObjectsEXT || !gl.ImportMemoryFdEXT || !gl.BufferStorageMemEXT ||
+        !gl.FenceSync || !gl.ClientWaitSync || !gl.DeleteSync)
+        return Status::error(ErrorKind::Unavailable, "this OpenGL context lacks the memory-object or fence entry points");
+    if (Status s = shared.allocate(device, pixels()); !s) return s;
+    int fd = -1;
+    if (Status s = shared.export_fd(&fd); !s) return s;
+    gl_clear_errors(gl);
+    gl.CreateMemoryObjectsEXT(1, &memory_object);
+    gl.ImportMemoryFdEXT(memory_object, GLuint64(shared.size()), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);  // GL owns fd now
+    if (Status s = gl_check(gl, "glImportMemoryFdEXT"); !s) {
+        ::close(fd);  // a failed import leaves the descriptor with us
+        return Status::error(ErrorKind::Unavailable, s.message());
+    }
+    GLint bound = 0;
+    gl.GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &bound);
+    gl.GenBuffers(1, &pixel_buffer);
+    gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer);
+    gl.BufferStorageMemEXT(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(shared.size()), memory_object, 0);
+    gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(bound));
+    if (Status s = gl_check(gl, "glBufferStorageMemEXT"); !s) return Status::error(ErrorKind::Unavailable, s.message());
+    return Status::ok();
+}
+
+Status GlInterop::Impl::render_external_memory(const FrameWriter& write) {
+    wait_for_copy();  // the previous frame's copy must have read the bytes this frame overwrites
+    if (Status s = write(target(shared.pointer(), 0)); !s) return s;
+    // GL does not see CUDA's stream: the CPU waits for the writer (the event that replaces unmap),
+    // then GL copies the finished bytes into the texture on the GPU.
+    if (Status s = stream.synchronize(); !s) return s;
+    if (Status s = upload_gray_from_pixel_buffer(gl, texture, width, height, pixel_buffer); !s) return s;
+    copied = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    return Status::ok();
+}
 
 Status GlInterop::Impl::open_surface_write() {
     GlTextureInfo info;
@@ -174,7 +231,8 @@ Status GlInterop::open(const GlFunctions& gl, GLuint texture, std::uint32_t widt
     impl->device = device_for_current_gl_context();
     CVZ_CUDA_TRY(cudaSetDevice(impl->device));
     if (Status s = impl->stream.create(); !s) return s;
-    Status s = path == InteropPath::SurfaceWrite  ? impl->open_surface_write()
+    Status s = path == InteropPath::ExternalMemory ? impl->open_external_memory()
+               : path == InteropPath::SurfaceWrite ? impl->open_surface_write()
                : path == InteropPath::PixelBuffer ? impl->open_pixel_buffer()
                                                   : impl->open_host_copy();
     if (!s) return s;
@@ -189,6 +247,7 @@ Status GlInterop::render(const FrameWriter& write) {
     if (!write) return Status::error(ErrorKind::InvalidInput, "no frame writer");
     CVZ_CUDA_TRY(cudaSetDevice(impl_->device));
     switch (impl_->path) {
+        case InteropPath::ExternalMemory: return impl_->render_external_memory(write);
         case InteropPath::SurfaceWrite: return impl_->render_surface_write(write);
         case InteropPath::PixelBuffer: return impl_->render_pixel_buffer(write);
         case InteropPath::HostCopy: return impl_->render_host_copy(write);

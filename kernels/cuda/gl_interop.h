@@ -6,7 +6,12 @@
 // Qt-free and CUDA-free header, so the Qt view can include it; it works with whatever GL context is
 // current (a QOpenGLWidget's, or a headless EGL one in tests).
 //
-// Three paths, fastest first; open_gl_interop_with_fallback picks the first that works:
+// Four paths, fastest first; open_gl_interop_with_fallback picks the first that works:
+//   ExternalMemory  zero-copy: CUDA allocates exportable memory (exportable_memory.h) that GL imports
+//                 once as a pixel buffer (GL_EXT_memory_object_fd); per frame the writer gets its
+//                 device pointer, the CPU waits for the writer's stream (no map/unmap) and
+//                 glTexSubImage2D copies the buffer into the texture on the GPU; a GL fence keeps
+//                 the next frame's writer from overwriting bytes that copy still reads.
 //   SurfaceWrite  the texture is registered with CUDA; per frame: map, the writer gets a surface
 //                 object over the texels (surf2Dwrite), unmap. Needs a GL_R8 texture.
 //   PixelBuffer   a pixel buffer is registered; per frame: map, the writer gets its device pointer,
@@ -29,9 +34,13 @@
 
 namespace cvz {
 
-enum class InteropPath { SurfaceWrite, PixelBuffer, HostCopy };
+enum class InteropPath { ExternalMemory, SurfaceWrite, PixelBuffer, HostCopy };
 
-// "surface write (CUDA–GL interop)", "pixel buffer (CUDA–GL interop)", "host copy": for the status bar.
+// Every path, fastest first: the fallback order.
+const std::vector<InteropPath>& interop_paths();
+
+// "external memory (zero-copy, GL_EXT_memory_object_fd)", "surface write (CUDA-GL interop)",
+// "pixel buffer (CUDA-GL interop)", "host copy": for the status bar.
 const char* to_string(InteropPath path);
 
 class GlInterop {
@@ -64,14 +73,11 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// The fastest path that opens, trying `order` in turn (SurfaceWrite, PixelBuffer, HostCopy unless
-// told otherwise); `refusals` receives one line per path that was refused and why, for the status
-// bar. Stops at InvalidInput, which no other path would fix.
+// The fastest path that opens, trying `order` in turn (interop_paths() unless told otherwise);
+// `refusals` receives one line per path that was refused and why, for the status bar. Stops at InvalidInput, which no other path would fix.
 Status open_gl_interop_with_fallback(const GlFunctions& gl, GLuint texture, std::uint32_t width,
                                      std::uint32_t height, std::unique_ptr<GlInterop>* out,
                                      std::vector<std::string>* refusals = nullptr,
-                                     const std::vector<InteropPath>& order = {InteropPath::SurfaceWrite,
-                                                                              InteropPath::PixelBuffer,
-                                                                              InteropPath::HostCopy});
+                                     const std::vector<InteropPath>& order = interop_paths());
 
 }  // namespace cvz

@@ -4,8 +4,15 @@
 
 namespace cvz {
 
+const std::vector<InteropPath>& interop_paths() {
+    static const std::vector<InteropPath> all = {InteropPath::ExternalMemory, InteropPath::SurfaceWrite,
+                                                 InteropPath::PixelBuffer, InteropPath::HostCopy};
+    return all;
+}
+
 const char* to_string(InteropPath path) {
     switch (path) {
+        case InteropPath::ExternalMemory: return "external memory (zero-copy, GL_EXT_memory_object_fd)";
         case InteropPath::SurfaceWrite: return "surface write (CUDA-GL interop)";
         case InteropPath::PixelBuffer: return "pixel buffer (CUDA-GL interop)";
         case InteropPath::HostCopy: return "host copy";

@@ -14,6 +14,7 @@ static_assert(std::is_same_v<GLuint, unsigned>, "textureId() hands out a GLuint 
 
 QString interop_path_text(InteropPath path) {
     switch (path) {
+        case InteropPath::ExternalMemory: return QStringLiteral("CUDA\u2013GL zero-copy: external memory");
         case InteropPath::SurfaceWrite: return QStringLiteral("CUDA\u2013GL interop: surface write");
         case InteropPath::PixelBuffer: return QStringLiteral("CUDA\u2013GL interop: pixel buffer");
         case InteropPath::HostCopy: return QStringLiteral("host copy + glTexSubImage2D");
@@ -54,7 +55,7 @@ Status InteropDisplay::open(const Resolver& resolve, std::uint32_t width, std::u
         return Status::error(ErrorKind::Unavailable, s.message());
     }
     Impl& d = *impl_;
-    for (InteropPath path : {InteropPath::SurfaceWrite, InteropPath::PixelBuffer, InteropPath::HostCopy}) {
+    for (InteropPath path : interop_paths()) {
         GLuint texture = 0;
         if (Status s = create_r8_texture(d.gl, width, height, &texture); !s) return s;  // GL refused the size
         {

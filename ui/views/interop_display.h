@@ -23,10 +23,10 @@
 
 namespace cvz {
 
-enum class InteropPath;  // kernels/cuda/gl_interop.h: SurfaceWrite, PixelBuffer, HostCopy
+enum class InteropPath;  // kernels/cuda/gl_interop.h: ExternalMemory, SurfaceWrite, PixelBuffer, HostCopy
 
 // What the status bar says for each way the result view's pixels reach the screen.
-QString interop_path_text(InteropPath path);  // "CUDA–GL interop: surface write", ..., "host copy + glTexSubImage2D"
+QString interop_path_text(InteropPath path);  // "CUDA–GL zero-copy: external memory", ..., "host copy + glTexSubImage2D"
 QString host_upload_text(bool cuda_available);  // "host upload" | "host upload (no CUDA)"
 
 // Every call below is made on the GUI thread with the GL context that open() resolved its entry
