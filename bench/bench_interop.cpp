@@ -306,6 +306,47 @@ int main(int argc, char** argv) {
             pbo.reset();
             gl.DeleteBuffers(1, &buffer);
         }
+        {  // Why a pixel-buffer upload costs what it costs: usage hint, unpack alignment, texel format.
+            struct Variant {
+                const char* name;
+                GLenum usage;
+                GLint alignment;
+                bool rgba;
+            };
+            const Variant variants[] = {{"  upload part: PBO STREAM_DRAW, align 1, R8", GL_STREAM_DRAW, 1, false},
+                                        {"  upload part: PBO STREAM_DRAW, align 8, R8", GL_STREAM_DRAW, 8, false},
+                                        {"  upload part: PBO STATIC_DRAW, align 8, R8", GL_STATIC_DRAW, 8, false},
+                                        {"  upload part: PBO DYNAMIC_COPY, align 8, R8", GL_DYNAMIC_COPY, 8, false},
+                                        {"  upload part: PBO STATIC_DRAW, align 8, RGBA8 w/4", GL_STATIC_DRAW, 8, true}};
+            for (const Variant& v : variants) {
+                if (v.rgba && sz.w % 4) continue;
+                GLuint buffer = 0, tex = 0;
+                gl.GenBuffers(1, &buffer);
+                gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+                gl.BufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(n), nullptr, v.usage);
+                gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+                const GLsizei tw = GLsizei(v.rgba ? sz.w / 4 : sz.w);
+                gl.GenTextures(1, &tex);
+                gl.BindTexture(GL_TEXTURE_2D, tex);
+                gl.TexImage2D(GL_TEXTURE_2D, 0, v.rgba ? GL_RGBA8 : GL_R8, tw, GLsizei(sz.h), 0, v.rgba ? GL_RGBA : GL_RED,
+                              GL_UNSIGNED_BYTE, nullptr);
+                r = Row{sz.w, sz.h, v.name, "", 0, 0};
+                if (!latency_ms(gl, frames, [&] {
+                        gl.BindTexture(GL_TEXTURE_2D, tex);
+                        gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+                        gl.PixelStorei(GL_UNPACK_ALIGNMENT, v.alignment);
+                        gl.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, tw, GLsizei(sz.h), v.rgba ? GL_RGBA : GL_RED,
+                                         GL_UNSIGNED_BYTE, nullptr);
+                        gl.PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+                        gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+                        return gl_check(gl, v.name);
+                    }, &r.latency_ms))
+                    return 1;
+                rows.push_back(r);
+                gl.DeleteTextures(1, &tex);
+                gl.DeleteBuffers(1, &buffer);
+            }
+        }
         r = Row{sz.w, sz.h, "  sync alone: cudaDeviceSynchronize + glFinish", "", 0, 0};
         if (!latency_ms(gl, frames, [] { return Status::ok(); }, &r.latency_ms)) return 1;
         rows.push_back(r);

@@ -112,7 +112,7 @@ private slots:
     void falls_back_when_a_path_is_refused();
     void launch_errors_come_back();
     void extensions_are_whole_names();
-    void zero_copy_is_the_default_where_gl_imports_memory();
+    void zero_copy_opens_where_gl_imports_memory();
 
 private:
     // The texture a path writes, read back: glGetTexImage.
@@ -485,16 +485,17 @@ void TestGlInterop::extensions_are_whole_names() {
     qInfo("GL_EXT_memory_object_fd: %s", gl_.has_extension("GL_EXT_memory_object_fd") ? "yes" : "no");
 }
 
-// Where the context imports memory (NVIDIA's EGL on the H200) the fallback opens the zero-copy path
-// first, with no refusal; a context without the extension refuses it by name and the next path opens.
-void TestGlInterop::zero_copy_is_the_default_where_gl_imports_memory() {
+// Where the context imports memory (NVIDIA's EGL on the H200) the zero-copy path opens with no
+// refusal; a context without the extension refuses it by name and the next path opens.
+void TestGlInterop::zero_copy_opens_where_gl_imports_memory() {
     REQUIRE_GL_AND_CUDA();
     const Picture p = make_picture(1537, 1023, PixelLayout::Planar, 12);
     ScopedTexture tex{gl_};
     QVERIFY(create_r8_texture(gl_, p.width, p.height, &tex.id).is_ok());
     std::unique_ptr<GlInterop> interop;
     std::vector<std::string> refusals;
-    const Status s = open_gl_interop_with_fallback(gl_, tex.id, p.width, p.height, &interop, &refusals);
+    const Status s = open_gl_interop_with_fallback(gl_, tex.id, p.width, p.height, &interop, &refusals,
+                                                   {InteropPath::ExternalMemory, InteropPath::PixelBuffer});
     QVERIFY2(s.is_ok(), s.message().c_str());
     if (gl_.has_extension("GL_EXT_memory_object_fd")) {
         QVERIFY2(interop->path() == InteropPath::ExternalMemory, refusals.empty() ? "" : refusals.front().c_str());

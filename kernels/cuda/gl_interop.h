@@ -6,7 +6,7 @@
 // Qt-free and CUDA-free header, so the Qt view can include it; it works with whatever GL context is
 // current (a QOpenGLWidget's, or a headless EGL one in tests).
 //
-// Four paths, fastest first; open_gl_interop_with_fallback picks the first that works:
+// Four paths; open_gl_interop_with_fallback picks the first of interop_paths() that works:
 //   ExternalMemory  zero-copy: CUDA allocates exportable memory (exportable_memory.h) that GL imports
 //                 once as a pixel buffer (GL_EXT_memory_object_fd); per frame the writer gets its
 //                 device pointer, the CPU waits for the writer's stream (no map/unmap) and
@@ -20,7 +20,8 @@
 //                 memory, glTexSubImage2D from it. For GL that CUDA cannot share (non-NVIDIA GL,
 //                 remote X, WSL).
 // Measured on an H200 (bench_interop): mapping plus unmapping costs a fixed ~0.33 ms, so SurfaceWrite
-// takes 0.34 ms a frame at 1920x1080 and 0.44 ms at 7680x4320, where HostCopy takes 0.31 and 4.5 ms.
+// takes 0.34 ms a frame at 1920x1080 and 0.44 ms at 7680x4320, where HostCopy takes 0.31 and 4.5 ms
+// and ExternalMemory 0.49 and 2.72 ms (its per-frame cost is GL's buffer-to-texture copy).
 // A texture that CUDA once had registered takes host uploads about 3x slower afterwards: a view that
 // drops an interop path at run time should give HostCopy a new texture.
 #include <cstdint>
@@ -36,7 +37,8 @@ namespace cvz {
 
 enum class InteropPath { ExternalMemory, SurfaceWrite, PixelBuffer, HostCopy };
 
-// Every path, fastest first: the fallback order.
+// Every path, fastest first as measured on the H200: the fallback order (SurfaceWrite, ExternalMemory,
+// PixelBuffer, HostCopy; gl_interop_fallback.cpp says why).
 const std::vector<InteropPath>& interop_paths();
 
 // "external memory (zero-copy, GL_EXT_memory_object_fd)", "surface write (CUDA-GL interop)",
