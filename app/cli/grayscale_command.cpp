@@ -7,12 +7,15 @@
 #include "app/grayscale_runner.h"
 #include "app/image_loader.h"
 #include "app/launch_config.h"
+#include "app/memory_metrics_json.h"
 #include "app/rgb_buffer.h"
 #include "exit_codes.h"
 #include "app/gray_output.h"
 #include "help_text.h"
 #include "kernel_option.h"
 #include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/grayscale/grayscale_variants.h"
+#include "kernels/trace/grayscale_trace.h"
 #include "pixel_layout_option.h"
 #include "schedule_option.h"
 
@@ -36,6 +39,12 @@ struct GrayscaleOptions {
                                             kernel_names_text(KernelFamily::Grayscale) +
                                             " ('cudaviz-cli kernels' lists them; the part after 'gray_' also works).",
                               "NAME"};
+    QCommandLineOption metrics{"metrics", "Also write the launch's memory figures to FILE (JSON): global load and "
+                                          "store requests and sectors, shared-memory requests, wavefronts and bank "
+                                          "conflicts under Nsight Compute's metric names, in all and per source "
+                                          "line. They come from the CPU emulator's trace of the same launch, "
+                                          "whichever backend runs it.",
+                               "FILE.json"};
 };
 
 // The launch of --kernel and --block: the variant's rule decides which block syntax it takes.
@@ -71,7 +80,7 @@ QString description() {
 
 void describe(QCommandLineParser& parser, const GrayscaleOptions& options) {
     parser.setApplicationDescription(description());
-    parser.addOptions({options.backend, options.layout, options.kernel, options.block, options.schedule});
+    parser.addOptions({options.backend, options.layout, options.kernel, options.block, options.schedule, options.metrics});
     parser.addPositionalArgument("grayscale", "The command.", "grayscale");
     parser.addPositionalArgument("IN", "The input image: any format Qt reads (PNG, JPEG, BMP, GIF, TIFF, WebP, ...).");
     parser.addPositionalArgument("OUT", "The output: .png (8-bit grayscale) or .npy (NumPy uint8, shape (H, W)).");
@@ -152,6 +161,16 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
 
     const QString write_error = write_gray_output(out_path, *out_kind, result.gray, result.width, result.height);
     if (!write_error.isEmpty()) return fail(ExitCode::InputRejected, write_error);
+
+    if (parser.isSet(options.metrics)) {
+        // Addresses do not depend on the pixels: the trace needs only the launch and the image's shape.
+        const TraceResult trace = trace_grayscale(nullptr, result.width, result.height, *layout, shape);
+        if (!trace.status)
+            return fail(exit_code_for(trace.status.kind()), QString::fromStdString(trace.status.message()));
+        const QString name = QString::fromStdString(grayscale_variant_info(shape.kind)->name);
+        if (const QString e = write_memory_metrics(parser.value(options.metrics), trace.trace, name); !e.isEmpty())
+            return fail(ExitCode::InputRejected, e);
+    }
 
     out << result.summary() << "\n";
     const ScheduleOutcome schedule = write_grayscale_schedule(schedule_path, request, result.gray);

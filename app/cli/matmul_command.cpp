@@ -10,9 +10,11 @@
 #include "app/matmul_runner.h"
 #include "app/matrix.h"
 #include "app/matrix_io.h"
+#include "app/memory_metrics_json.h"
 #include "exit_codes.h"
 #include "help_text.h"
 #include "kernel_option.h"
+#include "kernels/trace/matmul_trace.h"
 #include "matmul_options.h"
 #include "schedule_option.h"
 
@@ -41,6 +43,12 @@ struct MatmulOptions {
         "overwrites a tile that others still read and OUT comes out wrong (when K > TILE). CPU emulator only: "
         "refused with --backend cuda, and --backend auto runs it on the emulator."};
     QCommandLineOption schedule = schedule_option();
+    QCommandLineOption metrics{"metrics", "Also write the launch's memory figures to FILE (JSON): global load and "
+                                          "store requests and sectors, shared-memory requests, wavefronts and bank "
+                                          "conflicts under Nsight Compute's metric names, in all and per source "
+                                          "line. They come from the CPU emulator's trace of the same launch, "
+                                          "whichever backend runs it.",
+                               "FILE.json"};
 };
 
 // The per-command paragraph: the general one in exit_codes.h speaks of images.
@@ -67,7 +75,7 @@ QString description() {
 
 void describe(QCommandLineParser& parser, const MatmulOptions& options) {
     parser.setApplicationDescription(description());
-    parser.addOptions({options.kernel, options.tile, options.block, options.backend, options.no_second_barrier, options.schedule});
+    parser.addOptions({options.kernel, options.tile, options.block, options.backend, options.no_second_barrier, options.schedule, options.metrics});
     parser.addPositionalArgument("matmul", "The command.", "matmul");
     parser.addPositionalArgument("A", "The left matrix, M x K: .npy (2-D float32, float64, int32 or int64) or .csv.");
     parser.addPositionalArgument("B", "The right matrix, K x N: .npy or .csv.");
@@ -199,12 +207,23 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     request.launch = launch;
     request.backend = *backend;
     request.emulator_repeats = 5;
+    const std::uint32_t m = std::uint32_t(request.a.rows), k = std::uint32_t(request.a.cols), n = std::uint32_t(request.b.cols);
     const MatmulResult result = run_matmul(request);
     if (!result.status)
         return fail(exit_code_for(result.status.kind()), QString::fromStdString(result.status.message()));
 
     // save_matrix writes through QSaveFile: a failed write leaves no partial OUT behind.
     if (const QString e = save_matrix(out_path, result.c); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
+
+    if (parser.isSet(options.metrics)) {
+        // Addresses do not depend on the values: the trace needs only the launch and the shapes.
+        const TraceResult trace = trace_matmul(nullptr, nullptr, m, k, n, launch);
+        if (!trace.status)
+            return fail(exit_code_for(trace.status.kind()), QString::fromStdString(trace.status.message()));
+        if (const QString e = write_memory_metrics(parser.value(options.metrics), trace.trace, QString::fromStdString(kernel->name));
+            !e.isEmpty())
+            return fail(ExitCode::InputRejected, e);
+    }
 
     out << result.summary() << "\n";
     const ScheduleOutcome schedule = write_matmul_schedule(schedule_path, request, result.c);

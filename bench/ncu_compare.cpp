@@ -1,0 +1,336 @@
+// The emulator's memory figures against Nsight Compute's on the GPU (issue 10, item 6). For every
+// kernel of the catalogue and a launch on odd sizes, this program
+//   1. traces the launch on the emulator (kernels/trace/) for the ten metrics of memory_trace.h;
+//   2. runs itself under `ncu --csv --metrics <the ten> --kernel-name-base demangled -k regex:<kernel>
+//      --launch-count 1` in its --run mode, which makes exactly that launch on the GPU;
+//   3. parses ncu's CSV and prints, per metric, the emulator's figure beside the measured one, as a
+//      table and (with --json FILE) as JSON.
+// Qt-free, so it runs on the GPU machine as built here. Needs a CUDA build and a device.
+//
+//   ncu_compare [--ncu PATH] [--json FILE] [--only NAME]        the comparison
+//   ncu_compare --run grayscale VARIANT BLOCK W H LAYOUT         one GPU launch (what ncu profiles)
+//   ncu_compare --run matmul VARIANT BLOCK|TILE M K N
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_cuda.h"
+#include "kernels/grayscale/grayscale_launch.h"
+#include "kernels/matmul/matmul_cuda.h"
+#include "kernels/matmul/matmul_launch.h"
+#include "kernels/trace/grayscale_trace.h"
+#include "kernels/trace/matmul_trace.h"
+
+using namespace cvz;
+
+namespace {
+
+// One launch to compare: how to run it (the --run arguments), how ncu finds its kernel, and the
+// emulator's figures for it.
+struct Case {
+    std::string name;                  // e.g. "gray_2d 16x16 1537x1023 planar"
+    std::vector<std::string> run_args;  // after --run
+    std::string kernel_regex;          // matched against ncu's demangled kernel name
+    MemoryMetrics emulator;
+};
+
+// The GPU kernels are templates over the variant's body type (grayscale_kernels.cuh,
+// matmul_kernels.cuh): the body's class name, bounded by non-identifier characters, picks one.
+std::string body_class(KernelFamily f, const std::string& name, unsigned tile) {
+    static const std::map<std::string, std::string> classes = {
+        {"gray_1d", "Gray1d"},
+        {"gray_2d", "Gray2d"},
+        {"gray_1d_x4", "Gray1dX4"},
+        {"gray_vec16", "GrayVec16"},
+        {"matmul_naive", "MatmulNaive"},
+        {"matmul_tiled", "MatmulTiledBody"},
+        {"matmul_blocktile_1d", "MatmulBlocktile1dBody"},
+        {"matmul_blocktile_2d", "MatmulBlocktile2dBody"},
+        {"matmul_blocktile_vec", "MatmulBlocktileVecBody"},
+        {"matmul_warptile", "MatmulWarptileBody"},
+    };
+    auto it = classes.find(name);
+    const std::string cls = it == classes.end() ? name : it->second;
+    const std::string fn = f == KernelFamily::Grayscale ? "grayscale_kernel" : "matmul_kernel";
+    if (name == "matmul_tiled") return fn + "<.*MatmulTiledBody<[^0-9]*" + std::to_string(tile) + "[^0-9]";
+    return fn + "<.*[^A-Za-z0-9_]" + cls + "[^A-Za-z0-9_]";
+}
+
+std::string dims(Dim3 b) {
+    return b.y == 1 && b.z == 1 ? std::to_string(b.x) : std::to_string(b.x) + "x" + std::to_string(b.y);
+}
+
+std::vector<Case> cases(const std::string& only) {
+    std::vector<Case> out;
+    struct Img {
+        std::uint32_t w, h;
+    };
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
+        if (!only.empty() && k.name != only) continue;
+        const Dim3 block = k.block == BlockRule::OneD ? Dim3{256, 1, 1} : Dim3{16, 16, 1};
+        for (Img im : {Img{1537, 1023}, Img{97, 33}})
+            for (const char* layout : {"interleaved", "planar"}) {
+                const PixelLayout pl = std::strcmp(layout, "planar") ? PixelLayout::Interleaved : PixelLayout::Planar;
+                const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), block);
+                const TraceResult t = trace_grayscale(nullptr, im.w, im.h, pl, shape);
+                if (!t.status) {
+                    std::fprintf(stderr, "trace %s: %s\n", k.name.c_str(), t.status.message().c_str());
+                    continue;
+                }
+                Case c;
+                c.name = k.name + " " + dims(block) + " " + std::to_string(im.w) + "x" + std::to_string(im.h) + " " + layout;
+                c.run_args = {"grayscale", k.name, dims(block), std::to_string(im.w), std::to_string(im.h), layout};
+                c.kernel_regex = body_class(KernelFamily::Grayscale, k.name, 0);
+                c.emulator = t.trace.totals;
+                out.push_back(c);
+            }
+    }
+    struct Mat {
+        std::uint32_t m, k, n;
+    };
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
+        if (!only.empty() && k.name != only) continue;
+        std::vector<MatmulLaunch> launches;
+        if (k.block == BlockRule::TwoD) launches.push_back(MatmulLaunch::of(MatmulVariant(k.variant), Dim3{16, 16, 1}, 16));
+        else if (k.block == BlockRule::Tile)
+            for (unsigned t : k.tiles) launches.push_back(MatmulLaunch::of(MatmulVariant(k.variant), Dim3{t, t, 1}, t));
+        else launches.push_back(MatmulLaunch::of(MatmulVariant(k.variant), k.fixed_block, 0));
+        // Odd sizes (the float4 kernels take their scalar staging), and multiples of 4 (their float4 path).
+        for (const MatmulLaunch& l : launches)
+            for (Mat s : {Mat{97, 33, 61}, Mat{257, 129, 255}, Mat{256, 128, 256}}) {
+                const TraceResult t = trace_matmul(nullptr, nullptr, s.m, s.k, s.n, l);
+                if (!t.status) {
+                    std::fprintf(stderr, "trace %s: %s\n", k.name.c_str(), t.status.message().c_str());
+                    continue;
+                }
+                const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.k) + "@" + std::to_string(s.k) + "x" + std::to_string(s.n);
+                Case c;
+                const std::string launch = k.block == BlockRule::Tile ? "TILE=" + std::to_string(l.tile) : dims(l.block_shape());
+                c.name = k.name + " " + launch + " " + shape;
+                c.run_args = {"matmul", k.name, k.block == BlockRule::Tile ? std::to_string(l.tile) : dims(l.block_shape()),
+                              std::to_string(s.m), std::to_string(s.k), std::to_string(s.n)};
+                c.kernel_regex = body_class(KernelFamily::Matmul, k.name, l.tile);
+                c.emulator = t.trace.totals;
+                out.push_back(c);
+            }
+    }
+    return out;
+}
+
+Dim3 parse_block(const std::string& s) {
+    unsigned x = 0, y = 1;
+    if (std::sscanf(s.c_str(), "%ux%u", &x, &y) < 1) return Dim3{0, 0, 0};
+    return Dim3{x, y, 1};
+}
+
+// --run: one launch on the GPU, nothing else that ncu's -k filter would match.
+int run_one(int argc, char** argv) {
+    if (argc < 3) return 2;
+    const std::string family = argv[2];
+    if (family == "grayscale" && argc == 8) {
+        const KernelInfo* k = find_kernel(KernelFamily::Grayscale, argv[3]);
+        if (!k) return 2;
+        const std::uint32_t w = std::uint32_t(std::atoi(argv[5])), h = std::uint32_t(std::atoi(argv[6]));
+        const PixelLayout layout = std::strcmp(argv[7], "planar") ? PixelLayout::Interleaved : PixelLayout::Planar;
+        std::vector<std::uint8_t> rgb(3ull * w * h), gray(std::size_t(w) * h);
+        for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = std::uint8_t(i * 2654435761u >> 24);
+        const GrayscaleImage im{rgb.data(), gray.data(), w, h, layout};
+        const Status s = grayscale_cuda(im, LaunchShape::of(GrayscaleVariant(k->variant), parse_block(argv[4])));
+        if (!s) std::fprintf(stderr, "%s\n", s.message().c_str());
+        return s ? 0 : 1;
+    }
+    if (family == "matmul" && argc == 8) {
+        const KernelInfo* k = find_kernel(KernelFamily::Matmul, argv[3]);
+        if (!k) return 2;
+        const std::uint32_t m = std::uint32_t(std::atoi(argv[5])), kk = std::uint32_t(std::atoi(argv[6])),
+                            n = std::uint32_t(std::atoi(argv[7]));
+        std::vector<float> a(std::size_t(m) * kk, 0.5f), b(std::size_t(kk) * n, 0.25f), c(std::size_t(m) * n);
+        MatmulLaunch l;
+        if (k->block == BlockRule::Tile) {
+            const unsigned t = unsigned(std::atoi(argv[4]));
+            l = MatmulLaunch::of(MatmulVariant(k->variant), Dim3{t, t, 1}, t);
+        } else {
+            l = MatmulLaunch::of(MatmulVariant(k->variant), parse_block(argv[4]), 0);
+        }
+        const Status s = matmul_cuda(MatmulProblem{a.data(), b.data(), c.data(), m, kk, n}, l);
+        if (!s) std::fprintf(stderr, "%s\n", s.message().c_str());
+        return s ? 0 : 1;
+    }
+    std::fprintf(stderr, "ncu_compare --run: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N\n");
+    return 2;
+}
+
+// One CSV record (RFC 4180: quoted fields, doubled quotes inside them).
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> f;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char ch = line[i];
+        if (quoted) {
+            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
+            else if (ch == '"') quoted = false;
+            else cur += ch;
+        } else if (ch == '"') {
+            quoted = true;
+        } else if (ch == ',') {
+            f.push_back(cur);
+            cur.clear();
+        } else if (ch != '\r') {
+            cur += ch;
+        }
+    }
+    f.push_back(cur);
+    return f;
+}
+
+// "1,234" or "1234" or "1.234e+03" -> 1234; -1 when not a number (n/a).
+long long metric_value(std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), ','), s.end());
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end == s.c_str()) return -1;
+    return (long long)(v + 0.5);
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+}
+
+struct Measured {
+    std::map<std::string, long long> values;
+    std::string kernel;  // the name ncu reported
+    std::string error;
+};
+
+// Runs the case under ncu and reads the "details" CSV page: one record per metric, with the columns
+// "Kernel Name", "Metric Name" and "Metric Value" found by their header.
+Measured measure(const std::string& ncu, const std::string& self, const Case& c) {
+    std::string metrics;
+    for (const char* m : kNsightMetricNames) metrics += (metrics.empty() ? "" : ",") + std::string(m);
+    std::string cmd = shell_quote(ncu) + " --csv --page details --metrics " + metrics +
+                      " --kernel-name-base demangled -k " + shell_quote("regex:" + c.kernel_regex) + " --launch-count 1 " +
+                      shell_quote(self) + " --run";
+    for (const std::string& a : c.run_args) cmd += " " + shell_quote(a);
+    cmd += " 2>&1";
+    Measured out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) {
+        out.error = "cannot run ncu";
+        return out;
+    }
+    std::string text;
+    std::array<char, 4096> buf;
+    while (std::fgets(buf.data(), int(buf.size()), p)) text += buf.data();
+    const int status = pclose(p);
+    std::istringstream lines(text);
+    std::string line;
+    int col_kernel = -1, col_name = -1, col_value = -1;
+    while (std::getline(lines, line)) {
+        if (line.empty() || line[0] != '"') continue;  // ==PROF== lines and the program's own output
+        const std::vector<std::string> f = csv_fields(line);
+        if (col_name < 0) {
+            for (int i = 0; i < int(f.size()); ++i) {
+                if (f[i] == "Kernel Name") col_kernel = i;
+                if (f[i] == "Metric Name") col_name = i;
+                if (f[i] == "Metric Value") col_value = i;
+            }
+            continue;
+        }
+        if (col_value >= int(f.size()) || col_name >= int(f.size())) continue;
+        if (col_kernel >= 0 && col_kernel < int(f.size())) out.kernel = f[col_kernel];
+        out.values[f[col_name]] = metric_value(f[col_value]);
+    }
+    if (out.values.empty()) {
+        out.error = "no metrics in ncu's output (exit status " + std::to_string(status) + "); its last lines:\n";
+        const std::size_t from = text.size() > 1500 ? text.size() - 1500 : 0;
+        out.error += text.substr(from);
+    }
+    return out;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') o += '\\', o += ch;
+        else if (ch == '\n') o += "\\n";
+        else if (static_cast<unsigned char>(ch) < 0x20) o += ' ';
+        else o += ch;
+    }
+    return o;
+}
+
+std::string self_path() {
+    std::array<char, 4096> buf{};
+    const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    return n > 0 ? std::string(buf.data(), std::size_t(n)) : std::string("ncu_compare");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc >= 2 && !std::strcmp(argv[1], "--run")) return run_one(argc, argv);
+    std::string ncu = "/usr/local/cuda/bin/ncu", json, only;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--ncu") && i + 1 < argc) ncu = argv[++i];
+        else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: ncu_compare [--ncu PATH] [--json FILE] [--only KERNEL]\n");
+            return 2;
+        }
+    }
+    const std::string self = self_path();
+    std::ostringstream js;
+    js << "{\"cases\": [";
+    int differ = 0, failed = 0;
+    bool first = true;
+    for (const Case& c : cases(only)) {
+        const Measured m = measure(ncu, self, c);
+        std::printf("\n%s   [ncu: %s]\n", c.name.c_str(), m.kernel.empty() ? "?" : m.kernel.c_str());
+        js << (first ? "\n " : ",\n ") << "{\"case\": \"" << json_escape(c.name) << "\", \"kernel\": \"" << json_escape(m.kernel) << "\"";
+        first = false;
+        if (!m.error.empty()) {
+            ++failed;
+            std::printf("  FAILED: %s\n", m.error.c_str());
+            js << ", \"error\": \"" << json_escape(m.error) << "\"}";
+            continue;
+        }
+        std::printf("  %-58s %14s %14s %8s\n", "metric", "emulator", "ncu", "");
+        js << ", \"metrics\": {";
+        const auto values = c.emulator.nsight();
+        for (std::size_t i = 0; i < kNsightMetricCount; ++i) {
+            auto it = m.values.find(kNsightMetricNames[i]);
+            const long long measured = it == m.values.end() ? -1 : it->second;
+            const bool same = measured == (long long)values[i];
+            differ += !same;
+            std::printf("  %-58s %14llu %14lld %8s\n", kNsightMetricNames[i], (unsigned long long)values[i], measured,
+                        same ? "" : "DIFFERS");
+            js << (i ? ", " : "") << "\"" << kNsightMetricNames[i] << "\": {\"emulator\": " << values[i] << ", \"ncu\": " << measured << "}";
+        }
+        js << "}}";
+    }
+    js << "\n], \"differences\": " << differ << ", \"failed\": " << failed << "}\n";
+    std::printf("\n%d metric values differ, %d launches failed\n", differ, failed);
+    if (!json.empty()) {
+        std::ofstream f(json);
+        f << js.str();
+        if (!f) {
+            std::fprintf(stderr, "ncu_compare: cannot write %s\n", json.c_str());
+            return 1;
+        }
+    }
+    return failed ? 1 : 0;
+}

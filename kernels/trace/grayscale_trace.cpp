@@ -1,0 +1,52 @@
+#include "grayscale_trace.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "../emulator/emulate.h"
+#include "../emulator/traced_context.h"
+#include "../grayscale/grayscale_launch.h"
+#include "../grayscale/grayscale_variants.h"
+#include "aligned_bytes.h"
+#include "memory_recorder.h"
+
+namespace cvz {
+
+TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::uint32_t height, PixelLayout layout,
+                            const LaunchShape& shape, const TraceOptions& options) {
+    TraceResult result;
+    if (std::string e = validate_grayscale_launch(shape, width, height); !e.empty()) {
+        result.status = Status::error(ErrorKind::InvalidInput, e);
+        return result;
+    }
+    if (std::string e = validate_grayscale_layout(shape, layout); !e.empty()) {
+        result.status = Status::error(ErrorKind::InvalidInput, e);
+        return result;
+    }
+    const std::uint64_t n = std::uint64_t(width) * height;
+    AlignedBytes in(3 * n), out(n);
+    if (rgb) std::memcpy(in.data(), rgb, 3 * n);
+    const GrayscaleImage im{in.data(), out.data(), width, height, layout};
+    const Dim3 grid = grayscale_grid(shape, width, height);
+    std::size_t shared_bytes = 0;
+    (void)with_grayscale_variant(shape.kind, [&](auto body) {
+        shared_bytes = decltype(body)::shared_bytes(shape.block);
+        return Status::ok();
+    });
+    MemoryRecorder recorder(grid, shape.block, {{"rgb", in.data(), 3 * n}, {"gray", out.data(), n}}, shared_bytes, options);
+    result.status = with_grayscale_variant(shape.kind, [&](auto body) {
+        using Body = decltype(body);
+        EmuOptions o;
+        o.host_threads = options.host_threads;
+        o.barriers = Body::barriers;
+        o.shared_bytes = shared_bytes;
+        return emulate(grid, shape.block, o, [&](const EmuContext& ctx) {
+            if (recorder.begin_thread(ctx)) Body::run(TracedContext<MemoryRecorder>(ctx, recorder), im);
+        });
+    });
+    result.cancelled = recorder.cancelled();
+    if (result.status && !result.cancelled) result.trace = recorder.finish();
+    return result;
+}
+
+}  // namespace cvz

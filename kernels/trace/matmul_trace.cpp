@@ -1,0 +1,46 @@
+#include "matmul_trace.h"
+
+#include <cstring>
+
+#include "../emulator/emulate.h"
+#include "../emulator/traced_context.h"
+#include "../matmul/matmul_variants.h"
+#include "aligned_bytes.h"
+#include "memory_recorder.h"
+
+namespace cvz {
+
+TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::uint32_t k, std::uint32_t n,
+                         const MatmulLaunch& launch, const TraceOptions& options) {
+    TraceResult result;
+    if (std::string e = validate_matmul_launch(launch, m, k, n); !e.empty()) {
+        result.status = Status::error(ErrorKind::InvalidInput, e);
+        return result;
+    }
+    const std::size_t a_bytes = std::size_t(m) * k * sizeof(float), b_bytes = std::size_t(k) * n * sizeof(float);
+    const std::size_t c_bytes = std::size_t(m) * n * sizeof(float);
+    AlignedBytes ab(a_bytes), bb(b_bytes), cb(c_bytes);
+    if (a) std::memcpy(ab.data(), a, a_bytes);
+    if (b) std::memcpy(bb.data(), b, b_bytes);
+    const MatmulProblem p{ab.as<float>(), bb.as<float>(), cb.as<float>(), m, k, n};
+    const Dim3 grid = matmul_grid(launch, m, n), block = launch.block_shape();
+    const std::size_t shared_bytes = launch.shared_bytes();
+    MemoryRecorder recorder(grid, block, {{"A", ab.data(), a_bytes}, {"B", bb.data(), b_bytes}, {"C", cb.data(), c_bytes}},
+                            shared_bytes, options);
+    const MatmulRunOptions run{launch.second_barrier};
+    result.status = with_matmul_variant(launch, [&](auto body) {
+        using Body = decltype(body);
+        EmuOptions o;
+        o.host_threads = options.host_threads;
+        o.barriers = Body::barriers;
+        o.shared_bytes = shared_bytes;
+        return emulate(grid, block, o, [&](const EmuContext& ctx) {
+            if (recorder.begin_thread(ctx)) Body::run(TracedContext<MemoryRecorder>(ctx, recorder), p, run);
+        });
+    });
+    result.cancelled = recorder.cancelled();
+    if (result.status && !result.cancelled) result.trace = recorder.finish();
+    return result;
+}
+
+}  // namespace cvz

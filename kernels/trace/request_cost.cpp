@@ -1,0 +1,87 @@
+#include "request_cost.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cvz {
+
+namespace {
+
+// A request has at most 32 lanes; short sorts on the stack (lanes mostly arrive in address order,
+// where insertion sort is linear).
+template <class T, std::size_t N>
+void insertion_sort(std::array<T, N>& a, std::size_t n) {
+    for (std::size_t i = 1; i < n; ++i) {
+        const T v = a[i];
+        std::size_t j = i;
+        for (; j > 0 && v < a[j - 1]; --j) a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+}  // namespace
+
+RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
+    RequestCost c;
+    // Byte intervals [offset, offset + bytes), merged for the distinct bytes and walked for the sectors.
+    std::array<std::pair<std::uint64_t, std::uint64_t>, 64> iv;
+    std::size_t n = 0;
+    for (const LaneAccess& l : lanes) {
+        if (n == iv.size()) break;  // a warp has 32 lanes
+        iv[n++] = {l.offset, l.offset + l.bytes};
+    }
+    insertion_sort(iv, n);
+    std::uint64_t distinct = 0, last_sector = ~std::uint64_t(0);
+    std::uint64_t run_begin = 0, run_end = 0;
+    bool open = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto [b, e] = iv[i];
+        if (e <= b) continue;
+        if (!open || b > run_end) {
+            if (open) distinct += run_end - run_begin;
+            run_begin = b, run_end = e, open = true;
+        } else {
+            run_end = std::max(run_end, e);
+        }
+        // Sectors in address order: each interval's sectors start at or after the last one counted.
+        for (std::uint64_t s = b / 32; s <= (e - 1) / 32; ++s)
+            if (last_sector == ~std::uint64_t(0) || s > last_sector) {
+                ++c.sectors;
+                last_sector = s;
+            }
+    }
+    if (open) distinct += run_end - run_begin;
+    c.ideal_sectors = std::uint32_t((distinct + 31) / 32);
+    return c;
+}
+
+RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes) {
+    RequestCost c;
+    std::uint32_t widest = 0;
+    for (const LaneAccess& l : lanes) widest = std::max(widest, l.bytes);
+    const std::uint32_t group = widest > 8 ? 8 : widest > 4 ? 16 : 32;
+    for (std::uint32_t g0 = 0; g0 < 32; g0 += group) {
+        // (bank, word) of every word the group's lanes address, then the most words of one bank.
+        std::array<std::uint64_t, 32 * 5> words;
+        std::size_t n = 0;
+        for (const LaneAccess& l : lanes) {
+            if (l.lane < g0 || l.lane >= g0 + group || l.bytes == 0) continue;
+            for (std::uint64_t w = l.offset / 4; w <= (l.offset + l.bytes - 1) / 4 && n < words.size(); ++w)
+                words[n++] = ((w % 32) << 48) | w;
+        }
+        if (n == 0) continue;
+        insertion_sort(words, n);
+        std::uint32_t most = 0, in_bank = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i > 0 && words[i] == words[i - 1]) continue;  // a broadcast: one word, many lanes
+            if (i > 0 && (words[i] >> 48) == (words[i - 1] >> 48)) ++in_bank;
+            else in_bank = 1;
+            most = std::max(most, in_bank);
+        }
+        c.wavefronts += most;
+        ++c.ideal_wavefronts;
+    }
+    return c;
+}
+
+}  // namespace cvz

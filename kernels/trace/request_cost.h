@@ -1,0 +1,23 @@
+#pragma once
+// The cost of one warp-level request, by the definitions in memory_trace.h.
+#include <cstdint>
+#include <vector>
+
+#include "memory_trace.h"
+
+namespace cvz {
+
+struct RequestCost {
+    std::uint32_t sectors = 0, ideal_sectors = 0;        // global
+    std::uint32_t wavefronts = 0, ideal_wavefronts = 0;  // shared
+};
+
+// Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
+RequestCost global_request_cost(const std::vector<LaneAccess>& lanes);
+
+// Wavefronts: per group of lanes served together (the warp for accesses of up to 4 bytes, half-warps
+// for 8 bytes, quarter-warps for 16), the most distinct 4-byte words any one bank holds, summed over
+// the groups with a lane; ideal: the number of those groups.
+RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes);
+
+}  // namespace cvz
