@@ -22,6 +22,7 @@
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/grayscale/grayscale_variants.h"
+#include "tests/support/buffer_texture_draw.h"
 
 #if CUDAVIZ_HAVE_CUDA
 #include "kernels/cuda/graphics_resource.h"
@@ -113,10 +114,17 @@ private slots:
     void launch_errors_come_back();
     void extensions_are_whole_names();
     void zero_copy_opens_where_gl_imports_memory();
+    void view_shader_draws_a_buffer_texture();
 
 private:
     // The texture a path writes, read back: glGetTexImage.
     std::vector<std::uint8_t> read_back(GLuint texture, std::uint32_t w, std::uint32_t h);
+    // What GL holds after a frame: the texture, or the zero-copy path's shared buffer.
+    static std::vector<std::uint8_t> seen_by_gl(const GlInterop& interop, std::uint32_t w, std::uint32_t h) {
+        std::vector<std::uint8_t> gray(std::size_t(w) * h, 0xA5);
+        if (Status s = interop.read_back(gray.data()); !s) qWarning("read_back: %s", s.message().c_str());
+        return gray;
+    }
 
     std::unique_ptr<HeadlessEglContext> egl_;
     GlFunctions gl_;
@@ -258,7 +266,7 @@ void TestGlInterop::paths_match_reference() {
     s = render_frame(*interop, *frame, shape, &run, true);
     QVERIFY2(s.is_ok(), s.message().c_str());
     QCOMPARE(grayscale_gpu_launches(), launches + 1);  // one frame, one launch
-    const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+    const QString diff = first_differences(seen_by_gl(*interop, p.width, p.height), p.gray, p.width);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     // The bytes the writer read back from the same frame (the session's result and inspector data).
     const QString diff_run = first_differences(run.gray, p.gray, p.width);
@@ -322,6 +330,16 @@ void TestGlInterop::read_pixels_through_framebuffer() {
         auto frame = frame_of(p);
         QVERIFY(frame);
         QVERIFY(render_frame(*interop, *frame, LaunchShape::two_d(32, 8)).is_ok());
+        if (interop->buffer_texture()) {  // zero-copy: the view's shader draws the shared buffer
+            test::BufferTextureDrawer drawer;
+            QVERIFY(drawer.load(egl_->resolver()));
+            std::vector<std::uint8_t> got;
+            std::string log;
+            QVERIFY2(drawer.draw(gl_, interop->buffer_texture(), p.width, p.height, p.width, p.height, &got, &log), log.c_str());
+            const QString diff = first_differences(got, p.gray, p.width);
+            QVERIFY2(diff.isEmpty(), qPrintable(QString(to_string(path)) + ": " + diff));
+            continue;
+        }
         GLuint fbo = 0;
         gen(1, &fbo);
         bind(GL_FRAMEBUFFER, fbo);
@@ -356,7 +374,7 @@ void TestGlInterop::new_picture_and_shapes_per_frame() {
             ++seed;
             QVERIFY(frame.set_picture(p.rgb, w, h, p.layout).is_ok());
             for (int i = 0; i < 3; ++i) QVERIFY(render_frame(*interop, frame, shape).is_ok());
-            const QString diff = first_differences(read_back(tex.id, w, h), p.gray, w);
+            const QString diff = first_differences(seen_by_gl(*interop, w, h), p.gray, w);
             QVERIFY2(diff.isEmpty(), qPrintable(QString("%1, %2: %3").arg(to_string(path)).arg(QString::fromStdString(to_string(shape))).arg(diff)));
         }
     }
@@ -462,7 +480,7 @@ void TestGlInterop::launch_errors_come_back() {
         QCOMPARE(int(interop->render(FrameWriter()).kind()), int(ErrorKind::InvalidInput));
         s = render_frame(*interop, frame, LaunchShape::two_d(16, 16));
         QVERIFY2(s.is_ok(), s.message().c_str());
-        QCOMPARE(read_back(tex.id, p.width, p.height), p.gray);
+        QCOMPARE(seen_by_gl(*interop, p.width, p.height), p.gray);
     }
 }
 
@@ -507,13 +525,75 @@ void TestGlInterop::zero_copy_opens_where_gl_imports_memory() {
     }
     auto frame = frame_of(p);
     QVERIFY(frame);
-    // Frame after frame through the same shared memory: each shows its own shape's bytes (the fence
-    // keeps a frame's writer from overwriting what the previous copy still reads).
+    test::BufferTextureDrawer drawer;
+    QVERIFY(drawer.load(egl_->resolver()));
+    // Frame after frame through the same shared memory, each drawn by the view's shader before the
+    // next is written (the fence at a frame's start keeps its writer off bytes a draw still reads),
+    // on pictures that differ, so a stale frame would show.
+    unsigned seed = 40;
     for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(16, 16), LaunchShape::two_d(1, 1)}) {
+        const Picture q = make_picture(p.width, p.height, seed % 2 ? PixelLayout::Planar : PixelLayout::Interleaved, seed);
+        ++seed;
+        QVERIFY(frame->set_picture(q.rgb, q.width, q.height, q.layout).is_ok());
         QVERIFY(render_frame(*interop, *frame, shape).is_ok());
-        const QString diff = first_differences(read_back(tex.id, p.width, p.height), p.gray, p.width);
+        QString diff = first_differences(seen_by_gl(*interop, q.width, q.height), q.gray, q.width);
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        if (!interop->buffer_texture()) continue;
+        std::vector<std::uint8_t> drawn;
+        std::string log;
+        QVERIFY2(drawer.draw(gl_, interop->buffer_texture(), q.width, q.height, q.width, q.height, &drawn, &log), log.c_str());
+        diff = first_differences(drawn, q.gray, q.width);
+        QVERIFY2(diff.isEmpty(), qPrintable("drawn: " + diff));
     }
+}
+
+// The view's zero-copy shader (image.frag with CVZ_BUFFER_SOURCE) on a buffer texture the host
+// filled: at 1:1 each pixel shows its byte exactly; minified it filters bilinearly as the 2-D texture
+// would. GL only (Mesa in CI, NVIDIA on the H200).
+void TestGlInterop::view_shader_draws_a_buffer_texture() {
+    REQUIRE_GL();
+    if (!gl_.TexBuffer) QSKIP("no buffer textures in this context");
+    const std::uint32_t w = 97, h = 33;
+    std::vector<std::uint8_t> bytes(std::size_t(w) * h);
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t((i * 37 + (i / w) * 11) % 251);
+    GLuint buffer = 0, texture = 0;
+    gl_.GenBuffers(1, &buffer);
+    gl_.BindBuffer(GL_TEXTURE_BUFFER, buffer);
+    gl_.BufferData(GL_TEXTURE_BUFFER, GLsizeiptr(bytes.size()), bytes.data(), GL_STATIC_DRAW);
+    gl_.BindBuffer(GL_TEXTURE_BUFFER, 0);
+    gl_.GenTextures(1, &texture);
+    gl_.BindTexture(GL_TEXTURE_BUFFER, texture);
+    gl_.TexBuffer(GL_TEXTURE_BUFFER, GL_R8, buffer);
+    gl_.BindTexture(GL_TEXTURE_BUFFER, 0);
+    QVERIFY(gl_check(gl_, "buffer texture").is_ok());
+    test::BufferTextureDrawer drawer;
+    QVERIFY(drawer.load(egl_->resolver()));
+    std::vector<std::uint8_t> got;
+    std::string log;
+    QVERIFY2(drawer.draw(gl_, texture, w, h, w, h, &got, &log), log.c_str());
+    QVERIFY2(first_differences(got, bytes, w).isEmpty(), qPrintable(first_differences(got, bytes, w)));
+    // Minified to 48x16: each pixel the bilinear sample at its centre (as GL_LINEAR would give).
+    const std::uint32_t ow = 48, oh = 16;
+    QVERIFY2(drawer.draw(gl_, texture, w, h, ow, oh, &got, &log), log.c_str());
+    auto at = [&](int x, int y) {
+        x = std::clamp(x, 0, int(w) - 1);
+        y = std::clamp(y, 0, int(h) - 1);
+        return double(bytes[std::size_t(y) * w + std::size_t(x)]);
+    };
+    int worst = 0;
+    for (std::uint32_t y = 0; y < oh; ++y)
+        for (std::uint32_t x = 0; x < ow; ++x) {
+            const double qx = (x + 0.5) * w / ow - 0.5, qy = (y + 0.5) * h / oh - 0.5;
+            const int ix = int(std::floor(qx)), iy = int(std::floor(qy));
+            const double fx = qx - ix, fy = qy - iy;
+            const double top = at(ix, iy) + (at(ix + 1, iy) - at(ix, iy)) * fx;
+            const double bottom = at(ix, iy + 1) + (at(ix + 1, iy + 1) - at(ix, iy + 1)) * fx;
+            const double want = top + (bottom - top) * fy;
+            worst = std::max(worst, int(std::lround(std::abs(got[std::size_t(y) * ow + x] - want))));
+        }
+    QVERIFY2(worst <= 1, qPrintable(QStringLiteral("bilinear off by %1").arg(worst)));
+    gl_.DeleteTextures(1, &texture);
+    gl_.DeleteBuffers(1, &buffer);
 }
 
 QTEST_APPLESS_MAIN(TestGlInterop)

@@ -6,7 +6,7 @@
 // before, and InteropDisplay::open must answer Unavailable without crashing, in builds with and
 // without the CUDA toolkit. With a CUDA device the interop path must be live and draw the written
 // frame (those cases QSKIP here); through a headless NVIDIA EGL context (the H200) it must be the
-// surface write path (the fastest there), and a session whose frame sink it is runs each change once, on the display.
+// zero-copy path (external memory drawn from a buffer texture), and a session whose frame sink it is runs each change once, on the display.
 #include <QtTest>
 
 #include <QOffscreenSurface>
@@ -180,8 +180,8 @@ private:
     HeadlessEglContext* egl_;
 };
 
-const QStringList kInteropTexts = {QStringLiteral("CUDA\u2013GL interop: surface write"),
-                                   QStringLiteral("CUDA\u2013GL zero-copy: external memory"),
+const QStringList kInteropTexts = {QStringLiteral("CUDA\u2013GL zero-copy: external memory"),
+                                   QStringLiteral("CUDA\u2013GL interop: surface write"),
                                    QStringLiteral("CUDA\u2013GL interop: pixel buffer"),
                                    QStringLiteral("host copy + glTexSubImage2D")};
 
@@ -200,7 +200,7 @@ private slots:
     void open_without_device_is_unavailable();
     void open_rejects_empty_image();
     void display_renders_reference_with_device();
-    void headless_egl_surface_write();
+    void headless_egl_zero_copy();
     void session_runs_each_change_once_on_the_display();
 
 private:
@@ -472,9 +472,9 @@ void TestInteropDisplay::display_renders_reference_with_device() {
 }
 
 // On the GPU machine: a headless NVIDIA EGL context, as tst_gl_interop uses, where CUDA can register
-// the texture: InteropDisplay takes the surface write path (first: the fastest there) and the texture
-// is the reference.
-void TestInteropDisplay::headless_egl_surface_write() {
+// GL can import CUDA's memory: InteropDisplay takes the zero-copy path (first) and what GL holds is the
+// reference.
+void TestInteropDisplay::headless_egl_zero_copy() {
     if (!cuda_) QSKIP("no CUDA device");
     std::unique_ptr<HeadlessEglContext> egl;
     if (const Status s = HeadlessEglContext::create(&egl); !s)
@@ -489,7 +489,8 @@ void TestInteropDisplay::headless_egl_surface_write() {
     const Status s = display.open(egl->resolver(), rgb.width, rgb.height);
     QVERIFY2(s.is_ok(), s.message().c_str());
     if (egl->on_cuda_device())
-        QVERIFY2(display.path() == InteropPath::SurfaceWrite, qPrintable(display.refusals().join("; ")));
+        QVERIFY2(display.path() == InteropPath::ExternalMemory, qPrintable(display.refusals().join("; ")));
+    QCOMPARE(display.bufferTextureId() != 0, display.path() == InteropPath::ExternalMemory);
     for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(32, 8)}) {
         const Status r = display.render(writer(*frame, shape));
         QVERIFY2(r.is_ok(), r.message().c_str());

@@ -44,6 +44,8 @@ Status GlFunctions::load(const GlProcResolver& resolve) {
     resolve_into(resolve, "glFenceSync", &FenceSync, &optional);
     resolve_into(resolve, "glClientWaitSync", &ClientWaitSync, &optional);
     resolve_into(resolve, "glDeleteSync", &DeleteSync, &optional);
+    resolve_into(resolve, "glTexBuffer", &TexBuffer, &optional);
+    resolve_into(resolve, "glGetBufferSubData", &GetBufferSubData, &optional);
     resolve_into(resolve, "glCreateMemoryObjectsEXT", &CreateMemoryObjectsEXT, &optional);
     resolve_into(resolve, "glDeleteMemoryObjectsEXT", &DeleteMemoryObjectsEXT, &optional);
     resolve_into(resolve, "glImportMemoryFdEXT", &ImportMemoryFdEXT, &optional);

@@ -42,6 +42,9 @@ struct GlFunctions {
     PFNGLFENCESYNCPROC FenceSync = nullptr;
     PFNGLCLIENTWAITSYNCPROC ClientWaitSync = nullptr;
     PFNGLDELETESYNCPROC DeleteSync = nullptr;
+    // OpenGL 3.1 buffer textures; 1.5 buffer read-back
+    PFNGLTEXBUFFERPROC TexBuffer = nullptr;
+    PFNGLGETBUFFERSUBDATAPROC GetBufferSubData = nullptr;
     // GL_EXT_memory_object, GL_EXT_memory_object_fd: memory that another API (CUDA) allocated
     PFNGLCREATEMEMORYOBJECTSEXTPROC CreateMemoryObjectsEXT = nullptr;
     PFNGLDELETEMEMORYOBJECTSEXTPROC DeleteMemoryObjectsEXT = nullptr;

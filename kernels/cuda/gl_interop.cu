@@ -32,7 +32,7 @@ struct GlInterop::Impl {
     GLuint pixel_buffer = 0;    // PixelBuffer, ExternalMemory (over the imported memory)
     ExportableMemory shared;    // ExternalMemory: CUDA's side
     GLuint memory_object = 0;   // ExternalMemory: GL's import of it
-    GLsync copied = nullptr;    // ExternalMemory: signalled when GL's copy out of the buffer is done
+    GLuint buffer_texture = 0;  // ExternalMemory: GL_TEXTURE_BUFFER over pixel_buffer
     DeviceBuffer<std::uint8_t> gray;     // HostCopy: the kernel's output
     PinnedBuffer<std::uint8_t> staging;  // HostCopy: where it lands on the host
 
@@ -42,19 +42,27 @@ struct GlInterop::Impl {
         (void)stream.synchronize();  // no queued kernel may outlive the surface or the mapping
         surface.reset();
         resource.reset();  // unregister before the GL object goes
-        wait_for_copy();
+        if (path == InteropPath::ExternalMemory) wait_for_gl();
+        if (buffer_texture) gl.DeleteTextures(1, &buffer_texture);
         if (pixel_buffer) gl.DeleteBuffers(1, &pixel_buffer);
         if (memory_object) gl.DeleteMemoryObjectsEXT(1, &memory_object);
         shared.reset();  // after GL let go of it
     }
 
-    // ExternalMemory: blocks until GL's last copy out of the shared buffer has run.
-    void wait_for_copy() {
-        if (!copied) return;
-        // Flushes first, so the fence is sure to signal; a whole second covers any real upload.
-        (void)gl.ClientWaitSync(copied, GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(1000000000));
-        gl.DeleteSync(copied);
-        copied = nullptr;
+    // ExternalMemory: blocks until every GL command issued so far (the draws that read the shared
+    // buffer) has run on the GPU. A fence, not glFinish: the wait ends when those commands are done.
+    void wait_for_gl() const {
+        GLsync done = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (!done) {
+            gl.Finish();
+            return;
+        }
+        // Flushes first, so the fence is sure to signal; each wait is bounded, a lost context ends it.
+        for (int i = 0; i < 100; ++i) {
+            const GLenum r = gl.ClientWaitSync(done, GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(100000000));
+            if (r != GL_TIMEOUT_EXPIRED) break;
+        }
+        gl.DeleteSync(done);
     }
 
     // The target of a frame over `pointer` (memory of pitch width) or `surface`.
@@ -100,8 +108,15 @@ Status GlInterop::Impl::open_external_memory() {
     if (!gl.has_extension("GL_EXT_memory_object") || !gl.has_extension("GL_EXT_memory_object_fd"))
         return Status::error(ErrorKind::Unavailable, "this OpenGL context has no GL_EXT_memory_object_fd");
     if (!gl.CreateMemoryObjectsEXT || !gl.DeleteMemoryObjectsEXT || !gl.ImportMemoryFdEXT || !gl.BufferStorageMemEXT ||
-        !gl.FenceSync || !gl.ClientWaitSync || !gl.DeleteSync)
-        return Status::error(ErrorKind::Unavailable, "this OpenGL context lacks the memory-object or fence entry points");
+        !gl.FenceSync || !gl.ClientWaitSync || !gl.DeleteSync || !gl.TexBuffer || !gl.GetBufferSubData)
+        return Status::error(ErrorKind::Unavailable,
+                             "this OpenGL context lacks the memory-object, buffer-texture or fence entry points");
+    gl_clear_errors(gl);
+    GLint max_texels = 0;
+    gl.GetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (gl_check(gl, "GL_MAX_TEXTURE_BUFFER_SIZE").is_ok() == false || std::uint64_t(max_texels) < pixels())
+        return Status::error(ErrorKind::Unavailable, "a buffer texture here holds at most " + std::to_string(max_texels) +
+                                                         " texels, the image has " + std::to_string(pixels()));
     if (Status s = shared.allocate(device, pixels()); !s) return s;
     int fd = -1;
     if (Status s = shared.export_fd(&fd); !s) return s;
@@ -119,18 +134,22 @@ Status GlInterop::Impl::open_external_memory() {
     gl.BufferStorageMemEXT(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(shared.size()), memory_object, 0);
     gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(bound));
     if (Status s = gl_check(gl, "glBufferStorageMemEXT"); !s) return Status::error(ErrorKind::Unavailable, s.message());
+    GLint bound_texture = 0;
+    gl.GetIntegerv(GL_TEXTURE_BINDING_BUFFER, &bound_texture);
+    gl.GenTextures(1, &buffer_texture);
+    gl.BindTexture(GL_TEXTURE_BUFFER, buffer_texture);
+    gl.TexBuffer(GL_TEXTURE_BUFFER, GL_R8, pixel_buffer);  // one byte a texel, the frame's rows in order
+    gl.BindTexture(GL_TEXTURE_BUFFER, GLuint(bound_texture));
+    if (Status s = gl_check(gl, "glTexBuffer"); !s) return Status::error(ErrorKind::Unavailable, s.message());
     return Status::ok();
 }
 
 Status GlInterop::Impl::render_external_memory(const FrameWriter& write) {
-    wait_for_copy();  // the previous frame's copy must have read the bytes this frame overwrites
+    wait_for_gl();  // draws issued before read the bytes this frame overwrites
     if (Status s = write(target(shared.pointer(), 0)); !s) return s;
-    // GL does not see CUDA's stream: the CPU waits for the writer (the event that replaces unmap),
-    // then GL copies the finished bytes into the texture on the GPU.
-    if (Status s = stream.synchronize(); !s) return s;
-    if (Status s = upload_gray_from_pixel_buffer(gl, texture, width, height, pixel_buffer); !s) return s;
-    copied = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    return Status::ok();
+    // GL does not see CUDA's stream: the CPU waits for the writer (what replaces unmap); GL commands
+    // issued afterwards (the view's draw) read the finished bytes.
+    return stream.synchronize();
 }
 
 Status GlInterop::Impl::open_surface_write() {
@@ -241,6 +260,20 @@ Status GlInterop::open(const GlFunctions& gl, GLuint texture, std::uint32_t widt
 }
 
 InteropPath GlInterop::path() const { return impl_->path; }
+GLuint GlInterop::buffer_texture() const { return impl_->buffer_texture; }
+
+Status GlInterop::read_back(std::uint8_t* gray) const {
+    const Impl& d = *impl_;
+    d.gl.Finish();
+    if (d.path != InteropPath::ExternalMemory) return read_gray_texture(d.gl, d.texture, d.width, d.height, gray);
+    gl_clear_errors(d.gl);
+    GLint bound = 0;
+    d.gl.GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &bound);
+    d.gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, d.pixel_buffer);
+    d.gl.GetBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(d.pixels()), gray);
+    d.gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(bound));
+    return gl_check(d.gl, "glGetBufferSubData of the shared buffer");
+}
 int GlInterop::cuda_device() const { return impl_->device; }
 
 Status GlInterop::render(const FrameWriter& write) {

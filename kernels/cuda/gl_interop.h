@@ -8,10 +8,12 @@
 //
 // Four paths; open_gl_interop_with_fallback picks the first of interop_paths() that works:
 //   ExternalMemory  zero-copy: CUDA allocates exportable memory (exportable_memory.h) that GL imports
-//                 once as a pixel buffer (GL_EXT_memory_object_fd); per frame the writer gets its
-//                 device pointer, the CPU waits for the writer's stream (no map/unmap) and
-//                 glTexSubImage2D copies the buffer into the texture on the GPU; a GL fence keeps
-//                 the next frame's writer from overwriting bytes that copy still reads.
+//                 once as a buffer (GL_EXT_memory_object_fd) and a GL_R8 buffer texture over it;
+//                 per frame the writer gets its device pointer and the CPU waits for the writer's
+//                 stream (no map/unmap), and GL draws straight from the buffer texture (the view's
+//                 shader fetches texels, CVZ_BUFFER_SOURCE in image.frag): nothing is copied. A GL
+//                 fence at the start of each frame keeps the writer from overwriting bytes that a
+//                 draw issued before still reads. The 2-D texture is not written on this path.
 //   SurfaceWrite  the texture is registered with CUDA; per frame: map, the writer gets a surface
 //                 object over the texels (surf2Dwrite), unmap. Needs a GL_R8 texture.
 //   PixelBuffer   a pixel buffer is registered; per frame: map, the writer gets its device pointer,
@@ -21,7 +23,8 @@
 //                 remote X, WSL).
 // Measured on an H200 (bench_interop): mapping plus unmapping costs a fixed ~0.33 ms, so SurfaceWrite
 // takes 0.34 ms a frame at 1920x1080 and 0.44 ms at 7680x4320, where HostCopy takes 0.31 and 4.5 ms
-// and ExternalMemory 0.49 and 2.72 ms (its per-frame cost is GL's buffer-to-texture copy).
+// A copy from a pixel buffer into the GL_R8 texture alone costs 2.29 ms there at 7680x4320 (0.67 ms
+// into RGBA8): hence ExternalMemory has GL draw from the buffer itself.
 // A texture that CUDA once had registered takes host uploads about 3x slower afterwards: a view that
 // drops an interop path at run time should give HostCopy a new texture.
 #include <cstdint>
@@ -37,8 +40,7 @@ namespace cvz {
 
 enum class InteropPath { ExternalMemory, SurfaceWrite, PixelBuffer, HostCopy };
 
-// Every path, fastest first as measured on the H200: the fallback order (SurfaceWrite, ExternalMemory,
-// PixelBuffer, HostCopy; gl_interop_fallback.cpp says why).
+// Every path, fastest first: the fallback order.
 const std::vector<InteropPath>& interop_paths();
 
 // "external memory (zero-copy, GL_EXT_memory_object_fd)", "surface write (CUDA-GL interop)",
@@ -60,6 +62,12 @@ public:
 
     InteropPath path() const;
     int cuda_device() const;
+    // ExternalMemory: the GL_TEXTURE_BUFFER (GL_R8, width * height texels, row after row) that holds
+    // each frame, for the view to draw from; 0 on the other paths, which write the 2-D texture.
+    GLuint buffer_texture() const;
+    // The frame as GL holds it (the 2-D texture, or the shared buffer), width * height bytes, read
+    // back through GL after the GPU finished: for tests and the inspector.
+    Status read_back(std::uint8_t* gray) const;
 
     // One frame: maps the path's object, calls `write` once with it as an InteropTarget (width x
     // height bytes; the path's stream and CUDA device) and leaves what it wrote in the texture.

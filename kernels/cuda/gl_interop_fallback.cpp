@@ -5,12 +5,8 @@
 namespace cvz {
 
 const std::vector<InteropPath>& interop_paths() {
-    // Measured on the H200 (bench_interop, 7680x4320): surface write 0.44 ms a frame, external memory
-    // 2.72 ms, pixel buffer 2.71 ms. External memory saves the 0.33 ms of map + unmap, but the
-    // driver's copy from any pixel buffer into a GL_R8 texture costs 2.29 ms there (the same for
-    // every usage hint and unpack alignment; 0.67 ms into RGBA8): until the view samples the shared
-    // buffer itself, the surface write stays first.
-    static const std::vector<InteropPath> all = {InteropPath::SurfaceWrite, InteropPath::ExternalMemory,
+    // External memory first: no map/unmap and no copy per frame (the view draws the shared buffer).
+    static const std::vector<InteropPath> all = {InteropPath::ExternalMemory, InteropPath::SurfaceWrite,
                                                  InteropPath::PixelBuffer, InteropPath::HostCopy};
     return all;
 }

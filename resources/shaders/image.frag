@@ -36,14 +36,45 @@ IDX low24(IDX a) { return a - 16777216.0 * idiv(a, 16777216.0); }
 // rounded just below a whole number.
 IDX fdiv(IDX a, IDX b) { return IDX(floor((float(a) + 0.5) / float(b))); }
 
-uniform sampler2D u_texture;
 uniform vec2 u_image_size;
 uniform float u_gray;           // 1.0: show the red channel as grey
 varying vec2 v_pixel;
 
+#ifdef CVZ_BUFFER_SOURCE
+// The zero-copy display (kernels/cuda/gl_interop.h, ExternalMemory): the kernel's bytes in a buffer
+// texture, row after row, fetched by hand (GLSL 1.40). Filtered as the 2-D texture would be:
+// nearest while a pixel covers a device pixel or more, bilinear when minified.
+uniform samplerBuffer u_texture;
+
+float buffer_byte(ivec2 c) {
+    ivec2 size = ivec2(u_image_size);
+    c = clamp(c, ivec2(0), size - ivec2(1));
+    return texelFetch(u_texture, c.y * size.x + c.x).r;
+}
+
+vec4 image_texel(vec2 p) {
+    float g;
+    if (fwidth(p.x) <= 1.0) {
+        g = buffer_byte(ivec2(floor(p)));
+    } else {
+        vec2 q = p - 0.5;
+        ivec2 i = ivec2(floor(q));
+        vec2 f = q - floor(q);
+        float top = mix(buffer_byte(i), buffer_byte(i + ivec2(1, 0)), f.x);
+        float bottom = mix(buffer_byte(i + ivec2(0, 1)), buffer_byte(i + ivec2(1, 1)), f.x);
+        g = mix(top, bottom, f.y);
+    }
+    return vec4(g, g, g, 1.0);
+}
+#else
+uniform sampler2D u_texture;
+
+vec4 image_texel(vec2 p) { return texture2D(u_texture, p / u_image_size); }
+#endif
+
 #ifndef CVZ_OVERLAY
 void main() {
-    vec4 texel = texture2D(u_texture, v_pixel / u_image_size);
+    vec4 texel = image_texel(v_pixel);
     gl_FragColor = vec4(mix(texel.rgb, texel.rrr, u_gray), 1.0);
 }
 #else
@@ -210,7 +241,7 @@ vec3 focus(vec2 p, vec3 col) {
 
 void main() {
     vec2 p = v_pixel;
-    vec4 texel = texture2D(u_texture, p / u_image_size);
+    vec4 texel = image_texel(p);
     vec3 image = mix(texel.rgb, texel.rrr, u_gray);
 
     IDX cx = IDX(floor(p.x));

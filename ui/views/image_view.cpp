@@ -27,6 +27,9 @@
 #ifndef GL_RGB8
 #define GL_RGB8 0x8051
 #endif
+#ifndef GL_TEXTURE_BUFFER
+#define GL_TEXTURE_BUFFER 0x8C2A
+#endif
 
 namespace cvz {
 
@@ -146,7 +149,8 @@ void ImageView::openInterop(QSize size) {
     } else {
         QOpenGLContext* ctx = context();
         const Status s = interop_->open([ctx](const char* name) { return reinterpret_cast<void*>(ctx->getProcAddress(name)); },
-                                        std::uint32_t(size.width()), std::uint32_t(size.height()));
+                                        std::uint32_t(size.width()), std::uint32_t(size.height()),
+                                        buffer_programs_[0] != nullptr);
         if (!s) {
             refusals_ = interop_->refusals();
             if (refusals_.isEmpty()) refusals_ << QString::fromStdString(s.message());
@@ -271,6 +275,11 @@ void ImageView::initializeGL() {
         emit failed(tr("OpenGL shader program failed: %1").arg(log.trimmed()));
         return;
     }
+    // Drawing the zero-copy frame (a buffer texture) takes GLSL 1.40: without it, that path is not opened.
+    if (!es && (major > 3 || (major == 3 && ctx->format().minorVersion() >= 1)) && int_math_) {
+        QString buffer_log;
+        buffer_programs_[0] = buildProgram(bufferHeader(false, false), &buffer_log);
+    }
 
     // Bound in place of the source image when there is none: CPU renderers sample the source even
     // where the shader does not use it, and a 1x1 texture costs nothing to sample.
@@ -304,6 +313,26 @@ QByteArray ImageView::overlayHeader(bool one_d) const {
     header += QByteArrayLiteral("#define CVZ_OVERLAY 1\n");
     if (one_d) header += QByteArrayLiteral("#define CVZ_GRID_1D 1\n");
     return header;
+}
+
+QByteArray ImageView::bufferHeader(bool overlay, bool one_d) const {
+    QByteArray header = QByteArrayLiteral("#version 140\n#define CVZ_INT_MATH 1\n#define CVZ_BUFFER_SOURCE 1\n");
+    if (overlay) header += QByteArrayLiteral("#define CVZ_OVERLAY 1\n");
+    if (overlay && one_d) header += QByteArrayLiteral("#define CVZ_GRID_1D 1\n");
+    return header;
+}
+
+ImageView::Program* ImageView::bufferProgram(bool overlay, bool one_d) {
+    std::unique_ptr<Program>& program = buffer_programs_[overlay ? (one_d ? 1 : 2) : 0];
+    if (!program && overlay) {
+        QString log;
+        program = buildProgram(bufferHeader(true, one_d), &log);
+        if (!program) {
+            broken_ = true;
+            emit failed(tr("OpenGL shader program failed: %1").arg(log.trimmed()));
+        }
+    }
+    return program.get();
 }
 
 ImageView::Program* ImageView::overlayProgram(bool one_d) {
@@ -482,7 +511,9 @@ void ImageView::paintGL() {
     if (!live && texture_.dirty) upload(image_, &texture_, true);
     if (wantsSource() && source_texture_.dirty) upload(source_, &source_texture_, false);
     const QSize shown = shownSize();
-    const GLuint texture = live ? GLuint(interop_->textureId()) : texture_.id;
+    // The zero-copy path draws the kernel's buffer itself, with the CVZ_BUFFER_SOURCE programs.
+    const GLuint buffer_texture = live ? GLuint(interop_->bufferTextureId()) : 0;
+    const GLuint texture = buffer_texture ? buffer_texture : live ? GLuint(interop_->textureId()) : texture_.id;
     if (broken_ || shown.isEmpty() || !texture) return;
 
     // Logical widget pixels, y down, to clip space; the viewport is already in device pixels.
@@ -491,9 +522,12 @@ void ImageView::paintGL() {
     image_to_clip *= QMatrix4x4(transform_->imageToWidgetTransform(size()));
 
     // Nothing over the image: the plain program, which costs no more than drawing the texture.
-    Program* overlay = decorates() ? overlayProgram(overlay_.plan.one_d) : nullptr;
-    if (broken_) return;
-    Program& program = overlay ? *overlay : *plain_;
+    Program* overlay = !decorates()   ? nullptr
+                       : buffer_texture ? bufferProgram(true, overlay_.plan.one_d)
+                                        : overlayProgram(overlay_.plan.one_d);
+    Program* plain = buffer_texture ? bufferProgram(false, false) : plain_.get();
+    if (broken_ || !plain) return;
+    Program& program = overlay ? *overlay : *plain;
     QOpenGLShaderProgram& shaders = *program.shaders;
     const Locations& l = *program.loc;
     shaders.bind();
@@ -503,7 +537,7 @@ void ImageView::paintGL() {
     shaders.setUniformValue(l.gray, live || texture_.gray ? 1.0f : 0.0f);
     shaders.setUniformValue(l.texture, 0);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture);
+    glBindTexture(buffer_texture ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D, texture);
     if (overlay) setOverlayUniforms(*overlay);
     else shaders.setUniformValue(l.quad_size, QVector2D(float(shown.width()), float(shown.height())));
 
@@ -514,6 +548,7 @@ void ImageView::paintGL() {
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     quad_->release();
     shaders.release();
+    if (buffer_texture) glBindTexture(GL_TEXTURE_BUFFER, 0);
 }
 
 void ImageView::drawFrameNow() {
@@ -544,6 +579,7 @@ void ImageView::cleanup() {
     vao_.reset();
     plain_.reset();
     for (auto& program : overlay_programs_) program.reset();
+    for (auto& program : buffer_programs_) program.reset();
     doneCurrent();
     if (context()) disconnect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ImageView::cleanup);
 }

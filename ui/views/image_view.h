@@ -122,7 +122,11 @@ private:
 
     std::unique_ptr<Program> buildProgram(const QByteArray& header, QString* log);
     QByteArray overlayHeader(bool one_d) const;  // the 1-D or the 2-D variant of the shader
+    QByteArray bufferHeader(bool overlay, bool one_d) const;
     Program* overlayProgram(bool one_d);  // built when first needed; null (and failed()) if it cannot be
+    // The programs that draw the zero-copy frame from a buffer texture (CVZ_BUFFER_SOURCE): the plain
+    // one (built with the others, null where GLSL 1.40 is missing) and the overlay ones when needed.
+    Program* bufferProgram(bool overlay, bool one_d);
     bool upload(const QImage& image, Texture* texture, bool report);
     bool decorates() const;
     void setOverlayUniforms(Program& overlay);
@@ -144,6 +148,7 @@ private:
 
     std::unique_ptr<Program> plain_;            // the image alone
     std::unique_ptr<Program> overlay_programs_[2];  // the image with the overlay: 1-D, 2-D launch
+    std::unique_ptr<Program> buffer_programs_[3];   // from a buffer texture: plain, overlay 1-D, 2-D
     std::unique_ptr<QOpenGLBuffer> quad_;
     std::unique_ptr<QOpenGLVertexArrayObject> vao_;
     bool has_rg_textures_ = false;  // GL_R8 / GL_RED (GL 3.0, ES 3.0, ARB/EXT_texture_rg)

@@ -46,7 +46,7 @@ InteropDisplay::~InteropDisplay() {
     }
 }
 
-Status InteropDisplay::open(const Resolver& resolve, std::uint32_t width, std::uint32_t height) {
+Status InteropDisplay::open(const Resolver& resolve, std::uint32_t width, std::uint32_t height, bool zero_copy) {
     close();
     impl_->refusals.clear();
     if (width == 0 || height == 0) return Status::error(ErrorKind::InvalidInput, "the image is empty");
@@ -56,6 +56,11 @@ Status InteropDisplay::open(const Resolver& resolve, std::uint32_t width, std::u
     }
     Impl& d = *impl_;
     for (InteropPath path : interop_paths()) {
+        if (path == InteropPath::ExternalMemory && !zero_copy) {
+            d.refusals << QStringLiteral("%1: the view cannot draw from a buffer texture (no GLSL 1.40)")
+                              .arg(QString::fromLatin1(to_string(path)));
+            continue;
+        }
         GLuint texture = 0;
         if (Status s = create_r8_texture(d.gl, width, height, &texture); !s) return s;  // GL refused the size
         {
@@ -107,6 +112,8 @@ QSize InteropDisplay::size() const {
 
 unsigned InteropDisplay::textureId() const { return isOpen() ? impl_->texture : 0; }
 
+unsigned InteropDisplay::bufferTextureId() const { return isOpen() ? impl_->interop->buffer_texture() : 0; }
+
 QStringList InteropDisplay::refusals() const { return impl_->refusals; }
 
 Status InteropDisplay::render(const FrameWriter& write) {
@@ -125,8 +132,7 @@ Status InteropDisplay::readBack(std::vector<std::uint8_t>* gray) const {
     const Impl& d = *impl_;
     if (!d.interop) return Status::error(ErrorKind::Unavailable, "no CUDA-GL display path is open");
     gray->assign(std::size_t(d.width) * d.height, 0);
-    d.gl.Finish();
-    return read_gray_texture(d.gl, d.texture, d.width, d.height, gray->data());
+    return d.interop->read_back(gray->data());
 }
 
 }  // namespace cvz

@@ -55,7 +55,9 @@ public:
     //    points); refusals() says why for each path. Nothing stays allocated: draw host uploads.
     //  - InvalidInput / Device: the size or GL itself refused the texture (empty image, over
     //    GL_MAX_TEXTURE_SIZE, out of memory). Also nothing allocated.
-    Status open(const Resolver& resolve, std::uint32_t width, std::uint32_t height);
+    // `zero_copy`: whether the caller can draw bufferTextureId() (a GLSL 1.40 shader); without it
+    // the zero-copy path is not tried.
+    Status open(const Resolver& resolve, std::uint32_t width, std::uint32_t height, bool zero_copy = true);
     void close();
 
     bool isOpen() const;
@@ -64,6 +66,9 @@ public:
     QSize size() const;        // of the open texture; empty when closed
     // The GL_R8 texture to draw; 0 when closed. Holds the kernel's output once rendered() is true.
     unsigned textureId() const;
+    // Nonzero on the zero-copy path: the GL_TEXTURE_BUFFER (GL_R8, rows in order) to draw instead of
+    // textureId(), with the shader's CVZ_BUFFER_SOURCE variant.
+    unsigned bufferTextureId() const;
     // Why each path tried by the last open() was refused: "surface write (CUDA-GL interop): ...".
     QStringList refusals() const;
 
