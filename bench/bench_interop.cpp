@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
             for (const LaunchShape& shape : shapes) {
                 std::fill(got.begin(), got.end(), 0);
                 if (!check(interop->render(writer(picture, shape)), "render") ||
-                    !check(read_gray_texture(gl, texture, sz.w, sz.h, got.data()), "read back"))
+                    !check(interop->read_back(got.data()), "read back"))
                     return 1;
                 if (got != want) {
                     std::fprintf(stderr, "%s %s %s: the texture differs from the CPU reference\n", at.c_str(),
@@ -186,6 +186,17 @@ int main(int argc, char** argv) {
             if (paths[p] == InteropPath::ExternalMemory) {
                 // A block-shape change to the new result in the texture, GL finished: each frame
                 // alternates between the lecture's 1-D 256 and 2-D 16x16, as a slider drag would.
+                // ... and with a GL draw after each frame announced by frame_drawn(), as the view does.
+                const auto clear = reinterpret_cast<decltype(&::glClear)>(egl->resolver()("glClear"));
+                Row drawn{sz.w, sz.h, "(0) zero-copy + a GL draw + frame_drawn()", lecture, 0, 0};
+                if (clear && !latency_ms(gl, frames, [&] {
+                        if (Status s = interop->render(writer(picture, shapes[0])); !s) return s;
+                        clear(GL_COLOR_BUFFER_BIT);
+                        interop->frame_drawn();
+                        return Status::ok();
+                    }, &drawn.latency_ms))
+                    return 1;
+                if (clear) rows.push_back(drawn);
                 Row change{sz.w, sz.h, "(0) shape change -> new frame in the texture", "alternating", 0, 0};
                 int k = 0;
                 if (!latency_ms(gl, frames, [&] { return interop->render(writer(picture, shapes[k++ % 2])); },
@@ -255,6 +266,35 @@ int main(int argc, char** argv) {
             if (i >= 5) k.push_back(one);
         }
         rows.push_back({sz.w, sz.h, "  (a) part: kernel alone (events)", lecture, median(k), 0});
+        {  // Where a frame's fixed cost comes from: the kernel and a stream sync alone, then with GL work
+           // between frames (the GPU switches between the GL and the CUDA context).
+            const auto clear = reinterpret_cast<decltype(&::glClear)>(egl->resolver()("glClear"));
+            auto kernel_and_sync = [&] {
+                if (Status s = launch_grayscale_on_device(im, shapes[0], nullptr); !s) return s;
+                return cuda_status(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize");
+            };
+            auto fence_wait = [&] {
+                GLsync f = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+                gl.ClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(1000000000));
+                gl.DeleteSync(f);
+            };
+            r = Row{sz.w, sz.h, "  switch part: kernel + stream sync, no GL", lecture, 0, 0};
+            if (!latency_ms(gl, frames, kernel_and_sync, &r.latency_ms)) return 1;
+            rows.push_back(r);
+            r = Row{sz.w, sz.h, "  switch part: + a GL fence wait", lecture, 0, 0};
+            if (!latency_ms(gl, frames, [&] { fence_wait(); return kernel_and_sync(); }, &r.latency_ms)) return 1;
+            rows.push_back(r);
+            if (clear && gl.FenceSync) {
+                r = Row{sz.w, sz.h, "  switch part: + glClear and a GL fence wait", lecture, 0, 0};
+                if (!latency_ms(gl, frames, [&] {
+                        clear(GL_COLOR_BUFFER_BIT);
+                        fence_wait();
+                        return kernel_and_sync();
+                    }, &r.latency_ms))
+                    return 1;
+                rows.push_back(r);
+            }
+        }
         GraphicsResource res;
         if (!check(res.register_image(spare, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore), "register"))
             return 1;

@@ -376,6 +376,14 @@ void TestGlInterop::new_picture_and_shapes_per_frame() {
             for (int i = 0; i < 3; ++i) QVERIFY(render_frame(*interop, frame, shape).is_ok());
             const QString diff = first_differences(seen_by_gl(*interop, w, h), p.gray, w);
             QVERIFY2(diff.isEmpty(), qPrintable(QString("%1, %2: %3").arg(to_string(path)).arg(QString::fromStdString(to_string(shape))).arg(diff)));
+            if (!interop->buffer_texture()) continue;
+            test::BufferTextureDrawer drawer;  // and what the view's shader draws from it
+            QVERIFY(drawer.load(egl_->resolver()));
+            std::vector<std::uint8_t> drawn;
+            std::string log;
+            QVERIFY2(drawer.draw(gl_, interop->buffer_texture(), w, h, w, h, &drawn, &log), log.c_str());
+            const QString drawn_diff = first_differences(drawn, p.gray, w);
+            QVERIFY2(drawn_diff.isEmpty(), qPrintable("drawn: " + drawn_diff));
         }
     }
 }
@@ -536,14 +544,17 @@ void TestGlInterop::zero_copy_opens_where_gl_imports_memory() {
         ++seed;
         QVERIFY(frame->set_picture(q.rgb, q.width, q.height, q.layout).is_ok());
         QVERIFY(render_frame(*interop, *frame, shape).is_ok());
-        QString diff = first_differences(seen_by_gl(*interop, q.width, q.height), q.gray, q.width);
-        QVERIFY2(diff.isEmpty(), qPrintable(diff));
-        if (!interop->buffer_texture()) continue;
-        std::vector<std::uint8_t> drawn;
-        std::string log;
-        QVERIFY2(drawer.draw(gl_, interop->buffer_texture(), q.width, q.height, q.width, q.height, &drawn, &log), log.c_str());
-        diff = first_differences(drawn, q.gray, q.width);
-        QVERIFY2(diff.isEmpty(), qPrintable("drawn: " + diff));
+        if (interop->buffer_texture()) {  // what the view's shader draws from the shared memory
+            std::vector<std::uint8_t> drawn;
+            std::string log;
+            QVERIFY2(drawer.draw(gl_, interop->buffer_texture(), q.width, q.height, q.width, q.height, &drawn, &log),
+                     log.c_str());
+            interop->frame_drawn();
+            const QString diff = first_differences(drawn, q.gray, q.width);
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("drawn, seed %1: ").arg(seed - 1) + diff));
+        }
+        const QString diff = first_differences(seen_by_gl(*interop, q.width, q.height), q.gray, q.width);
+        QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("read back, seed %1: ").arg(seed - 1) + diff));
     }
 }
 

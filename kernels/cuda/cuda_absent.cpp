@@ -31,6 +31,7 @@ Status GlInterop::open(const GlFunctions&, GLuint, std::uint32_t, std::uint32_t,
 InteropPath GlInterop::path() const { return InteropPath::HostCopy; }
 int GlInterop::cuda_device() const { return -1; }
 GLuint GlInterop::buffer_texture() const { return 0; }
+void GlInterop::frame_drawn() {}
 Status GlInterop::read_back(std::uint8_t*) const { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
 Status GlInterop::render(const FrameWriter&) { return Status::error(ErrorKind::Unavailable, kNoToolkit); }
 

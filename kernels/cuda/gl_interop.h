@@ -11,9 +11,9 @@
 //                 once as a buffer (GL_EXT_memory_object_fd) and a GL_R8 buffer texture over it;
 //                 per frame the writer gets its device pointer and the CPU waits for the writer's
 //                 stream (no map/unmap), and GL draws straight from the buffer texture (the view's
-//                 shader fetches texels, CVZ_BUFFER_SOURCE in image.frag): nothing is copied. A GL
-//                 fence at the start of each frame keeps the writer from overwriting bytes that a
-//                 draw issued before still reads. The 2-D texture is not written on this path.
+//                 shader fetches texels, CVZ_BUFFER_SOURCE in image.frag): nothing is copied. The
+//                 drawer calls frame_drawn() after each draw: the next frame waits on that fence, so
+//                 its writer cannot overwrite bytes a draw still reads. The 2-D texture is not written.
 //   SurfaceWrite  the texture is registered with CUDA; per frame: map, the writer gets a surface
 //                 object over the texels (surf2Dwrite), unmap. Needs a GL_R8 texture.
 //   PixelBuffer   a pixel buffer is registered; per frame: map, the writer gets its device pointer,
@@ -65,8 +65,11 @@ public:
     // ExternalMemory: the GL_TEXTURE_BUFFER (GL_R8, width * height texels, row after row) that holds
     // each frame, for the view to draw from; 0 on the other paths, which write the 2-D texture.
     GLuint buffer_texture() const;
-    // The frame as GL holds it (the 2-D texture, or the shared buffer), width * height bytes, read
-    // back through GL after the GPU finished: for tests and the inspector.
+    // ExternalMemory: the GL commands issued so far read the current frame (a fence marks them); the
+    // next render() waits for them before its writer starts. No-op on the other paths.
+    void frame_drawn();
+    // The frame as the display holds it, width * height bytes, after the GPU finished: the 2-D
+    // texture through GL, or the shared memory (through CUDA: GL's own read-back of it can be stale).
     Status read_back(std::uint8_t* gray) const;
 
     // One frame: maps the path's object, calls `write` once with it as an InteropTarget (width x

@@ -548,7 +548,10 @@ void ImageView::paintGL() {
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     quad_->release();
     shaders.release();
-    if (buffer_texture) glBindTexture(GL_TEXTURE_BUFFER, 0);
+    if (buffer_texture) {
+        glBindTexture(GL_TEXTURE_BUFFER, 0);
+        interop_->frameDrawn();  // the next frame's writer waits for this draw
+    }
 }
 
 void ImageView::drawFrameNow() {

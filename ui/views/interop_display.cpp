@@ -114,6 +114,10 @@ unsigned InteropDisplay::textureId() const { return isOpen() ? impl_->texture : 
 
 unsigned InteropDisplay::bufferTextureId() const { return isOpen() ? impl_->interop->buffer_texture() : 0; }
 
+void InteropDisplay::frameDrawn() {
+    if (impl_->interop) impl_->interop->frame_drawn();
+}
+
 QStringList InteropDisplay::refusals() const { return impl_->refusals; }
 
 Status InteropDisplay::render(const FrameWriter& write) {

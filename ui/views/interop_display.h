@@ -69,6 +69,8 @@ public:
     // Nonzero on the zero-copy path: the GL_TEXTURE_BUFFER (GL_R8, rows in order) to draw instead of
     // textureId(), with the shader's CVZ_BUFFER_SOURCE variant.
     unsigned bufferTextureId() const;
+    // Call after each draw of bufferTextureId(): the next render() waits for that draw on the GPU.
+    void frameDrawn();
     // Why each path tried by the last open() was refused: "surface write (CUDA-GL interop): ...".
     QStringList refusals() const;
 
