@@ -41,7 +41,7 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         return emulate(grid, shape.block, o, [&](const EmuContext& ctx) {
-            if (recorder.begin_thread(ctx)) Body::run(TracedContext<MemoryRecorder>(ctx, recorder), im);
+            if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), im);
         });
     });
     result.cancelled = recorder.cancelled();

@@ -35,7 +35,7 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         return emulate(grid, block, o, [&](const EmuContext& ctx) {
-            if (recorder.begin_thread(ctx)) Body::run(TracedContext<MemoryRecorder>(ctx, recorder), p, run);
+            if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), p, run);
         });
     });
     result.cancelled = recorder.cancelled();

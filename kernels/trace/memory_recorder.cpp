@@ -12,50 +12,6 @@ namespace {
 
 std::atomic<std::uint64_t> g_next_recorder_id{1};
 
-// One access as the body made it, until its block is reduced.
-struct Record {
-    std::uint32_t tid;   // linear thread id in the block
-    std::uint32_t site;
-    std::uint32_t occurrence;
-    std::uint32_t seq;   // the thread's access count before this one: program order
-    std::uint64_t offset;
-    std::uint32_t bytes;
-    std::int32_t buffer;  // -1: in no registered buffer
-    MemorySpace space;
-    Access access;
-};
-
-}  // namespace
-
-struct MemoryRecorder::Worker {
-    std::uint64_t block = ~std::uint64_t(0);
-    bool skip = false;
-    bool keep = false;
-    std::vector<Record> records;
-    std::vector<std::vector<std::uint32_t>> occurrences;  // [site][tid]
-    std::vector<std::uint32_t> seq;                        // [tid]
-    struct CachedSite {
-        const char* file;
-        unsigned line;
-        Access access;
-        std::uint32_t id;
-    };
-    std::vector<CachedSite> site_cache;
-    std::size_t last_site = 0;
-
-    MemoryMetrics totals;
-    std::vector<MemoryMetrics> per_site;
-    std::vector<WarpMetrics> warps;
-    std::vector<MemoryRequest> requests;
-    std::uint64_t unmapped = 0;
-
-    // Scratch of the reduction, reused from block to block.
-    std::vector<std::uint32_t> first_request, request_lanes, order;
-    std::vector<LaneAccess> lanes;
-};
-
-namespace {
-
 struct Tls {
     std::uint64_t owner = 0;
     void* worker = nullptr;
@@ -63,6 +19,12 @@ struct Tls {
 thread_local Tls t_slot;
 
 }  // namespace
+
+std::uint32_t TraceWorker::new_site(const AccessSite& site, Access access) {
+    const std::uint32_t id = owner_->site_id(*this, site, access);
+    site_cache_[(site.line * 2 + unsigned(access)) & 63] = CachedSite{site.file, site.line, access, id};
+    return id;
+}
 
 MemoryRecorder::MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
                                const TraceOptions& options)
@@ -80,6 +42,11 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     std::lock_guard lock(mutex_);
     workers_.push_back(std::make_unique<Worker>());
     Worker& w = *workers_.back();
+    w.owner_ = this;
+    w.block_x_ = block_.x;
+    w.block_y_ = block_.y;
+    for (const BufferRange& b : buffers_) w.ranges_.push_back({static_cast<const unsigned char*>(b.base), b.bytes});
+    w.shared_bytes_ = shared_bytes_;
     w.seq.assign(threads_, 0);
     t_slot.owner = id_;
     t_slot.worker = &w;
@@ -90,14 +57,14 @@ bool MemoryRecorder::kept(std::uint64_t block) const {
     return std::binary_search(options_.keep_blocks.begin(), options_.keep_blocks.end(), block);
 }
 
-bool MemoryRecorder::begin_thread(const EmuContext& ctx) {
+TraceWorker* MemoryRecorder::begin_thread(const EmuContext& ctx) {
     Worker& w = worker();
     const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
     if (b != w.block) {
         finish_block(w);
         start_block(w, b);
     }
-    return !w.skip;
+    return w.skip ? nullptr : &w;
 }
 
 void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
@@ -111,15 +78,6 @@ void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
 }
 
 std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access access) {
-    if (w.last_site < w.site_cache.size()) {
-        const Worker::CachedSite& c = w.site_cache[w.last_site];
-        if (c.line == site.line && c.access == access && c.file == site.file) return c.id;
-    }
-    for (std::size_t i = 0; i < w.site_cache.size(); ++i)
-        if (w.site_cache[i].line == site.line && w.site_cache[i].access == access && w.site_cache[i].file == site.file) {
-            w.last_site = i;
-            return w.site_cache[i].id;
-        }
     // A new (file pointer, line): one file may reach us through several pointers (one per translation
     // unit), so ids are given per normalised path and line.
     const std::string file = repo_relative_source(site.file);
@@ -136,44 +94,9 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
             site_keys_.emplace_back(key, id);
         }
     }
-    w.site_cache.push_back({site.file, site.line, access, id});
-    w.last_site = w.site_cache.size() - 1;
     if (w.occurrences.size() <= id) w.occurrences.resize(id + 1, std::vector<std::uint32_t>(threads_, 0u));
     if (w.per_site.size() <= id) w.per_site.resize(id + 1);
     return id;
-}
-
-void MemoryRecorder::on_access(const EmuContext& ctx, Access access, const void* address, std::size_t bytes,
-                               const AccessSite& site) {
-    Worker& w = worker();
-    Record r;
-    r.tid = std::uint32_t(linear_thread_id(ctx.thread_idx(), block_));
-    r.site = site_id(w, site, access);
-    r.occurrence = w.occurrences[r.site][r.tid]++;
-    r.seq = w.seq[r.tid]++;
-    r.bytes = std::uint32_t(bytes);
-    r.access = access;
-    const auto* q = static_cast<const unsigned char*>(address);
-    const auto* shared = static_cast<const unsigned char*>(ctx.shared_);
-    if (shared && q >= shared && q < shared + shared_bytes_) {
-        r.space = MemorySpace::Shared;
-        r.buffer = std::int32_t(buffers_.size());  // the shared buffer follows the global ones
-        r.offset = std::uint64_t(q - shared);
-    } else {
-        r.space = MemorySpace::Global;
-        r.buffer = -1;
-        r.offset = reinterpret_cast<std::uintptr_t>(q);
-        for (std::size_t i = 0; i < buffers_.size(); ++i) {
-            const auto* base = static_cast<const unsigned char*>(buffers_[i].base);
-            if (q >= base && q < base + buffers_[i].bytes) {
-                r.buffer = std::int32_t(i);
-                r.offset = std::uint64_t(q - base);
-                break;
-            }
-        }
-        if (r.buffer < 0) ++w.unmapped;
-    }
-    w.records.push_back(r);
 }
 
 void MemoryRecorder::finish_block(Worker& w) {
@@ -187,7 +110,7 @@ void MemoryRecorder::finish_block(Worker& w) {
     // executions of the site took part in every one. first_request[warp*nsites + site] numbers them.
     const std::size_t keys = std::size_t(warps_) * nsites;
     w.first_request.assign(keys + 1, 0u);
-    for (const Record& r : w.records) {
+    for (const TraceRecord& r : w.records) {
         std::uint32_t& n = w.first_request[std::size_t(r.tid / kWarpSize) * nsites + r.site];
         n = std::max(n, r.occurrence + 1);
     }
@@ -201,33 +124,33 @@ void MemoryRecorder::finish_block(Worker& w) {
 
     // Counting sort of the records by request: request_lanes[q]..request_lanes[q+1] index `order`.
     w.request_lanes.assign(std::size_t(total) + 1, 0u);
-    auto request_of = [&](const Record& r) {
+    auto request_of = [&](const TraceRecord& r) {
         return w.first_request[std::size_t(r.tid / kWarpSize) * nsites + r.site] + r.occurrence;
     };
-    for (const Record& r : w.records) ++w.request_lanes[request_of(r) + 1];
+    for (const TraceRecord& r : w.records) ++w.request_lanes[request_of(r) + 1];
     for (std::size_t q = 0; q < total; ++q) w.request_lanes[q + 1] += w.request_lanes[q];
     w.order.resize(w.records.size());
-    {
-        std::vector<std::uint32_t> fill(w.request_lanes.begin(), w.request_lanes.end() - 1);
-        for (std::uint32_t i = 0; i < w.records.size(); ++i) w.order[fill[request_of(w.records[i])]++] = i;
-    }
+    w.fill.assign(w.request_lanes.begin(), w.request_lanes.end() - 1);
+    for (std::uint32_t i = 0; i < w.records.size(); ++i) w.order[w.fill[request_of(w.records[i])]++] = i;
 
     const bool per_warp = w.keep || options_.all_warps;
-    std::vector<MemoryMetrics> warp_metrics(per_warp ? warps_ : 0);
+    std::vector<MemoryMetrics>& warp_metrics = w.warp_metrics;
+    warp_metrics.assign(per_warp ? warps_ : 0, MemoryMetrics{});
     std::vector<std::pair<std::uint64_t, std::size_t>> program_order;  // kept block: (warp, min seq) -> request
     const std::size_t first_kept = w.requests.size();
 
     for (std::uint32_t q = 0; q < total; ++q) {
         const std::uint32_t begin = w.request_lanes[q], end = w.request_lanes[q + 1];
-        const Record& head = w.records[w.order[begin]];
+        const TraceRecord& head = w.records[w.order[begin]];
         w.lanes.clear();
         std::uint32_t min_seq = head.seq;
         for (std::uint32_t i = begin; i < end; ++i) {
-            const Record& r = w.records[w.order[i]];
+            const TraceRecord& r = w.records[w.order[i]];
             w.lanes.push_back(LaneAccess{r.tid % kWarpSize, r.bytes, r.offset});
             min_seq = std::min(min_seq, r.seq);
         }
-        std::sort(w.lanes.begin(), w.lanes.end(), [](const LaneAccess& a, const LaneAccess& b) { return a.lane < b.lane; });
+        auto by_lane = [](const LaneAccess& a, const LaneAccess& b) { return a.lane < b.lane; };
+        if (!std::is_sorted(w.lanes.begin(), w.lanes.end(), by_lane)) std::sort(w.lanes.begin(), w.lanes.end(), by_lane);
         MemoryRequest m;
         m.block = block;
         m.warp = head.tid / kWarpSize;

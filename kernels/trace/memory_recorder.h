@@ -25,6 +25,107 @@ struct BufferRange {
     std::size_t bytes = 0;
 };
 
+class MemoryRecorder;
+
+// One access as the body made it, until its block is reduced.
+struct TraceRecord {
+    std::uint32_t tid;  // linear thread id in the block
+    std::uint32_t site;
+    std::uint32_t occurrence;
+    std::uint32_t seq;  // the thread's access count before this one: program order
+    std::uint64_t offset;
+    std::uint32_t bytes;
+    std::int32_t buffer;  // -1: in no registered buffer
+    MemorySpace space;
+    Access access;
+};
+
+// What one host thread of a traced launch records into: the traced context's observer. The body
+// runs through TracedContext<TraceWorker>, so on_access is inlined into it (the emulator's runner is
+// flattened) and costs a site lookup, two counters and one record; the block's reduction happens when
+// the host thread moves on to its next block (MemoryRecorder).
+class TraceWorker {
+public:
+    void on_access(const EmuContext& ctx, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
+        TraceRecord r;
+        r.tid = std::uint32_t(ctx.thread_idx().x + block_x_ * (ctx.thread_idx().y + std::uint64_t(block_y_) * ctx.thread_idx().z));
+        r.site = site_id(site, access);
+        r.occurrence = occurrences[r.site][r.tid]++;
+        r.seq = seq[r.tid]++;
+        r.bytes = std::uint32_t(bytes);
+        r.access = access;
+        const auto* q = static_cast<const unsigned char*>(address);
+        const auto* shared = static_cast<const unsigned char*>(ctx.shared_);
+        if (q >= shared && q < shared + shared_bytes_) {
+            r.space = MemorySpace::Shared;
+            r.buffer = std::int32_t(ranges_.size());  // the shared buffer follows the global ones
+            r.offset = std::uint64_t(q - shared);
+        } else {
+            r.space = MemorySpace::Global;
+            locate(q, r);
+        }
+        records.push_back(r);
+    }
+    void on_sync(const EmuContext&) {}
+
+private:
+    friend class MemoryRecorder;
+    struct Range {
+        const unsigned char* base;
+        std::size_t bytes;
+    };
+    struct CachedSite {
+        const char* file = nullptr;
+        unsigned line = 0;
+        Access access = Access::Load;
+        std::uint32_t id = 0;
+    };
+
+    std::uint32_t site_id(const AccessSite& site, Access access) {
+        // Direct-mapped by line: the few sites of a body never collide in 64 slots in practice, and a
+        // collision only costs a trip to the recorder.
+        const CachedSite& c = site_cache_[(site.line * 2 + unsigned(access)) & 63];
+        if (c.line == site.line && c.file == site.file && c.access == access) return c.id;
+        return new_site(site, access);
+    }
+    std::uint32_t new_site(const AccessSite& site, Access access);
+    void locate(const unsigned char* q, TraceRecord& r) {
+        for (std::size_t i = 0; i < ranges_.size(); ++i)
+            if (q >= ranges_[i].base && q < ranges_[i].base + ranges_[i].bytes) {
+                r.buffer = std::int32_t(i);
+                r.offset = std::uint64_t(q - ranges_[i].base);
+                return;
+            }
+        r.buffer = -1;
+        r.offset = reinterpret_cast<std::uintptr_t>(q);
+        ++unmapped;
+    }
+
+    MemoryRecorder* owner_ = nullptr;
+    std::uint64_t block_x_ = 1, block_y_ = 1;
+    std::vector<Range> ranges_;
+    std::size_t shared_bytes_ = 0;
+    CachedSite site_cache_[64];
+
+    std::uint64_t block = ~std::uint64_t(0);
+    bool skip = false;
+    bool keep = false;
+    std::vector<TraceRecord> records;
+    std::vector<std::vector<std::uint32_t>> occurrences;  // [site][tid]
+    std::vector<std::uint32_t> seq;                        // [tid]
+
+    MemoryMetrics totals;
+    std::vector<MemoryMetrics> per_site;
+    std::vector<WarpMetrics> warps;
+    std::vector<MemoryRequest> requests;
+    std::uint64_t unmapped = 0;
+
+    // Scratch of the reduction, reused from block to block.
+    std::vector<std::uint32_t> first_request, request_lanes, order, fill;
+    std::vector<LaneAccess> lanes;
+    std::vector<MemoryMetrics> warp_metrics;
+};
+
 class MemoryRecorder {
 public:
     MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
@@ -34,12 +135,10 @@ public:
     MemoryRecorder& operator=(const MemoryRecorder&) = delete;
 
     // Called by the launch before each emulated thread's body: starts a new block when the thread
-    // belongs to one; false when the trace was cancelled before its block started (skip the body; a
-    // block is skipped whole, so a body with barriers never waits on a thread that did not run).
-    bool begin_thread(const EmuContext& ctx);
-
-    void on_access(const EmuContext& ctx, Access access, const void* address, std::size_t bytes, const AccessSite& site);
-    void on_sync(const EmuContext&) {}
+    // belongs to one, and returns the host thread's worker to run the body's TracedContext with; null
+    // when the trace was cancelled before its block started (skip the body; a block is skipped whole,
+    // so a body with barriers never waits on a thread that did not run).
+    TraceWorker* begin_thread(const EmuContext& ctx);
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
@@ -47,7 +146,8 @@ public:
     MemoryTrace finish();
 
 private:
-    struct Worker;
+    friend class TraceWorker;
+    using Worker = TraceWorker;
     Worker& worker();
     std::uint32_t site_id(Worker& w, const AccessSite& site, Access access);
     void start_block(Worker& w, std::uint64_t block);
