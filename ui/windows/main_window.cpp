@@ -47,6 +47,7 @@
 #include "ui/windows/export_actions.h"
 #include "ui/windows/number_field_guard.h"
 #include "ui/windows/recent_files.h"
+#include "ui/windows/schedule_actions.h"
 #include "ui/windows/sweep_dialog.h"
 
 // Q_INIT_RESOURCE declares a function, so it must be used outside any namespace. The library is
@@ -83,6 +84,7 @@ MainWindow::MainWindow(const DisplayPathChoice& display, const QString& file, QW
     createPages();
     createStatusBar();
     createDocks();
+    schedule_->createDock();
     restoreSettings();
     animation_->bind(docks_.timeline);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentPageChanged);
@@ -121,6 +123,10 @@ void MainWindow::createActions() {
     exports_ = new ExportActions(this, jobs_.get());
     exports_->addTo(file_menu);
     connect(exports_, &ExportActions::message, this, &MainWindow::setStatus);
+    schedule_ = new ScheduleActions(this, jobs_.get());
+    schedule_->addToFileMenu(file_menu);
+    connect(schedule_, &ScheduleActions::message, this, &MainWindow::setStatus);
+    connect(schedule_, &ScheduleActions::failed, this, &MainWindow::showError);
     file_menu->addSeparator();
     QAction* quit = file_menu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -172,6 +178,7 @@ void MainWindow::createActions() {
     sweep->setObjectName(QStringLiteral("sweepAction"));
     sweep->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     sweep->setToolTip(tr("Time the current kernel over every block shape (GPU), with each shape's occupancy"));
+    schedule_->addToRunMenu(run_menu);
 
     QMenu* help_menu = menuBar()->addMenu(tr("&Help"));
     help_menu->addAction(tr("&About cudaviz"), this, [this] {

@@ -37,6 +37,7 @@ class OccupancyPanel;
 class OverlayLegend;
 class OverlayPanel;
 class RecentFiles;
+class ScheduleActions;
 class SmPanel;
 class SweepDialog;
 class TimelineBar;
@@ -103,6 +104,8 @@ public:
     // File > Save Result As and File > Export.
     ExportActions* exports() const { return exports_; }
     AnimationActions* animationActions() const { return animation_; }
+    // File > Open Schedule, Run > Record Schedule and the Schedule dock.
+    ScheduleActions* scheduleActions() const { return schedule_; }
 
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
@@ -171,6 +174,7 @@ private:
     QSettings* settings_ = nullptr;  // run and overlay choices, written as they change
     ExportActions* exports_ = nullptr;
     AnimationActions* animation_ = nullptr;
+    ScheduleActions* schedule_ = nullptr;
 };
 
 }  // namespace cvz

@@ -1,0 +1,240 @@
+// The recorded schedule in the window (ui/windows/schedule_actions, ui/panels/schedule_panel,
+// ui/views/schedule_overlay): File > Open Schedule shows the recorded SMs beside the model at the same
+// time with the differences computed from the recording; the output view greys finished blocks and
+// outlines running ones, at least ScheduleOverlay::kMinRunningPx wide even when a block is a fraction
+// of a pixel on screen; Jump to Tail and the speed control move the time; a malformed file is a
+// message naming it; Run > Record Schedule records the current launch on the emulator.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QTemporaryDir>
+
+#include "app/grayscale/grayscale_session.h"
+#include "app/schedule_json.h"
+#include "ui/panels/schedule_panel.h"
+#include "ui/panels/schedule_sm_view.h"
+#include "ui/views/block_colors.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/schedule_overlay.h"
+#include "ui/views/view_transform.h"
+#include "ui/windows/main_window.h"
+#include "ui/windows/schedule_actions.h"
+#include "support/main_window_fixtures.h"
+#include "support/test_images.h"
+
+using namespace cvz;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+// The 97x33 photo's default launch (2-D 16x16) has a grid of 7x3 = 21 blocks. Recorded on 4 "SMs" in
+// the reverse of the model's order, one block at a time each, 100 ns a block; block 20 runs to 1000 ns
+// (the tail: the other SMs are done at 500 ns).
+BlockSchedule synthetic() {
+    BlockSchedule s;
+    s.backend = "cuda";
+    s.device = "Test GPU";
+    s.sms = 4;
+    for (unsigned b = 0; b < 21; ++b) {
+        const std::uint64_t start = (b / 4) * 100;
+        s.blocks.push_back({Dim3{b % 7, b / 7, 0}, 3 - int(b % 4), start, b == 20 ? 1000 : start + 100});
+    }
+    return s;
+}
+
+// The overlay alone, drawn over transparency.
+QImage render(ScheduleOverlay* overlay) {
+    QImage image(overlay->size(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    overlay->render(&image, QPoint(), QRegion(), QWidget::DrawChildren);
+    return image;
+}
+
+// The white inner outline of a running block: within the first pixels in from its left edge.
+bool has_white_edge(const QImage& image, const QRectF& r) {
+    const int y = int(r.center().y());
+    for (int x = int(r.left()); x <= int(r.left()) + 3; ++x)
+        if (image.pixelColor(x, y).rgb() == QColor(Qt::white).rgb()) return true;
+    return false;
+}
+
+}  // namespace
+
+class TestSchedulePanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init() { QSettings().clear(); }
+    void open_schedule_replays_beside_model();
+    void overlay_greys_done_and_outlines_running();
+    void tail_and_speed_move_the_time();
+    void malformed_file_is_named();
+    void record_on_the_emulator();
+
+private:
+    bool open(MainWindow& w);
+    QTemporaryDir dir_;
+    QString photo_, json_;
+    DisplayPathChoice display_;
+};
+
+void TestSchedulePanel::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-schedule-test"));  // its own settings
+    QVERIFY(dir_.isValid());
+    photo_ = dir_.filePath(QStringLiteral("photo.png"));
+    QVERIFY(test::make_test_image(97, 33, 5).save(photo_));
+    json_ = dir_.filePath(QStringLiteral("synthetic.json"));
+    QCOMPARE(write_schedule_json(json_, synthetic()), QString());
+    display_ = choose_display_path(false);
+}
+
+bool TestSchedulePanel::open(MainWindow& w) {
+    if (!test::show_and_wait(w, {1200, 760}, kTimeoutMs)) return false;
+    return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
+                                        !w.session()->running() && !w.jobs()->busy(); },
+                           kTimeoutMs);
+}
+
+void TestSchedulePanel::open_schedule_replays_beside_model() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    ScheduleActions* actions = w.scheduleActions();
+    QVERIFY(!actions->dock()->isVisible());
+    QCOMPARE(actions->openSchedule(json_), QString());
+    QVERIFY(actions->dock()->isVisible());
+    SchedulePanel* panel = actions->panel();
+    QCOMPARE(panel->time(), 0u);
+    QVERIFY2(panel->caption().contains("Test GPU (synthetic.json, 4 SMs)"), qPrintable(panel->caption()));
+    QVERIFY2(panel->caption().contains("t = 0 ns of 1.00 µs"), qPrintable(panel->caption()));
+    const QString diff = panel->differencesText();
+    QVERIFY2(diff.contains("the first blocks went to SMs 3, 2, 1, 0; the model deals block i to SM i mod 4 (0, 1, 2, 3)"),
+             qPrintable(diff));
+    QVERIFY2(diff.contains("0 of 21 blocks ran on the SM the model predicts"), qPrintable(diff));  // all mirrored
+    QVERIFY2(diff.contains("SMs went idle for good from 500 ns; the last 500 ns (50.0% of the run)"), qPrintable(diff));
+    QVERIFY2(diff.contains("SM 3 ran 6, SM 0 ran 5 (4 of 4 SMs used); the model gives each 5 or 6"), qPrintable(diff));
+    QVERIFY2(diff.contains("longest 500 ns (block [6, 2, 0] on SM 3)"), qPrintable(diff));
+
+    // t = 150 ns: blocks 4..7 run, each on the mirror of the SM the model puts it on.
+    panel->setTime(150);
+    const auto& recorded = panel->recordedView()->occupancy();
+    const auto& model = panel->modelView()->occupancy();
+    QCOMPARE(recorded.size(), std::size_t(4));
+    for (int sm = 0; sm < 4; ++sm) QCOMPARE(recorded[std::size_t(sm)], (std::vector<std::uint64_t>{std::uint64_t(7 - sm)}));
+    // The model's 6 waves over 1000 ns: wave 0 at 150 ns, block sm on SM sm.
+    for (int sm = 0; sm < 4; ++sm) QCOMPARE(model[std::size_t(sm)], (std::vector<std::uint64_t>{std::uint64_t(sm)}));
+    QVERIFY2(panel->caption().contains("4 running, 4 of 21 blocks done"), qPrintable(panel->caption()));
+    QVERIFY2(panel->caption().contains("model: wave 1 of 6"), qPrintable(panel->caption()));
+    // The recorded view paints block 7's colour inside SM 0's box.
+    const QImage grab = panel->recordedView()->grab().toImage();
+    const QRectF box = panel->recordedView()->smBox(0);
+    const QColor painted = grab.pixelColor((box.topLeft() + QPointF(4, 4)).toPoint() * grab.devicePixelRatio());
+    QCOMPARE(painted.rgb(), color_for_id(7).rgb());
+}
+
+void TestSchedulePanel::overlay_greys_done_and_outlines_running() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    QCOMPARE(w.scheduleActions()->openSchedule(json_), QString());
+    ScheduleOverlay* overlay = w.scheduleActions()->overlay();
+    QVERIFY(overlay);
+    QVERIFY(overlay->matches());
+    QCOMPARE(overlay->size(), w.resultView()->widget()->size());
+    w.scheduleActions()->panel()->setTime(150);  // blocks 0-3 done, 4-7 running
+    QImage image = render(overlay);
+    // Block 1 (image pixels 16-31 x 0-15) is done: grey, half transparent.
+    const QPoint done = w.resultView()->imageToWidget(QPointF(24, 8)).toPoint();
+    const QColor grey = image.pixelColor(done);
+    QVERIFY2(grey.alpha() > 100 && grey.alpha() < 255 && qAbs(grey.red() - grey.blue()) < 3, qPrintable(grey.name(QColor::HexArgb)));
+    // Block 5 (pixels 80-95 x 0-15) runs: its colour fills its rectangle, inside a white and dark outline.
+    const QRectF r5 = overlay->runningRect(5);
+    const QColor fill = image.pixelColor(r5.center().toPoint());
+    const QColor want = color_for_id(5);
+    QVERIFY2(qAbs(fill.alpha() - 191) <= 1 && qAbs(fill.red() - want.red()) <= 2 && qAbs(fill.green() - want.green()) <= 2 &&
+                 qAbs(fill.blue() - want.blue()) <= 2,
+             qPrintable(fill.name(QColor::HexArgb) + " want " + want.name()));
+    QVERIFY(has_white_edge(image, r5));
+    // Block 10 (pixels 48-63 x 16-31) has not started: nothing drawn.
+    QCOMPARE(image.pixelColor(w.resultView()->imageToWidget(QPointF(56, 24)).toPoint()).alpha(), 0);
+
+    // Zoomed far out, a block is under a pixel wide: running blocks keep kMinRunningPx and stay drawn.
+    w.viewTransform()->setZoom(0.05);
+    const QRectF tiny = overlay->runningRect(5);
+    QVERIFY2(tiny.width() >= ScheduleOverlay::kMinRunningPx && tiny.height() >= ScheduleOverlay::kMinRunningPx,
+             qPrintable(QStringLiteral("%1x%2").arg(tiny.width()).arg(tiny.height())));
+    image = render(overlay);
+    QVERIFY(image.pixelColor(tiny.center().toPoint()).alpha() > 0);
+    QVERIFY(has_white_edge(image, tiny));
+
+    // Another block shape has another grid: the recording no longer matches and nothing is drawn.
+    w.session()->setShape(LaunchShape::two_d(32, 8));
+    QTRY_VERIFY_WITH_TIMEOUT(!overlay->matches(), kTimeoutMs);
+    QVERIFY(render(overlay) == [&] { QImage e(overlay->size(), QImage::Format_ARGB32_Premultiplied); e.fill(Qt::transparent); return e; }());
+}
+
+void TestSchedulePanel::tail_and_speed_move_the_time() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    QCOMPARE(w.scheduleActions()->openSchedule(json_), QString());
+    SchedulePanel* panel = w.scheduleActions()->panel();
+    panel->jumpToTail();
+    QCOMPARE(panel->time(), 500u);
+    QVERIFY2(panel->caption().contains("the tail: SMs going idle"), qPrintable(panel->caption()));
+    QCOMPARE(panel->recordedView()->occupancy()[3], (std::vector<std::uint64_t>{20}));
+    for (int sm = 0; sm < 3; ++sm) QVERIFY(panel->recordedView()->occupancy()[std::size_t(sm)].empty());
+    // The whole run in 5 s: 100 ms of replay is a fiftieth of the 1000 ns run.
+    panel->setSpeedIndex(0);
+    QCOMPARE(panel->secondsPerRun(), 5.0);
+    panel->advance(100);
+    QCOMPARE(panel->time(), 520u);
+    panel->setSpeedIndex(3);  // the slowest: 300 s
+    panel->advance(3000);
+    QCOMPARE(panel->time(), 530u);
+    // Playing to the end stops there.
+    panel->setPlaying(true);
+    QVERIFY(panel->playing());
+    panel->setSpeedIndex(0);
+    panel->advance(10000);
+    QCOMPARE(panel->time(), 1000u);
+    QVERIFY(!panel->playing());
+}
+
+void TestSchedulePanel::malformed_file_is_named() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    const QString bad = dir_.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"backend": "cuda", "device": "x", "sms": 2, "blocks": [{"block": [0,0,0], "sm": 5, "start_ns": 0, "end_ns": 1}]})");
+    f.close();
+    const QString error = w.scheduleActions()->openSchedule(bad);
+    QVERIFY2(error.contains(QDir::toNativeSeparators(bad)) && error.contains("ran on SM 5, outside 0..1"), qPrintable(error));
+    QCOMPARE(w.statusText(), error);
+    QVERIFY(w.errorBox());
+    QVERIFY2(w.errorBox()->text().contains("ran on SM 5"), qPrintable(w.errorBox()->text()));
+    QVERIFY(!w.scheduleActions()->dock()->isVisible());  // nothing was shown
+}
+
+void TestSchedulePanel::record_on_the_emulator() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    w.session()->setBackend(BackendChoice::Cpu);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    QSignalSpy finished(w.scheduleActions(), &ScheduleActions::finished);
+    QVERIFY(w.scheduleActions()->recordSchedule().isValid());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.first().first().toBool(), true);
+    const auto replay = w.scheduleActions()->panel()->replay();
+    QVERIFY(replay);
+    QVERIFY(replay->grid() == w.session()->plan().grid);
+    QCOMPARE(replay->schedule().backend, std::string("cpu"));
+    QCOMPARE(replay->schedule().blocks.size(), std::size_t(21));
+    QVERIFY(w.scheduleActions()->overlay()->matches());
+    QVERIFY2(w.statusText().startsWith("Recorded the schedule of 21 blocks on CPU emulator"), qPrintable(w.statusText()));
+    QVERIFY(w.scheduleActions()->panel()->differencesText().contains("host worker"));
+}
+
+QTEST_MAIN(TestSchedulePanel)
+#include "tst_schedule_panel.moc"

@@ -1,0 +1,132 @@
+#include "ui/windows/schedule_actions.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+
+#include "app/grayscale/grayscale_session.h"
+#include "app/job_runner.h"
+#include "app/rgb_buffer.h"
+#include "app/schedule_json.h"
+#include "app/schedule_recorder.h"
+#include "app/schedule_replay.h"
+#include "ui/pages/image_page.h"
+#include "ui/panels/schedule_panel.h"
+#include "ui/views/image_surface.h"
+#include "ui/views/schedule_overlay.h"
+#include "ui/windows/main_window.h"
+
+namespace cvz {
+
+ScheduleActions::ScheduleActions(MainWindow* window, JobRunner* jobs) : QObject(window), window_(window), jobs_(jobs) {}
+
+void ScheduleActions::addToFileMenu(QMenu* file_menu) {
+    QAction* open = file_menu->addAction(tr("Open Sc&hedule..."), this, [this] {
+        const QString start = last_folder_.isEmpty() ? QDir::homePath() : last_folder_;
+        const QString path = QFileDialog::getOpenFileName(window_, tr("Open Block Schedule"), start,
+                                                          tr("Block schedules (*.json);;All files (*)"));
+        if (!path.isEmpty()) openSchedule(path);
+    });
+    open->setObjectName(QStringLiteral("openScheduleAction"));
+    open->setToolTip(tr("Replay a recorded block schedule (cudaviz-cli grayscale --schedule FILE.json) beside the model"));
+}
+
+void ScheduleActions::addToRunMenu(QMenu* run_menu) {
+    QAction* record = run_menu->addAction(tr("Record &Schedule"), this, [this] { recordSchedule(); });
+    record->setObjectName(QStringLiteral("recordScheduleAction"));
+    record->setToolTip(tr("Run the image's launch once more, recording which SM (or host worker) ran each block "
+                          "and when, and replay it beside the model"));
+}
+
+void ScheduleActions::createDock() {
+    panel_ = new SchedulePanel(window_);
+    panel_->setObjectName(QStringLiteral("schedulePanel"));
+    dock_ = new QDockWidget(tr("Schedule"), window_);
+    dock_->setObjectName(QStringLiteral("scheduleDock"));
+    dock_->setWidget(panel_);
+    window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
+    dock_->hide();  // until there is a schedule to show
+    connect(panel_, &SchedulePanel::timeChanged, this, [this](std::uint64_t t) {
+        if (overlay_) overlay_->setTime(t);
+    });
+    // A new launch (another block shape, another picture) has another grid: the overlay follows.
+    connect(window_->session(), &GrayscaleSession::planChanged, this, [this] {
+        if (panel_->replay()) attachOverlay();
+    });
+}
+
+QString ScheduleActions::openSchedule(const QString& path) {
+    const LoadedSchedule loaded = read_schedule_json(path);
+    if (!loaded.ok()) {
+        emit message(loaded.error, true);
+        emit failed(loaded.error);
+        return loaded.error;
+    }
+    last_folder_ = QFileInfo(path).absolutePath();
+    show(std::make_shared<const ScheduleReplay>(loaded.schedule, loaded.grid), QFileInfo(path).fileName());
+    emit message(tr("Opened the block schedule %1: %2 blocks recorded on %3")
+                     .arg(QDir::toNativeSeparators(path))
+                     .arg(qulonglong(loaded.schedule.blocks.size()))
+                     .arg(QString::fromStdString(loaded.schedule.device)),
+                 false);
+    return {};
+}
+
+JobTicket ScheduleActions::recordSchedule() {
+    GrayscaleSession* session = window_->session();
+    if (session->image().isNull()) {
+        emit message(tr("Open a picture first: the schedule is recorded for the image page's launch"), true);
+        return {};
+    }
+    GrayscaleRequest request;
+    request.layout = session->layout();
+    request.shape = session->shape();
+    request.backend = GrayscaleSession::resolve(session->backend());
+    const QImage input = session->image();
+    emit message(tr("Recording the schedule of %1...").arg(QString::fromStdString(to_string(request.shape))), false);
+    return jobs_->submit(QStringLiteral("schedule"), this, [this, request, input]() mutable -> JobRunner::Continuation {
+        // Worker thread.
+        request.input = to_rgb_buffer(input);
+        ScheduleRun run = record_grayscale_schedule(request);
+        run.gray.clear();
+        return [this, run] {
+            if (!run.status) {
+                const QString e = tr("Recording the schedule failed: %1").arg(QString::fromStdString(run.status.message()));
+                emit message(e, true);
+                emit finished(false);
+                return;
+            }
+            Dim3 grid;
+            check_block_schedule(run.schedule, &grid);
+            show(std::make_shared<const ScheduleReplay>(run.schedule, grid), tr("recorded just now"));
+            emit message(tr("Recorded the schedule of %1 blocks on %2")
+                             .arg(qulonglong(run.schedule.blocks.size()))
+                             .arg(QString::fromStdString(run.schedule.device)),
+                         false);
+            emit finished(true);
+        };
+    });
+}
+
+void ScheduleActions::show(std::shared_ptr<const ScheduleReplay> replay, const QString& source) {
+    panel_->setReplay(std::move(replay), source);
+    dock_->show();
+    dock_->raise();
+    attachOverlay();
+}
+
+ScheduleOverlay* ScheduleActions::overlay() const { return overlay_; }
+
+void ScheduleActions::attachOverlay() {
+    ImageSurface* view = window_->resultView();
+    if (!view) return;
+    if (overlay_ && overlay_->parentWidget() != view->widget()) delete overlay_;  // the view was replaced
+    if (!overlay_) overlay_ = new ScheduleOverlay(view);
+    overlay_->setReplay(panel_->replay(), window_->session()->plan());
+    overlay_->setTime(panel_->time());
+}
+
+}  // namespace cvz
