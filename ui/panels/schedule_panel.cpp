@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -25,8 +26,11 @@ const double kSpeeds[] = {5, 20, 60, 300};
 }  // namespace
 
 SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
+    // The bottom dock area is wide: the replay on the left, the differences beside it.
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    auto* layout = new QVBoxLayout;
+    outer->addLayout(layout, 3);
     caption_ = new QLabel(tr("No schedule: File > Open Schedule..., or Run > Record Schedule"), this);
     caption_->setObjectName(QStringLiteral("scheduleCaption"));
     caption_->setWordWrap(true);
@@ -72,8 +76,14 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
     differences_ = new QLabel(this);
     differences_->setObjectName(QStringLiteral("scheduleDifferences"));
     differences_->setWordWrap(true);
+    differences_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     differences_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(differences_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(differences_);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll, 2);
 
     timer_ = new QTimer(this);
     timer_->setInterval(kFrameMs);
@@ -94,7 +104,8 @@ void SchedulePanel::setReplay(std::shared_ptr<const ScheduleReplay> replay, cons
     model_->setReplay(replay_);
     setEnabled(replay_ && !replay_->empty());
     QStringList lines = replay_ ? replay_->differences() : QStringList{};
-    differences_->setText(lines.join(QLatin1Char('\n')));
+    differences_->setText(lines.isEmpty() ? QString() : tr("How the recording differs from the model:") + QStringLiteral("\n• ") +
+                                                           lines.join(QStringLiteral("\n• ")));
     time_ = 1;  // setTime(0) below always takes effect
     setTime(0);
 }

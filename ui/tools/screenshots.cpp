@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QSettings>
 #include <QTabWidget>
@@ -24,6 +25,9 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/windows/main_window.h"
+#include "ui/windows/schedule_actions.h"
+#include "ui/panels/schedule_panel.h"
+#include "app/schedule_replay.h"
 #include "ui/windows/sweep_dialog.h"
 #include "ui/windows/window_screenshot.h"
 
@@ -133,6 +137,36 @@ int main(int argc, char* argv[]) {
     shot(QStringLiteral("animation_warps"), &w);
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Off)));
     devices->setCurrentIndex(default_device);
+
+    // The real schedule of the H200 beside the model: the recording shipped in resources/schedules
+    // (gray_2d 16x16 over 1920x1080), replayed over a 1920x1080 picture so that the grid is the
+    // recording's; the tail is where the two differ most. Without the file, one recorded here.
+    if (wanted(QStringLiteral("schedule"))) {
+        const QString h200 = QStringLiteral(":/schedules/h200_gray2d_16x16_1920x1080.json");
+        ScheduleActions* schedule = w.scheduleActions();
+        run_shape(LaunchShape::two_d(16, 16));
+        if (QFile::exists(h200)) {
+            gray->setImage(gray->image().scaled(1920, 1080, Qt::IgnoreAspectRatio, Qt::SmoothTransformation), QStringLiteral("chelsea_1920x1080.png"));
+            wait_for([&] { return w.session()->plan().grid.x == 120 && idle(w); });
+            w.zoomToFit();
+            schedule->openSchedule(h200);
+        } else {
+            bool recorded = false;
+            QObject::connect(schedule, &ScheduleActions::finished, [&](bool) { recorded = true; });
+            schedule->recordSchedule();
+            wait_for([&] { return recorded; });
+        }
+        QDockWidget* dock = schedule->dock();
+        w.resizeDocks({dock}, {w.height() * 2 / 5}, Qt::Vertical);
+        SchedulePanel* panel = schedule->panel();
+        if (panel->replay()) panel->setTime(panel->replay()->duration_ns() / 3);
+        wait_for([] { return true; });
+        shot(QStringLiteral("schedule"), &w);
+        if (panel->replay()) panel->jumpToTail();
+        wait_for([] { return true; });
+        shot(QStringLiteral("schedule_tail"), &w);
+        dock->hide();
+    }
 
     w.tabs()->setCurrentWidget(w.matmulPage());
     raise_dock(w, PageDocks::Inspector);

@@ -48,6 +48,8 @@ void ScheduleActions::createDock() {
     dock_->setObjectName(QStringLiteral("scheduleDock"));
     dock_->setWidget(panel_);
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
+    // A tab beside the execution timeline: the bottom area's whole width for the two SM views.
+    if (QDockWidget* timeline = window_->dock(PageDocks::Timeline)) window_->tabifyDockWidget(timeline, dock_);
     dock_->hide();  // until there is a schedule to show
     connect(panel_, &SchedulePanel::timeChanged, this, [this](std::uint64_t t) {
         if (overlay_) overlay_->setTime(t);
