@@ -12,6 +12,8 @@ QString ms(double v) { return QString::number(v, 'f', 3) + QStringLiteral(" ms")
 
 QString KernelTimes::text() const {
     if (warm_launches <= 0) return QStringLiteral("kernel %1 (one run, not warmed up)").arg(ms(first_ms));
+    if (warm_launches == 1)
+        return QStringLiteral("kernel %1 warm (one launch after the first) · first launch %2").arg(ms(warm_ms), ms(first_ms));
     QString s = QStringLiteral("kernel %1 warm (median of %2 after a warm-up) · first launch %3")
                     .arg(ms(warm_ms))
                     .arg(warm_launches)

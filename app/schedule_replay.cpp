@@ -25,7 +25,8 @@ QString duration_text(std::uint64_t ns) {
     return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 2);
 }
 
-ScheduleReplay::ScheduleReplay(BlockSchedule schedule, Dim3 grid) : schedule_(std::move(schedule)), grid_(grid) {
+ScheduleReplay::ScheduleReplay(BlockSchedule schedule, Dim3 grid, int model_slots)
+    : schedule_(std::move(schedule)), grid_(grid), model_slots_(std::max(0, model_slots)) {
     const std::size_t n = schedule_.blocks.size();
     order_.assign(n, 0);
     per_sm_.assign(std::size_t(std::max(1, schedule_.sms)), 0);
@@ -89,7 +90,9 @@ std::uint64_t ScheduleReplay::started_at(std::uint64_t t) const {
     return std::uint64_t(std::upper_bound(sorted_starts_.begin(), sorted_starts_.end(), t) - sorted_starts_.begin());
 }
 
-WavePlan ScheduleReplay::model() const { return plan_waves(schedule_.blocks.size(), schedule_.sms, max_resident_); }
+WavePlan ScheduleReplay::model() const {
+    return plan_waves(schedule_.blocks.size(), schedule_.sms, model_slots_ ? model_slots_ : max_resident_);
+}
 
 std::uint64_t ScheduleReplay::model_wave_at(std::uint64_t t) const {
     const WavePlan m = model();
@@ -180,8 +183,11 @@ QStringList ScheduleReplay::differences() const {
                .arg(duration_text(percentile(d, 0.5)), duration_text(percentile(d, 0.1)), duration_text(percentile(d, 0.9)),
                     duration_text(d.back()), block_text(lr.block), unit)
                .arg(lr.sm);
-    out << QStringLiteral("At most %1 on one %2 at once; the model uses that as its slots per %2: %3 of %4.")
+    // Overlap counts a block from its first warp's start to its last warp's end.
+    out << QStringLiteral("At most %1 on one %2 at once; the model runs %3 per %2 (%4): %5 of %6.")
                .arg(counted(qulonglong(max_resident_), QStringLiteral("block"), QStringLiteral("blocks")), unit)
+               .arg(counted(qulonglong(m.blocks_per_sm), QStringLiteral("block"), QStringLiteral("blocks")),
+                    model_slots_ ? QStringLiteral("the occupancy model") : QStringLiteral("the most seen at once"))
                .arg(counted(m.waves, QStringLiteral("wave"), QStringLiteral("waves")))
                .arg(counted(m.blocks_per_wave, QStringLiteral("block"), QStringLiteral("blocks")));
     return out;

@@ -17,8 +17,10 @@ enum class BlockPhase : std::uint8_t { Waiting, Running, Done };
 class ScheduleReplay {
 public:
     ScheduleReplay() = default;
-    // `schedule` must have passed check_block_schedule; `grid` is the grid it spans.
-    ScheduleReplay(BlockSchedule schedule, Dim3 grid);
+    // `schedule` must have passed check_block_schedule; `grid` is the grid it spans. `model_slots`:
+    // the model's resident blocks per SM, from the occupancy model of the launch; 0: the most blocks
+    // the recording shows on one SM at once.
+    ScheduleReplay(BlockSchedule schedule, Dim3 grid, int model_slots = 0);
 
     bool empty() const { return schedule_.blocks.empty(); }
     const BlockSchedule& schedule() const { return schedule_; }
@@ -41,7 +43,7 @@ public:
     // Blocks each SM ran, index: SM.
     const std::vector<std::uint64_t>& blocks_per_sm() const { return per_sm_; }
 
-    // The model on the same time axis: sms x max_resident slots, blocks dealt in index order round-robin,
+    // The model on the same time axis: sms x model slots (see the constructor), blocks dealt in index order round-robin,
     // every wave the same length (duration / waves).
     WavePlan model() const;
     std::uint64_t model_wave_at(std::uint64_t t) const;
@@ -56,6 +58,7 @@ private:
     std::vector<std::uint32_t> order_;  // linear block id -> index in schedule_.blocks
     std::uint64_t duration_ = 0;
     int max_resident_ = 0;
+    int model_slots_ = 0;
     std::uint64_t tail_start_ = 0;
     std::vector<std::uint64_t> per_sm_;
     std::vector<std::uint64_t> sorted_starts_, sorted_ends_;

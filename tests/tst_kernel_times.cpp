@@ -19,6 +19,9 @@ void TestKernelTimes::text_names_warm_and_first() {
     t.first_ms = 1.5;
     QCOMPARE(t.text(), QString("kernel 1.500 ms (one run, not warmed up)"));
     QCOMPARE(t.kernel_ms(), 1.5);
+    t.warm_ms = 0.5;
+    t.warm_launches = 1;  // the displayed frame: one launch per change, after the process's first
+    QCOMPARE(t.text(), QString("kernel 0.500 ms warm (one launch after the first) · first launch 1.500 ms"));
     t.gpu = true;
     t.first_ms = 0.166;
     t.first_call_ms = 212.25;

@@ -71,6 +71,7 @@ private slots:
     void tail_and_speed_move_the_time();
     void malformed_file_is_named();
     void record_on_the_emulator();
+    void shipped_h200_schedule_opens();
 
 private:
     bool open(MainWindow& w);
@@ -234,6 +235,27 @@ void TestSchedulePanel::record_on_the_emulator() {
     QVERIFY(w.scheduleActions()->overlay()->matches());
     QVERIFY2(w.statusText().startsWith("Recorded the schedule of 21 blocks on CPU emulator"), qPrintable(w.statusText()));
     QVERIFY(w.scheduleActions()->panel()->differencesText().contains("host worker"));
+}
+
+void TestSchedulePanel::shipped_h200_schedule_opens() {
+    // The sample photo (451x300) in 16x16 blocks is the grid of the shipped H200 recording.
+    MainWindow w(display_, MainWindow::sampleFile());
+    QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    w.session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
+    const auto replay = w.scheduleActions()->panel()->replay();
+    QCOMPARE(replay->schedule().device, std::string("NVIDIA H200"));
+    QCOMPARE(replay->schedule().sms, 132);
+    QCOMPARE(replay->schedule().blocks.size(), std::size_t(551));
+    QVERIFY(w.scheduleActions()->overlay()->matches());
+    const QString diff = w.scheduleActions()->panel()->differencesText();
+    const WavePlan& waves = w.session()->waves();
+    const QString model = waves.sm_count == 132 ? QStringLiteral("blocks per SM (the occupancy model)")
+                                                : QStringLiteral("per SM (the most seen at once)");
+    QVERIFY2(diff.contains(model), qPrintable(diff));
+    QVERIFY2(diff.contains("(132 of 132 SMs used)"), qPrintable(diff));
 }
 
 QTEST_MAIN(TestSchedulePanel)

@@ -61,6 +61,11 @@ void TestScheduleReplay::concurrency_tail_and_model() {
     QCOMPARE(r.model_wave_at(199), 0u);
     QCOMPARE(r.model_wave_at(200), 1u);
     QCOMPARE(r.model_wave_at(400), 2u);  // all done
+    // The occupancy model's slots, when given, replace the recorded concurrency.
+    const ScheduleReplay one_slot(model_like(), Dim3{4, 2, 1}, 1);
+    QCOMPARE(one_slot.model().waves, 4u);
+    QCOMPARE(one_slot.max_resident(), 2);
+    QVERIFY(one_slot.differences().last().contains("the model runs 1 block per host worker (the occupancy model): 4 waves of 2 blocks"));
 }
 
 void TestScheduleReplay::differences_follow_the_data() {
@@ -71,7 +76,7 @@ void TestScheduleReplay::differences_follow_the_data() {
     QVERIFY2(d[2].contains("from 190 ns; the last 210 ns (52.5% of the run)") && d[2].contains("last wave is 100% full"), qPrintable(d[2]));
     QVERIFY2(d[3].contains("(2 of 2 host workers used); the model gives each 4."), qPrintable(d[3]));
     QVERIFY2(d[4].contains("median 90 ns") && d[4].contains("longest 300 ns (block [3, 1, 0] on host worker 1)"), qPrintable(d[4]));
-    QVERIFY2(d[5].startsWith("At most 2 blocks on one host worker at once") && d[5].contains("2 waves of 4 blocks"), qPrintable(d[5]));
+    QVERIFY2(d[5].startsWith("At most 2 blocks on one host worker at once; the model runs 2 blocks per host worker (the most seen at once): 2 waves of 4 blocks"), qPrintable(d[5]));
 }
 
 void TestScheduleReplay::zero_length_blocks() {

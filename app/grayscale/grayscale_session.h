@@ -137,6 +137,7 @@ private:
     PixelLayout result_layout_ = PixelLayout::Interleaved;
     int completed_runs_ = 0;
 
+    double first_display_ms_ = -1;  // the first displayed frame's kernel time (the process's first launch)
     LaunchShape shape_ = LaunchShape::two_d(16, 16);
     PixelLayout layout_ = PixelLayout::Interleaved;
     BackendChoice backend_ = BackendChoice::Auto;

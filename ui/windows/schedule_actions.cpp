@@ -32,6 +32,14 @@ void ScheduleActions::addToFileMenu(QMenu* file_menu) {
     });
     open->setObjectName(QStringLiteral("openScheduleAction"));
     open->setToolTip(tr("Replay a recorded block schedule (cudaviz-cli grayscale --schedule FILE.json) beside the model"));
+    // Recordings made on the H200 and shipped with the app (resources/schedules), so that the replay
+    // can be seen without a GPU.
+    QMenu* samples = file_menu->addMenu(tr("Open Sample Sche&dule"));
+    samples->setObjectName(QStringLiteral("sampleSchedulesMenu"));
+    samples->addAction(tr("H200, gray_2d 16x16 over 1920x1080 (8,160 blocks)"), this,
+                       [this] { openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_1920x1080.json")); });
+    samples->addAction(tr("H200, gray_2d 16x16 over the sample photo (551 blocks)"), this,
+                       [this] { openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")); });
 }
 
 void ScheduleActions::addToRunMenu(QMenu* run_menu) {
@@ -67,8 +75,9 @@ QString ScheduleActions::openSchedule(const QString& path) {
         emit failed(loaded.error);
         return loaded.error;
     }
-    last_folder_ = QFileInfo(path).absolutePath();
-    show(std::make_shared<const ScheduleReplay>(loaded.schedule, loaded.grid), QFileInfo(path).fileName());
+    if (!path.startsWith(QLatin1Char(':'))) last_folder_ = QFileInfo(path).absolutePath();
+    show(std::make_shared<const ScheduleReplay>(loaded.schedule, loaded.grid, modelSlots(loaded.schedule, loaded.grid)),
+         QFileInfo(path).fileName());
     emit message(tr("Opened the block schedule %1: %2 blocks recorded on %3")
                      .arg(QDir::toNativeSeparators(path))
                      .arg(qulonglong(loaded.schedule.blocks.size()))
@@ -103,7 +112,8 @@ JobTicket ScheduleActions::recordSchedule() {
             }
             Dim3 grid;
             check_block_schedule(run.schedule, &grid);
-            show(std::make_shared<const ScheduleReplay>(run.schedule, grid), tr("recorded just now"));
+            show(std::make_shared<const ScheduleReplay>(run.schedule, grid, modelSlots(run.schedule, grid)),
+                 tr("recorded just now"));
             emit message(tr("Recorded the schedule of %1 blocks on %2")
                              .arg(qulonglong(run.schedule.blocks.size()))
                              .arg(QString::fromStdString(run.schedule.device)),
@@ -121,6 +131,15 @@ void ScheduleActions::show(std::shared_ptr<const ScheduleReplay> replay, const Q
 }
 
 ScheduleOverlay* ScheduleActions::overlay() const { return overlay_; }
+
+int ScheduleActions::modelSlots(const BlockSchedule& schedule, Dim3 grid) const {
+    // The occupancy model's blocks per SM apply when the recording is of the image page's launch on a
+    // GPU with the profile's SM count; otherwise the model takes the recording's own concurrency.
+    const GrayscaleSession* session = window_->session();
+    const bool same_launch = session->plan().blocks > 0 && session->plan().grid == grid;
+    const bool same_gpu = schedule.backend == "cuda" && session->waves().sm_count == schedule.sms;
+    return same_launch && same_gpu ? session->waves().blocks_per_sm : 0;
+}
 
 void ScheduleActions::attachOverlay() {
     ImageSurface* view = window_->resultView();

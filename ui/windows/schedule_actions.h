@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/job_ticket.h"
+#include "kernels/core/block_schedule.h"
 
 class QAction;
 class QDockWidget;
@@ -52,6 +53,7 @@ signals:
 private:
     void show(std::shared_ptr<const ScheduleReplay> replay, const QString& source);
     void attachOverlay();
+    int modelSlots(const BlockSchedule& schedule, Dim3 grid) const;
 
     MainWindow* window_;
     JobRunner* jobs_;
