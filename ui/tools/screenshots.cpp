@@ -145,6 +145,8 @@ int main(int argc, char* argv[]) {
         const QString h200 = QStringLiteral(":/schedules/h200_gray2d_16x16_1920x1080.json");
         ScheduleActions* schedule = w.scheduleActions();
         run_shape(LaunchShape::two_d(16, 16));
+        const QImage before = gray->image();
+        const QString before_file = gray->file();
         if (QFile::exists(h200)) {
             gray->setImage(gray->image().scaled(1920, 1080, Qt::IgnoreAspectRatio, Qt::SmoothTransformation), QStringLiteral("chelsea_1920x1080.png"));
             wait_for([&] { return w.session()->plan().grid.x == 120 && idle(w); });
@@ -163,6 +165,11 @@ int main(int argc, char* argv[]) {
         wait_for([] { return true; });
         shot(QStringLiteral("schedule"), &w);
         dock->hide();
+        // The later shots show the sample photo again, as before this one.
+        if (gray->image().size() != before.size()) {
+            gray->setImage(before, before_file);
+            wait_for([&] { return w.session()->plan().width == std::uint32_t(before.width()) && idle(w); });
+        }
     }
 
     w.tabs()->setCurrentWidget(w.matmulPage());
