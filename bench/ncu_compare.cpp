@@ -63,7 +63,8 @@ std::string body_class(KernelFamily f, const std::string& name, unsigned tile) {
     const std::string cls = it == classes.end() ? name : it->second;
     const std::string fn = f == KernelFamily::Grayscale ? "grayscale_kernel" : "matmul_kernel";
     if (name == "matmul_tiled") return fn + "<.*MatmulTiledBody<[^0-9]*" + std::to_string(tile) + "[^0-9]";
-    return fn + "<.*[^A-Za-z0-9_]" + cls + "[^A-Za-z0-9_]";
+    // Grayscale is also compiled for the surface-store context (the display path): not the one run here.
+    return fn + "<.*[^A-Za-z0-9_]" + cls + "[^A-Za-z0-9_]" + (f == KernelFamily::Grayscale ? ".*DeviceContext" : "");
 }
 
 std::string dims(Dim3 b) {
