@@ -1,0 +1,366 @@
+#include "ui/views/memory_view.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <QFontDatabase>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollArea>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "app/counted.h"
+#include "ui/views/block_colors.h"
+
+namespace cvz {
+
+namespace {
+
+constexpr std::uint64_t kSector = 32;  // bytes: the unit global memory moves
+constexpr int kBanks = 32;              // shared memory: 32 banks of 4-byte words
+constexpr int kLabelWidth = 64;
+
+QString bytes_text(std::uint64_t v) { return QLocale().toString(qulonglong(v)); }
+
+// The figures line under a request's title.
+QString figures_text(const DrawnRequest& r) {
+    if (r.shared) {
+        QString s = QObject::tr("%1 · %2, ideal %3")
+                        .arg(counted(qulonglong(r.lanes.size()), QObject::tr("lane"), QObject::tr("lanes")),
+                             counted(qulonglong(r.wavefronts), QObject::tr("wavefront"), QObject::tr("wavefronts")))
+                        .arg(r.ideal_wavefronts);
+        if (r.wavefronts > r.ideal_wavefronts)
+            s += QStringLiteral(" · ") + counted(qulonglong(r.wavefronts - r.ideal_wavefronts), QObject::tr("bank conflict"), QObject::tr("bank conflicts"));
+        return s;
+    }
+    std::uint64_t used = 0;
+    std::set<std::uint64_t> bytes;
+    for (const DrawnLane& l : r.lanes)
+        for (int b = 0; b < l.bytes; ++b) bytes.insert(l.offset + std::uint64_t(b));
+    used = bytes.size();
+    QString s = QObject::tr("%1 · %2, ideal %3 · %4 of %5 bytes moved are used")
+                    .arg(counted(qulonglong(r.lanes.size()), QObject::tr("lane"), QObject::tr("lanes")),
+                         counted(qulonglong(r.sectors), QObject::tr("sector"), QObject::tr("sectors")))
+                    .arg(r.ideal_sectors).arg(bytes_text(used)).arg(bytes_text(std::uint64_t(r.sectors) * kSector));
+    return s;
+}
+
+}  // namespace
+
+// The painted requests, stacked; MemoryView lays them out for the canvas's width.
+class MemoryCanvas : public QWidget {
+public:
+    explicit MemoryCanvas(MemoryView* view) : QWidget(view), view_(view) {
+        setMouseTracking(true);
+        setAttribute(Qt::WA_OpaquePaintEvent);
+    }
+
+    struct Row {
+        std::uint64_t sector = 0;  // byte offset of the sector's start
+        QRect rect;                // its 32 cells
+    };
+    struct Layout {
+        QRect whole;
+        QRect title;
+        std::vector<Row> rows;                                // global: one per touched sector
+        std::vector<QRect> gaps;                              // global: elided stretches between sectors
+        using GroupWord = std::pair<int, std::uint64_t>;       // shared: (group of lanes, word index)
+        std::map<GroupWord, QRect> words;                     // shared: -> cell
+        std::map<GroupWord, std::vector<int>> word_lanes;     // shared: -> lanes that touch it
+        std::set<GroupWord> conflicts;                        // shared: a bank's second and later words
+        std::vector<std::pair<QRect, QString>> group_labels;  // shared, 8- and 16-byte accesses: "lanes 0–7"
+        QRect banks;                                          // shared: the bank header
+        int cell = 0;
+    };
+    std::vector<Layout> layouts;
+
+    void relayout() {
+        layouts.clear();
+        const QFontMetrics fm(font());
+        const int line = fm.height();
+        const int cell = std::max(6, (width() - kLabelWidth - 12) / 32);
+        const int row_h = std::max(line, std::min(cell, 18));
+        int y = 4;
+        for (const DrawnRequest& r : view_->requests_) {
+            Layout lay;
+            lay.cell = cell;
+            const int top = y;
+            lay.title = QRect(4, y, width() - 8, 2 * line + 2);
+            y += 2 * line + 4;
+            const int left = kLabelWidth + 4;
+            if (!r.shared) {
+                std::set<std::uint64_t> sectors;
+                for (const DrawnLane& l : r.lanes)
+                    for (std::uint64_t s = l.offset / kSector; s <= (l.offset + std::uint64_t(std::max(l.bytes, 1)) - 1) / kSector; ++s)
+                        sectors.insert(s * kSector);
+                bool first = true;
+                std::uint64_t previous = 0;
+                for (std::uint64_t s : sectors) {
+                    if (!first && s != previous + kSector) {
+                        lay.gaps.push_back(QRect(left, y, cell * 32, line));
+                        y += line;
+                    }
+                    lay.rows.push_back({s, QRect(left, y, cell * 32, row_h)});
+                    y += row_h;
+                    previous = s;
+                    first = false;
+                }
+            } else {
+                lay.banks = QRect(left, y, cell * kBanks, line);
+                y += line;
+                // Lanes served together: the warp for accesses of up to 4 bytes, half-warps for 8,
+                // quarter-warps for 16 (as the hardware, and the trace's wavefronts, count them).
+                int widest = 4;
+                for (const DrawnLane& l : r.lanes) widest = std::max(widest, l.bytes);
+                const int group_lanes = 32 / std::min(4, widest / 4);
+                std::map<int, std::map<int, std::set<std::uint64_t>>> groups;  // group -> bank -> words
+                for (const DrawnLane& l : r.lanes)
+                    for (std::uint64_t w = l.offset / 4; w <= (l.offset + std::uint64_t(std::max(l.bytes, 1)) - 1) / 4; ++w) {
+                        groups[l.lane / group_lanes][int(w % kBanks)].insert(w);
+                        lay.word_lanes[{l.lane / group_lanes, w}].push_back(l.lane);
+                    }
+                for (const auto& [group, banks] : groups) {
+                    int rows = 0;
+                    for (const auto& [bank, words] : banks) {
+                        int row = 0;
+                        for (std::uint64_t w : words) {
+                            lay.words[{group, w}] = QRect(left + bank * cell, y + row * row_h, cell, row_h);
+                            if (row > 0) lay.conflicts.insert({group, w});
+                            ++row;
+                        }
+                        rows = std::max(rows, row);
+                    }
+                    if (group_lanes < 32)
+                        lay.group_labels.push_back({QRect(4, y, kLabelWidth - 4, row_h),
+                                                    QStringLiteral("%1–%2").arg(group * group_lanes).arg(group * group_lanes + group_lanes - 1)});
+                    y += rows * row_h + (group_lanes < 32 ? 3 : 0);
+                }
+            }
+            y += 10;
+            lay.whole = QRect(0, top, width(), y - top - 4);
+            layouts.push_back(std::move(lay));
+        }
+        setMinimumHeight(y);
+        update();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QWidget::resizeEvent(e);
+        relayout();
+    }
+
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.fillRect(rect(), palette().color(QPalette::Base));
+        const QFontMetrics fm(font());
+        for (std::size_t i = 0; i < layouts.size() && i < std::size_t(view_->requests_.size()); ++i) {
+            const DrawnRequest& r = view_->requests_[int(i)];
+            const Layout& lay = layouts[i];
+            if (r.current) {
+                p.setPen(QPen(QColor(230, 170, 0), 2));
+                p.drawRect(lay.whole.adjusted(1, 1, -1, -1));
+            }
+            const bool excess = r.shared ? r.wavefronts > r.ideal_wavefronts : r.sectors > r.ideal_sectors;
+            p.setPen(palette().color(QPalette::Text));
+            QFont bold = font();
+            bold.setBold(true);
+            p.setFont(bold);
+            p.drawText(lay.title.left(), lay.title.top() + fm.ascent(), fm.elidedText(r.title, Qt::ElideRight, lay.title.width()));
+            p.setFont(font());
+            p.setPen(excess ? MemoryView::conflictColor() : palette().color(QPalette::Text));
+            p.drawText(lay.title.left(), lay.title.top() + fm.height() + fm.ascent(),
+                       fm.elidedText(figures_text(r), Qt::ElideRight, lay.title.width()));
+            if (r.shared) paintShared(p, r, lay);
+            else paintGlobal(p, r, lay);
+        }
+    }
+
+    void paintGlobal(QPainter& p, const DrawnRequest& r, const Layout& lay) {
+        const QFontMetrics fm(font());
+        std::map<std::uint64_t, int> owner;  // byte -> lane
+        for (const DrawnLane& l : r.lanes)
+            for (int b = 0; b < l.bytes; ++b) owner.emplace(l.offset + std::uint64_t(b), l.lane);
+        for (const Row& row : lay.rows) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(QRect(2, row.rect.top(), kLabelWidth - 2, row.rect.height()), Qt::AlignRight | Qt::AlignVCenter,
+                       QStringLiteral("+%1").arg(bytes_text(row.sector)));
+            for (int b = 0; b < 32; ++b) {
+                const QRect c(row.rect.left() + b * lay.cell, row.rect.top(), lay.cell, row.rect.height());
+                const auto it = owner.find(row.sector + std::uint64_t(b));
+                p.fillRect(c.adjusted(0, 1, -1, -1), it == owner.end() ? MemoryView::unusedByteColor() : MemoryView::laneColor(it->second));
+            }
+            p.setPen(QPen(palette().color(QPalette::Text), 1));
+            p.drawRect(row.rect.adjusted(0, 0, -1, -1));
+        }
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        for (const QRect& g : lay.gaps) p.drawText(g, Qt::AlignCenter, QStringLiteral("⋯"));
+        (void)fm;
+    }
+
+    void paintShared(QPainter& p, const DrawnRequest& r, const Layout& lay) {
+        (void)r;
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRect(2, lay.banks.top(), kLabelWidth - 2, lay.banks.height()), Qt::AlignRight | Qt::AlignVCenter, tr("bank"));
+        for (int b = 0; b < kBanks; b += 4)
+            p.drawText(QRect(lay.banks.left() + b * lay.cell, lay.banks.top(), lay.cell * 4, lay.banks.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
+        const int first_row_top = lay.banks.bottom() + 1;
+        for (const auto& [label_rect, label] : lay.group_labels) p.drawText(label_rect, Qt::AlignRight | Qt::AlignVCenter, label);
+        for (const auto& [word, rect] : lay.words) {
+            const std::vector<int>& lanes = lay.word_lanes.at(word);
+            const bool conflict = lay.conflicts.count(word) > 0;
+            p.fillRect(rect.adjusted(0, 1, -1, -1), conflict ? MemoryView::conflictColor() : MemoryView::laneColor(lanes.front()));
+            if (lanes.size() > 1) {  // a broadcast: one word, several lanes — a white dot
+                p.setBrush(Qt::white);
+                p.setPen(Qt::black);
+                const int d = std::max(3, rect.width() / 3);
+                p.drawEllipse(rect.center(), d / 2, d / 2);
+                p.setBrush(Qt::NoBrush);
+            }
+        }
+        // The bank columns.
+        p.setPen(QPen(palette().color(QPalette::Mid), 1));
+        int bottom = first_row_top;
+        for (const auto& [word, rect] : lay.words) bottom = std::max(bottom, rect.bottom());
+        for (int b = 0; b <= kBanks; ++b)
+            p.drawLine(lay.banks.left() + b * lay.cell, first_row_top, lay.banks.left() + b * lay.cell, bottom);
+    }
+
+    bool event(QEvent* e) override {
+        if (e->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(e);
+            const QString tip = tipAt(help->pos());
+            if (tip.isEmpty()) QToolTip::hideText();
+            else QToolTip::showText(help->globalPos(), tip, this);
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+    void mousePressEvent(QMouseEvent* e) override {
+        for (std::size_t i = 0; i < layouts.size(); ++i)
+            if (layouts[i].whole.contains(e->position().toPoint())) emit view_->requestClicked(int(i));
+    }
+
+private:
+    QString tipAt(QPoint pos) const {
+        for (std::size_t i = 0; i < layouts.size(); ++i) {
+            const Layout& lay = layouts[i];
+            const DrawnRequest& r = view_->requests_[int(i)];
+            for (const Row& row : lay.rows)
+                if (row.rect.contains(pos)) {
+                    const std::uint64_t byte = row.sector + std::uint64_t((pos.x() - row.rect.left()) / lay.cell);
+                    for (const DrawnLane& l : r.lanes)
+                        if (byte >= l.offset && byte < l.offset + std::uint64_t(l.bytes))
+                            return tr("%1 byte %2: lane %3 (%4 byte access at %5)").arg(r.buffer, bytes_text(byte)).arg(l.lane).arg(l.bytes).arg(bytes_text(l.offset));
+                    return tr("%1 byte %2: moved with the sector, used by no lane").arg(r.buffer, bytes_text(byte));
+                }
+            for (const auto& [word, rect] : lay.words)
+                if (rect.contains(pos)) {
+                    QStringList lanes;
+                    for (int l : lay.word_lanes.at(word)) lanes << QString::number(l);
+                    return tr("word %1, bank %2: lane(s) %3%4").arg(word.second).arg(word.second % kBanks).arg(lanes.join(QStringLiteral(", ")),
+                        lanes.size() > 1 ? tr(" — a broadcast, one wavefront for all") : QString());
+                }
+        }
+        return {};
+    }
+
+    MemoryView* view_;
+};
+
+MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    title_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("memoryTitle"));
+    title_->setWordWrap(true);
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("memoryMessage"));
+    message_->setWordWrap(true);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    canvas_ = new MemoryCanvas(this);
+    canvas_->setObjectName(QStringLiteral("memoryCanvas"));
+    scroll_->setWidget(canvas_);
+    v->addWidget(title_);
+    v->addWidget(message_);
+    v->addWidget(scroll_, 1);
+    setMessage(tr("Pick a warp: click a pixel or an element of C, or step the animation."));
+}
+
+void MemoryView::setTitle(const QString& text) { title_->setText(text); }
+
+QString MemoryView::title() const { return title_->text(); }
+
+void MemoryView::setRequests(const QList<DrawnRequest>& requests) {
+    requests_ = requests;
+    message_->setVisible(!message_->text().isEmpty());
+    relayout();
+}
+
+void MemoryView::setMessage(const QString& text) {
+    message_->setText(text);
+    message_->setVisible(!text.isEmpty());
+}
+
+QString MemoryView::message() const { return message_->text(); }
+
+void MemoryView::relayout() { canvas_->relayout(); }
+
+QWidget* MemoryView::canvas() const { return canvas_; }
+
+QList<std::uint64_t> MemoryView::drawnSectors(int request) const {
+    QList<std::uint64_t> out;
+    if (request < 0 || std::size_t(request) >= canvas_->layouts.size()) return out;
+    for (const MemoryCanvas::Row& row : canvas_->layouts[std::size_t(request)].rows) out << row.sector;
+    return out;
+}
+
+QRect MemoryView::byteRect(int request, std::uint64_t offset) const {
+    if (request < 0 || std::size_t(request) >= canvas_->layouts.size()) return {};
+    const MemoryCanvas::Layout& lay = canvas_->layouts[std::size_t(request)];
+    for (const MemoryCanvas::Row& row : lay.rows)
+        if (offset >= row.sector && offset < row.sector + kSector)
+            return QRect(row.rect.left() + int(offset - row.sector) * lay.cell, row.rect.top(), lay.cell, row.rect.height());
+    return {};
+}
+
+QRect MemoryView::wordRect(int request, std::uint64_t offset) const {
+    if (request < 0 || std::size_t(request) >= canvas_->layouts.size()) return {};
+    const MemoryCanvas::Layout& lay = canvas_->layouts[std::size_t(request)];
+    for (const auto& [word, rect] : lay.words)
+        if (word.second == offset / 4) return rect;
+    return {};
+}
+
+QRect MemoryView::requestRect(int request) const {
+    if (request < 0 || std::size_t(request) >= canvas_->layouts.size()) return {};
+    return canvas_->layouts[std::size_t(request)].whole;
+}
+
+QColor MemoryView::laneColor(int lane) { return color_for_thread(std::uint64_t(lane), 32); }
+
+QColor MemoryView::unusedByteColor() { return QColor(200, 200, 200); }
+
+QColor MemoryView::conflictColor() { return QColor(210, 30, 30); }
+
+void MemoryView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    emit visibilityChanged(true);
+}
+
+void MemoryView::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    emit visibilityChanged(false);
+}
+
+}  // namespace cvz
