@@ -1,5 +1,7 @@
 #include "app/grayscale/grayscale_session.h"
 
+#include "kernels/trace/grayscale_trace.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -260,6 +262,13 @@ bool GrayscaleSession::runOnDisplay(std::uint64_t serial, const GrayscaleRequest
         this, [this, serial, image_serial, request, result, gray] { finishRun(serial, image_serial, request, result, gray); },
         Qt::QueuedConnection);
     return true;
+}
+
+std::function<TraceResult(const TraceOptions&)> GrayscaleSession::traceJob() const {
+    const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
+    const PixelLayout layout = result_layout_;
+    const LaunchShape shape = result_shape_;
+    return [=](const TraceOptions& options) { return trace_grayscale(nullptr, width, height, layout, shape, options); };
 }
 
 }  // namespace cvz

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "app/backend_choice.h"
@@ -18,6 +19,7 @@
 #include "app/wave_model.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
+#include "kernels/trace/trace_result.h"
 
 namespace cvz {
 
@@ -98,6 +100,11 @@ public:
     // Kernel executions so far, whichever backend ran them: one per change (a superseded request
     // that never started adds none). Read by tests that check the kernel runs once per change.
     std::uint64_t launchCount() const { return launches_->load(); }
+
+    // The traced launch of the last answered run (its shape and layout over the picture's size), for
+    // the memory trace to run on the worker: addresses do not depend on the pixels, so no copy of
+    // them is taken.
+    std::function<TraceResult(const TraceOptions&)> traceJob() const;
 
 signals:
     void imageChanged();  // a new picture (size, plan and selection follow)

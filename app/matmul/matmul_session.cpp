@@ -10,6 +10,7 @@
 #include "app/matrix_generator.h"
 #include "app/matrix_io.h"
 #include "kernels/core/index_math.h"
+#include "kernels/trace/matmul_trace.h"
 
 namespace cvz {
 
@@ -339,6 +340,13 @@ void MatmulSession::selectThread(Dim3 block, Dim3 thread) {
         sel_row_ = sel_col_ = -1;
     }
     refreshStep();
+}
+
+std::function<TraceResult(const TraceOptions&)> MatmulSession::traceJob() const {
+    if (!a_ || !b_ || !shapesMatch()) return nullptr;
+    const std::uint32_t m = a_->rows, k = a_->cols, n = b_->cols;
+    const MatmulLaunch launch = result_launch_;
+    return [=](const TraceOptions& options) { return trace_matmul(nullptr, nullptr, m, k, n, launch, options); };
 }
 
 }  // namespace cvz

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "app/occupancy_model.h"
 #include "app/wave_model.h"
 #include "kernels/matmul/matmul_launch.h"
+#include "kernels/trace/trace_result.h"
 
 namespace cvz {
 
@@ -81,6 +83,11 @@ public:
     // Kernel executions so far (the checking runs of the missing-barrier lesson included): one run
     // of the launch per change. Read by tests that check the kernel runs once per change.
     std::uint64_t launchCount() const { return launches_->load(); }
+
+    // The traced launch of the last run (its launch over A's and B's shapes), for the memory trace to
+    // run on the worker; null when A @ B is not defined. Addresses do not depend on the values, so
+    // no copy of them is taken.
+    std::function<TraceResult(const TraceOptions&)> traceJob() const;
 
     // ---- the animation and the selection ----
     const MatmulPhaseModel& model() const { return model_; }

@@ -18,8 +18,11 @@
 
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
+#include "app/memory_trace_session.h"
 #include "app/overlay_geometry.h"
 #include "app/unit_extent.h"
+#include "kernels/emulator/emulate.h"
+#include "kernels/grayscale/grayscale_variants.h"
 #include "app/pixel_inspection.h"
 #include "app/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
@@ -27,11 +30,13 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
 #include "ui/panels/sm_panel.h"
+#include "ui/pages/trace_docks.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/image_view.h"
 #include "ui/views/overlay_legend.h"
 #include "ui/views/raster_image_view.h"
+#include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
 #include "ui/windows/sweep_dialog.h"
@@ -118,6 +123,12 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     connect(session_, &GrayscaleSession::planChanged, this, &ImagePage::showPlan);
     connect(session_, &GrayscaleSession::frameChanged, this, &ImagePage::showFrame);
 
+    trace_ = new MemoryTraceSession(jobs, this);
+    trace_docks_ = new TraceDocks(trace_, this);
+    // A kernel run wants the worker: a trace of the launch it replaces stops; the run's end traces anew.
+    connect(session_, &GrayscaleSession::runStarted, trace_, &MemoryTraceSession::cancel);
+    connect(trace_, &MemoryTraceSession::traceChanged, this, &ImagePage::showTracedWarp);
+
     installViews();
 }
 
@@ -127,7 +138,7 @@ QString ImagePage::title() const { return tr("&Image: RGB → grayscale"); }
 
 PageDocks::Docks ImagePage::docksUsed() const {
     return PageDocks::Launch | PageDocks::Overlay | PageDocks::Inspector | PageDocks::Occupancy | PageDocks::Sms |
-           PageDocks::Timeline;
+           PageDocks::Timeline | PageDocks::Source | PageDocks::Memory;
 }
 
 QString ImagePage::documentText() const {
@@ -191,6 +202,7 @@ void ImagePage::onImageChanged() {
 }
 
 void ImagePage::onRunFinished(const GrayscaleResult& result) {
+    traceLaunch();
     views_[1]->setImage(session_->result());
     refreshInspector();  // it shows the kernel's byte for the pixel
     setStatus(result.summary());
@@ -375,9 +387,60 @@ void ImagePage::onBind(const PageDocks& d) {
     keep(connect(d.animation_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, d] {
         session_->setAnimationMode(AnimationMode(d.animation_mode->currentData().toInt()));
     }));
+    trace_docks_->bind(d.source, d.memory);
     showShape();
     showPlan();
     showFrame();
+}
+
+void ImagePage::onUnbind() { trace_docks_->unbind(); }
+
+void ImagePage::traceLaunch() {
+    const LaunchShape shape = session_->resultShape();
+    const LaunchPlan& plan = session_->plan();
+    const KernelInfo* info = grayscale_variant_info(shape.kind);
+    trace_docks_->setLaunchLine(launch_line(info ? QString::fromStdString(info->name) : QString(), plan.grid, shape.block));
+    trace_->setLaunch(session_->traceJob());
+    showTracedWarp();
+}
+
+void ImagePage::showTracedWarp() {
+    const AnimationFrame frame = session_->frame();
+    const LaunchPlan& plan = session_->plan();
+    const QPoint pixel = session_->selectedPixel();
+    const GridCell cell = session_->hasPlan() && pixel.x() >= 0 ? grid_cell(plan, pixel.x(), pixel.y()) : GridCell{};
+    std::int64_t lane = -1;
+    if (frame.mode == AnimationMode::Warps && frame.block >= 0 && plan.warps_per_block > 0) {
+        const std::uint64_t warp = std::min<std::uint64_t>(frame.warp_done_end, plan.warps_per_block - 1);
+        trace_->pickWarp(std::uint64_t(frame.block), std::uint32_t(warp));
+    } else if (cell.in_grid) {
+        trace_->pickWarp(cell.thread.linear_block, std::uint32_t(cell.thread.warp));
+        lane = cell.thread.lane;
+    } else {
+        trace_->clearWarp();
+    }
+    if (!trace_->hasWarp()) {
+        trace_docks_->setWarpTitle(QString());
+        trace_docks_->setStep({}, true);
+        return;
+    }
+    const Dim3 block = block_of_linear(trace_->block(), plan.grid);
+    const std::uint64_t first = std::uint64_t(trace_->warp()) * 32;
+    const std::uint64_t last = std::min<std::uint64_t>(first + 32, plan.threads_per_block) - 1;
+    QString title = plan.one_d ? tr("Block %1 · warp %2: threads %3–%4").arg(block.x).arg(trace_->warp()).arg(first).arg(last)
+                               : tr("Block (%1, %2) · warp %3: threads %4–%5 (linear)").arg(block.x).arg(block.y).arg(trace_->warp()).arg(first).arg(last);
+    if (lane >= 0) title += tr(" · pixel (%1, %2) is lane %3").arg(pixel.x()).arg(pixel.y()).arg(lane);
+    trace_docks_->setWarpTitle(title);
+    // Following a thread: the requests its lane takes part in are the current ones.
+    std::vector<const MemoryRequest*> mine;
+    if (lane >= 0)
+        for (const MemoryRequest* r : trace_->warpRequests())
+            for (const LaneAccess& l : r->lanes)
+                if (std::int64_t(l.lane) == lane) {
+                    mine.push_back(r);
+                    break;
+                }
+    trace_docks_->setStep(mine, lane < 0);
 }
 
 void ImagePage::showShape() {
@@ -404,6 +467,7 @@ void ImagePage::showPlan() {
 
 void ImagePage::showFrame() {
     pushOverlay();
+    showTracedWarp();
     if (!isBound()) return;
     const PageDocks& d = docks();
     const AnimationFrame frame = session_->frame();

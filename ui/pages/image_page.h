@@ -18,6 +18,8 @@ namespace cvz {
 
 class ImageSurface;
 class JobRunner;
+class MemoryTraceSession;
+class TraceDocks;
 class OverlayLegend;
 class ViewTransform;
 
@@ -73,6 +75,8 @@ public:
     const OverlayState& overlayState() const { return overlay_; }
     QSplitter* splitter() const { return splitter_; }
     QLabel* resultCaption() const { return result_caption_; }
+    // The memory trace of the shown launch (the Source and Memory docks show it).
+    MemoryTraceSession* traceSession() const { return trace_; }
 
     // The mouse over image pixel `pixel` (pin false), or a click on it (pin true): a click pins the
     // inspector to the pixel (a second click on the pinned pixel lets go); hovering outlines the
@@ -88,6 +92,7 @@ signals:
 
 protected:
     void onBind(const PageDocks& docks) override;
+    void onUnbind() override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
@@ -107,8 +112,14 @@ private:
     void showShape();
     void showPlan();
     void showFrame();
+    // The Source and Memory docks: the launch traced, and the warp picked (the animation's, else the
+    // clicked pixel's) with the requests its thread takes part in.
+    void traceLaunch();
+    void showTracedWarp();
 
     GrayscaleSession* session_;
+    MemoryTraceSession* trace_ = nullptr;
+    TraceDocks* trace_docks_ = nullptr;
     QSettings* settings_ = nullptr;
     DisplayPathChoice display_;
     QString display_text_, display_tooltip_;

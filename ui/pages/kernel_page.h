@@ -16,9 +16,11 @@ namespace cvz {
 
 class InspectorPanel;
 class LaunchPanel;
+class MemoryView;
 class OccupancyPanel;
 class OverlayPanel;
 class SmPanel;
+class SourceView;
 class SweepDialog;
 class TimelineBar;
 
@@ -32,6 +34,8 @@ struct PageDocks {
         Occupancy = 1 << 3,
         Sms = 1 << 4,
         Timeline = 1 << 5,
+        Source = 1 << 6,
+        Memory = 1 << 7,
     };
     Q_DECLARE_FLAGS(Docks, Dock)
 
@@ -43,6 +47,8 @@ struct PageDocks {
     QLabel* sm_caption = nullptr;
     TimelineBar* timeline = nullptr;
     QComboBox* animation_mode = nullptr;  // the timeline's choice of animation, for families that have several
+    SourceView* source = nullptr;  // the kernel's source with per-line memory figures
+    MemoryView* memory = nullptr;  // the picked warp's requests over the memory they touch
 };
 Q_DECLARE_OPERATORS_FOR_FLAGS(PageDocks::Docks)
 

@@ -25,6 +25,10 @@
 #include "app/job_runner.h"
 #include "app/matrix_generator.h"
 #include "app/matrix_io.h"
+#include "app/matmul_step_trace.h"
+#include "app/memory_trace_session.h"
+#include "ui/pages/trace_docks.h"
+#include "ui/views/trace_presentation.h"
 #include "ui/views/block_colors.h"
 #include "kernels/core/index_math.h"
 #include "ui/views/matrix_heatmap.h"
@@ -123,6 +127,13 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
 
     connect(session_, &MatmulSession::operandsChanged, this, &MatmulPage::onOperandsChanged);
     connect(session_, &MatmulSession::planChanged, this, &MatmulPage::onPlanChanged);
+    // The memory trace: the step captions come from it, so the page wants it even with the docks hidden.
+    trace_ = new MemoryTraceSession(runner, this);
+    trace_docks_ = new TraceDocks(trace_, this);
+    trace_docks_->setNeededByPage(true);
+    connect(trace_, &MemoryTraceSession::traceChanged, this, &MatmulPage::refreshAnimation);
+    connect(session_, &MatmulSession::runStarted, trace_, &MemoryTraceSession::cancel);
+
     connect(session_, &MatmulSession::stepChanged, this, &MatmulPage::refreshAnimation);
     connect(session_, &MatmulSession::runStarted, this, &MatmulPage::onRunStarted);
     connect(session_, &MatmulSession::runStarted, this, &KernelPage::workStarted);
@@ -390,6 +401,8 @@ void MatmulPage::onRunStarted() {
 }
 
 void MatmulPage::onRunFinished(const MatmulResult& result) {
+    if (result.status) traceLaunch();
+    else trace_->clearLaunch(result.summary());
     if (!result.status) {
         c_view_->setMatrix(nullptr);
         c_view_->setPlaceholder(result.summary());
@@ -424,33 +437,50 @@ void MatmulPage::setAnimationPosition(int position) { session_->setAnimationPosi
 
 QString MatmulPage::animationCaption() const {
     if (!session_->model().valid()) return tr("no valid problem");
-    const MatmulStep& s = session_->step();
-    QString what;
-    switch (s.stage) {
-        case MatmulStage::NaiveChunk:
-            what = (s.k_end - s.k_begin == 1 ? tr("k = %1").arg(s.k_begin) : tr("k = %1…%2").arg(s.k_begin).arg(s.k_end - 1)) +
-                   tr(" of %1: multiply-adds from global memory").arg(session_->model().k());
-            break;
-        case MatmulStage::Load:
-            what = tr("phase %1/%2: load tiles of A and B into shared memory").arg(s.phase + 1).arg(s.phases);
-            break;
-        case MatmulStage::Multiply:
-            what = tr("phase %1/%2: __syncthreads(), multiply the tiles").arg(s.phase + 1).arg(s.phases);
-            break;
-        case MatmulStage::Barrier:
-            what = session_->launch().second_barrier
-                       ? tr("phase %1/%2: __syncthreads() → next phase").arg(s.phase + 1).arg(s.phases)
-                       : tr("phase %1/%2: no __syncthreads() → next phase (race)").arg(s.phase + 1).arg(s.phases);
-            break;
-        case MatmulStage::Done: what = tr("done: each thread stores C[r, c]"); break;
-    }
+    // What the step does, read from the trace of the selected thread's warp (app/matmul_step_trace).
+    const QString what = matmul_step_caption(trace_->trace(), step_requests_, session_->step(), trace_->warpTraced());
     QString caption = tr("Block (%1, %2) · %3").arg(session_->selectedBlock().x).arg(session_->selectedBlock().y).arg(what);
     if (session_->wrongCount() >= 0)
         caption += tr(" · %1 wrong").arg(counted(qulonglong(session_->wrongCount()), tr("output"), tr("outputs")));
     return caption;
 }
 
+void MatmulPage::traceLaunch() {
+    const MatmulLaunch l = session_->resultLaunch();
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    QString name = info ? QString::fromStdString(info->name) : QString();
+    if (info && !info->tiles.empty()) name += QStringLiteral("<%1>").arg(l.tile);  // the TILE it was compiled for
+    const MatmulPhaseModel& model = session_->model();
+    trace_docks_->setLaunchLine(launch_line(name, model.grid(), l.block_shape(), l.shared_bytes()));
+    trace_->setLaunch(session_->traceJob());
+}
+
+void MatmulPage::showTracedStep() {
+    const MatmulPhaseModel& model = session_->model();
+    if (!model.valid()) {
+        trace_->clearWarp();
+        step_requests_.clear();
+        trace_docks_->setWarpTitle(QString());
+        trace_docks_->setStep({}, true);
+        return;
+    }
+    const Dim3 block = session_->selectedBlock(), thread = session_->selectedThread();
+    const Dim3 shape = session_->launch().block_shape();
+    const std::uint64_t linear_thread = thread.x + std::uint64_t(thread.y) * shape.x;
+    const std::uint32_t warp = std::uint32_t(linear_thread / 32);
+    trace_->pickWarp(linear_block_id(block, model.grid()), warp);
+    step_requests_ = matmul_step_requests(trace_->warpRequests(), session_->step(), model.k());
+    const std::uint64_t threads = std::uint64_t(shape.x) * shape.y;
+    trace_docks_->setWarpTitle(tr("Block (%1, %2) · warp %3: threads %4–%5 · thread (%6, %7) is lane %8")
+                                   .arg(block.x).arg(block.y).arg(warp)
+                                   .arg(std::uint64_t(warp) * 32)
+                                   .arg(std::min<std::uint64_t>(std::uint64_t(warp) * 32 + 32, threads) - 1)
+                                   .arg(thread.x).arg(thread.y).arg(linear_thread % 32));
+    trace_docks_->setStep(step_requests_, false);
+}
+
 void MatmulPage::refreshAnimation() {
+    showTracedStep();
     const QColor block_color = color_for_id(linear_block_id(session_->selectedBlock(), session_->model().grid()));
     QColor tile_fill = block_color;
     tile_fill.setAlpha(60);
@@ -543,29 +573,8 @@ void MatmulPage::refreshInfo() {
     const MatmulStepCounters& n = s.counters;
     const bool tiled = session_->launch().kernel == MatmulKernel::Tiled;
     const Dim3 th = session_->selectedThread();
-    QString detail;
-    const unsigned T = session_->launch().tile;
-    switch (s.stage) {
-        case MatmulStage::NaiveChunk:
-            detail = tr("each thread adds A[r, k]·B[k, c] for k = %1, reading both straight from global memory")
-                         .arg(s.k_end - s.k_begin == 1 ? QString::number(s.k_begin)
-                                                       : QStringLiteral("%1…%2").arg(s.k_begin).arg(s.k_end - 1));
-            break;
-        case MatmulStage::Load:
-            detail = tr("each thread copies one element of A (A[r, %1 + tx]) and one of B (B[%1 + ty, c]) into shared memory")
-                         .arg(s.phase * T);
-            break;
-        case MatmulStage::Multiply:
-            detail = tr("__syncthreads(): the tiles are complete; each thread does %1 multiply-adds from shared memory").arg(T);
-            break;
-        case MatmulStage::Barrier:
-            detail = session_->launch().second_barrier
-                         ? tr("__syncthreads(): no thread loads the next tiles until every thread has used these")
-                         : tr("second __syncthreads() removed: a thread that finished early overwrites the tiles "
-                              "while others still read them");
-            break;
-        case MatmulStage::Done: detail = tr("each thread with r &lt; M and c &lt; N stores its sum into C[r, c]"); break;
-    }
+    // One line per request of the selected thread's warp in this step, from the trace.
+    const QString detail = matmul_step_details(trace_->trace(), step_requests_).join(QStringLiteral("<br>"));
     step_label_->setText(QStringLiteral("<b>%1</b><br>%2").arg(animationCaption().toHtmlEscaped(), detail));
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>"
                            "<tr><th align='left'>so far</th><th align='right'>&nbsp;block (%1, %2)</th>"
@@ -617,7 +626,8 @@ QString MatmulPage::title() const { return tr("&Matrices: matmul"); }
 
 // No grid overlay: the matrices draw their own tiles and highlights.
 PageDocks::Docks MatmulPage::docksUsed() const {
-    return PageDocks::Launch | PageDocks::Inspector | PageDocks::Occupancy | PageDocks::Sms | PageDocks::Timeline;
+    return PageDocks::Launch | PageDocks::Inspector | PageDocks::Occupancy | PageDocks::Sms | PageDocks::Timeline |
+           PageDocks::Source | PageDocks::Memory;
 }
 
 QString MatmulPage::documentText() const {
@@ -671,8 +681,12 @@ void MatmulPage::onBind(const PageDocks& d) {
     keep(connect(session_, &MatmulSession::planChanged, this, &MatmulPage::showDocks));
     keep(connect(session_, &MatmulSession::stepChanged, this, &MatmulPage::showDocks));
     keep(connect(session_, &MatmulSession::runFinished, this, &MatmulPage::showDocks));
+    keep(connect(trace_, &MemoryTraceSession::traceChanged, this, &MatmulPage::showDocks));
+    trace_docks_->bind(d.source, d.memory);
     showDocks();
 }
+
+void MatmulPage::onUnbind() { trace_docks_->unbind(); }
 
 // The launch's numbers, occupancy, the SMs (the model's waves: the matrices have no wave animation,
 // so every wave is shown done and the selected block outlined), the timeline and the inspector.

@@ -12,6 +12,7 @@
 #include "app/matmul_runner.h"
 #include "app/matmul_traffic.h"
 #include "app/matrix.h"
+#include "kernels/trace/memory_trace.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "ui/pages/kernel_page.h"
 
@@ -24,6 +25,8 @@ namespace cvz {
 
 class JobRunner;
 class MatrixHeatmap;
+class MemoryTraceSession;
+class TraceDocks;
 
 // The matrices tab, a view of a MatmulSession (app/matmul): B top-right, A bottom-left, C
 // bottom-right, so A's rows line up with C's rows and B's columns with C's columns, as in the classic
@@ -90,6 +93,10 @@ public:
     std::optional<MatmulTraffic> measuredTraffic() const { return session_->measuredTraffic(); }
     long long wrongCount() const { return session_->wrongCount(); }  // -1 unless the barrier-removed run was compared
     QString lastError() const { return last_error_; }
+    // The memory trace of the shown launch: the Source and Memory docks and the step captions read it.
+    MemoryTraceSession* traceSession() const { return trace_; }
+    // The selected warp's requests that the current step makes (pointers into traceSession()->trace()).
+    const std::vector<const MemoryRequest*>& stepRequests() const { return step_requests_; }
     MatrixHeatmap* heatmapA() const { return a_view_; }
     MatrixHeatmap* heatmapB() const { return b_view_; }
     MatrixHeatmap* heatmapC() const { return c_view_; }
@@ -107,6 +114,7 @@ signals:
 
 protected:
     void onBind(const PageDocks& docks) override;
+    void onUnbind() override;
 
 private:
     void say(const QString& text, bool error = false);  // the status line and statusMessage
@@ -119,6 +127,8 @@ private:
     void onRunStarted();
     void onRunFinished(const MatmulResult& result);
     void refreshAnimation();
+    void traceLaunch();
+    void showTracedStep();  // the selected thread's warp and the current step's requests
     void refreshTitles();
     void refreshInfo();
     void updateStretch();
@@ -129,6 +139,9 @@ private:
     void onSave();
 
     MatmulSession* session_;
+    MemoryTraceSession* trace_ = nullptr;
+    TraceDocks* trace_docks_ = nullptr;
+    std::vector<const MemoryRequest*> step_requests_;
     QSettings* settings_ = nullptr;
     QString last_error_;
     int announced_steps_ = -1;  // what animationChanged() last announced

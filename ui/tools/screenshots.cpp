@@ -19,6 +19,7 @@
 #include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
 #include "app/matmul/matmul_session.h"
+#include "app/memory_trace_session.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul_page.h"
 #include "ui/panels/launch_panel.h"
@@ -61,7 +62,10 @@ bool save(QWidget* window, const QString& path) {
 }
 
 void raise_dock(MainWindow& w, PageDocks::Dock which) {
-    if (QDockWidget* dock = w.dock(which)) dock->raise();
+    if (QDockWidget* dock = w.dock(which)) {
+        dock->show();  // the Source dock starts closed
+        dock->raise();
+    }
 }
 
 }  // namespace
@@ -172,6 +176,26 @@ int main(int argc, char* argv[]) {
         }
     }
 
+    // The memory view: one warp's three loads and its store, interleaved against planar pixels (1-D
+    // 256: a warp reads 32 consecutive pixels), then the source view of a 2-D launch.
+    MemoryTraceSession* image_trace = w.imagePage()->traceSession();
+    auto traced = [&](MemoryTraceSession* t) { return wait_for([&] { return t->warpTraced() && !t->tracing() && idle(w); }); };
+    raise_dock(w, PageDocks::Memory);
+    run_shape(LaunchShape::one_d(256));
+    gray->select(QPoint(200, 120));
+    gray->setLayout(PixelLayout::Interleaved);
+    traced(image_trace);
+    shot(QStringLiteral("memory_interleaved"), &w);
+    gray->setLayout(PixelLayout::Planar);
+    wait_for([&] { return gray->resultLayout() == PixelLayout::Planar && idle(w); });
+    traced(image_trace);
+    shot(QStringLiteral("memory_planar"), &w);
+    gray->setLayout(PixelLayout::Interleaved);
+    raise_dock(w, PageDocks::Source);
+    run_shape(LaunchShape::two_d(16, 16));
+    traced(image_trace);
+    shot(QStringLiteral("source_image"), &w);
+
     w.tabs()->setCurrentWidget(w.matmulPage());
     raise_dock(w, PageDocks::Inspector);
     MatmulSession* mm = w.matmulPage()->session();
@@ -181,6 +205,18 @@ int main(int argc, char* argv[]) {
     w.timeline()->setPosition(4);
     wait_for([] { return true; });
     shot(QStringLiteral("matmul_page"), &w);
+
+    // The tiled kernel's shared memory: a step that multiplies from the tiles (banks, broadcasts), and
+    // the source with the step's lines highlighted.
+    MemoryTraceSession* mm_trace = w.matmulPage()->traceSession();
+    raise_dock(w, PageDocks::Memory);
+    w.timeline()->setPosition(1);
+    traced(mm_trace);
+    shot(QStringLiteral("matmul_memory"), &w);
+    raise_dock(w, PageDocks::Source);
+    w.timeline()->setPosition(0);
+    traced(mm_trace);
+    shot(QStringLiteral("matmul_source"), &w);
 
     if (wanted(QStringLiteral("sweep"))) {
         w.openSweep();

@@ -41,6 +41,8 @@
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
+#include "ui/views/memory_view.h"
+#include "ui/views/source_view.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/animation_actions.h"
@@ -345,9 +347,16 @@ void MainWindow::createDocks() {
     sm_layout->addWidget(docks_.sm_caption);
     sm_layout->addWidget(docks_.sms, 1);
     QDockWidget* sm_dock = addDock(sm_box, tr("SMs"), QStringLiteral("smDock"), Qt::RightDockWidgetArea, PageDocks::Sms);
+    // The picked warp's memory requests: a tab beside the inspector (tall and narrow suits requests
+    // stacked one under the other), so the window's layout and its fit on a small screen do not change.
+    docks_.memory = new MemoryView(this);
+    docks_.memory->setObjectName(QStringLiteral("memoryView"));
+    QDockWidget* memory_dock = addDock(docks_.memory, tr("Memory"), QStringLiteral("memoryDock"), Qt::RightDockWidgetArea,
+                                       PageDocks::Memory);
     tabifyDockWidget(overlay_dock, inspector_dock);
     tabifyDockWidget(inspector_dock, occupancy_dock);
     tabifyDockWidget(occupancy_dock, sm_dock);
+    tabifyDockWidget(sm_dock, memory_dock);
     inspector_dock->raise();
 
     auto* timeline_box = new QWidget(this);
@@ -364,7 +373,33 @@ void MainWindow::createDocks() {
     docks_.timeline->setObjectName(QStringLiteral("timeline"));
     timeline_layout->addWidget(docks_.animation_mode);
     timeline_layout->addWidget(docks_.timeline, 1);
-    addDock(timeline_box, tr("Execution"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea, PageDocks::Timeline);
+    QDockWidget* timeline_dock =
+        addDock(timeline_box, tr("Execution"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea, PageDocks::Timeline);
+
+    // The kernel's source wants width: under the pages, above the timeline, across the window. Closed
+    // until asked for (View > Kernel Source, Ctrl+U), so the pages keep their height on a small screen.
+    docks_.source = new SourceView(this);
+    docks_.source->setObjectName(QStringLiteral("sourceView"));
+    QDockWidget* source_dock = addDock(docks_.source, tr("Source"), QStringLiteral("sourceDock"),
+                                       Qt::BottomDockWidgetArea, PageDocks::Source);
+    splitDockWidget(source_dock, timeline_dock, Qt::Vertical);
+    source_dock->hide();
+    // Brought to the front by a key, as a browser's View Source.
+    auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
+        auto* action = new QAction(text, this);
+        action->setObjectName(name);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, dock, [dock] {
+            if (!dock->toggleViewAction()->isEnabled()) return;
+            dock->show();
+            dock->raise();
+        });
+        view_menu_->insertAction(panels_menu_->menuAction(), action);
+        addAction(action);
+    };
+    raise_action(source_dock, tr("Kernel &Source"), QKeySequence(Qt::CTRL | Qt::Key_U), QStringLiteral("showSourceAction"));
+    raise_action(memory_dock, tr("&Memory Requests"), QKeySequence(Qt::CTRL | Qt::Key_M), QStringLiteral("showMemoryAction"));
 
     // Window-wide choices: the device profile models every page's launch; the overlay is one setting.
     connect(docks_.occupancy, &OccupancyPanel::profileChanged, this, [this](const DeviceProfile& profile) {
