@@ -180,6 +180,8 @@ int main(int argc, char* argv[]) {
     // 256: a warp reads 32 consecutive pixels), then the source view of a 2-D launch.
     MemoryTraceSession* image_trace = w.imagePage()->traceSession();
     auto traced = [&](MemoryTraceSession* t) { return wait_for([&] { return t->warpTraced() && !t->tracing() && idle(w); }); };
+    // A taller window, so the Memory tab under the launch panel shows several requests.
+    w.resize(size.expandedTo(QSize(1560, 960)));
     raise_dock(w, PageDocks::Memory);
     run_shape(LaunchShape::one_d(256));
     gray->select(QPoint(200, 120));
@@ -195,6 +197,8 @@ int main(int argc, char* argv[]) {
     run_shape(LaunchShape::two_d(16, 16));
     traced(image_trace);
     shot(QStringLiteral("source_image"), &w);
+    if (QDockWidget* source = w.dock(PageDocks::Source)) source->hide();
+    w.resize(size);
 
     w.tabs()->setCurrentWidget(w.matmulPage());
     raise_dock(w, PageDocks::Inspector);
@@ -209,6 +213,7 @@ int main(int argc, char* argv[]) {
     // The tiled kernel's shared memory: a step that multiplies from the tiles (banks, broadcasts), and
     // the source with the step's lines highlighted.
     MemoryTraceSession* mm_trace = w.matmulPage()->traceSession();
+    w.resize(size.expandedTo(QSize(1560, 960)));
     raise_dock(w, PageDocks::Memory);
     w.timeline()->setPosition(1);
     traced(mm_trace);
@@ -217,6 +222,7 @@ int main(int argc, char* argv[]) {
     w.timeline()->setPosition(0);
     traced(mm_trace);
     shot(QStringLiteral("matmul_source"), &w);
+    w.resize(size);
 
     if (wanted(QStringLiteral("sweep"))) {
         w.openSweep();
