@@ -57,12 +57,20 @@ public:
             entered_ = true;
             wake_.notify_all();
             wake_.wait(lock, [this] { return open_; });
+            left_ = true;
+            wake_.notify_all();
             return {};
         });
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [this] { return entered_; });
     }
-    ~WorkerGate() { release(); }
+    // Waits until the worker has left the gate: it must not wake on a mutex this destructor frees
+    // (it hung 2 runs in 8 on a loaded machine when the gate went first).
+    ~WorkerGate() {
+        release();
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return left_; });
+    }
     void release() {
         std::lock_guard<std::mutex> lock(mutex_);
         open_ = true;
@@ -74,6 +82,7 @@ private:
     std::condition_variable wake_;
     bool entered_ = false;
     bool open_ = false;
+    bool left_ = false;
 };
 
 }  // namespace

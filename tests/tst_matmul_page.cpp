@@ -210,7 +210,8 @@ void TestMatmulPage::tiled_animation_counters() {
     QCOMPARE(page.animationStep().a_current.col, 0u);
     QCOMPARE(page.animationStep().a_current.cols, 8u);
     QCOMPARE(page.animationStep().a_current.row, 16u);
-    QVERIFY(page.animationCaption().contains(QStringLiteral("shared memory")));
+    // The caption is read from the memory trace of the finished run (traced on the worker).
+    QTRY_VERIFY_WITH_TIMEOUT(page.animationCaption().contains(QStringLiteral("store shared memory")), kRunTimeoutMs);
 
     page.setAnimationPosition(1);  // __syncthreads(), multiply: 2*TILE shared loads per thread
     n = page.animationCounters();

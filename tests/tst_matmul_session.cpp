@@ -43,15 +43,20 @@ public:
             entered_ = true;
             wake_.notify_all();
             wake_.wait(lock, [this] { return open_; });
+            left_ = true;
+            wake_.notify_all();
             return {};
         });
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [this] { return entered_; });
     }
+    // Opens the gate and waits until the worker has left it: it must not wake on a mutex this
+    // destructor frees (tst_grayscale_session's twin hung 2 runs in 8 that way).
     ~WorkerGate() {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::unique_lock<std::mutex> lock(mutex_);
         open_ = true;
         wake_.notify_all();
+        wake_.wait(lock, [this] { return left_; });
     }
 
 private:
@@ -59,6 +64,7 @@ private:
     std::condition_variable wake_;
     bool entered_ = false;
     bool open_ = false;
+    bool left_ = false;
 };
 
 }  // namespace
