@@ -109,9 +109,9 @@ QStringList matmul_step_details(const MemoryTrace* trace, const std::vector<cons
                            .arg(r->access == Access::Load ? tr("load") : tr("store"), where(trace, *r))
                            .arg(r->lanes.size());
         if (r->space == MemorySpace::Global)
-            text += tr(" · %1 sectors (ideal %2)").arg(r->sectors).arg(r->ideal_sectors);
+            text += tr(" · %1 (ideal %2)").arg(counted(r->sectors, tr("sector"), tr("sectors"))).arg(r->ideal_sectors);
         else
-            text += tr(" · %1 wavefronts (ideal %2)").arg(r->wavefronts).arg(r->ideal_wavefronts);
+            text += tr(" · %1 (ideal %2)").arg(counted(r->wavefronts, tr("wavefront"), tr("wavefronts"))).arg(r->ideal_wavefronts);
         lines << text.toHtmlEscaped();
     }
     return lines;

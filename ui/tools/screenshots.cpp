@@ -182,7 +182,13 @@ int main(int argc, char* argv[]) {
     auto traced = [&](MemoryTraceSession* t) { return wait_for([&] { return t->warpTraced() && !t->tracing() && idle(w); }); };
     // A taller window, so the Memory tab under the launch panel shows several requests.
     w.resize(size.expandedTo(QSize(1560, 960)));
+    // The extra height to the Memory tab, not to the execution bar.
+    auto tall_memory = [&] {
+        wait_for([] { return true; });
+        w.resizeDocks({w.dock(PageDocks::Memory), w.dock(PageDocks::Timeline)}, {w.height() * 3 / 5, 40}, Qt::Vertical);
+    };
     raise_dock(w, PageDocks::Memory);
+    tall_memory();
     run_shape(LaunchShape::one_d(256));
     gray->select(QPoint(200, 120));
     gray->setLayout(PixelLayout::Interleaved);
@@ -215,6 +221,7 @@ int main(int argc, char* argv[]) {
     MemoryTraceSession* mm_trace = w.matmulPage()->traceSession();
     w.resize(size.expandedTo(QSize(1560, 960)));
     raise_dock(w, PageDocks::Memory);
+    tall_memory();
     w.timeline()->setPosition(1);
     traced(mm_trace);
     shot(QStringLiteral("matmul_memory"), &w);

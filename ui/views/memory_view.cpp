@@ -11,6 +11,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -43,7 +44,7 @@ QString figures_text(const DrawnRequest& r) {
     for (const DrawnLane& l : r.lanes)
         for (int b = 0; b < l.bytes; ++b) bytes.insert(l.offset + std::uint64_t(b));
     used = bytes.size();
-    QString s = QObject::tr("%1 · %2, ideal %3 · %4 of %5 bytes moved are used")
+    QString s = QObject::tr("%1 · %2, ideal %3 · %4 of %5 bytes used")
                     .arg(counted(qulonglong(r.lanes.size()), QObject::tr("lane"), QObject::tr("lanes")),
                          counted(qulonglong(r.sectors), QObject::tr("sector"), QObject::tr("sectors")))
                     .arg(r.ideal_sectors).arg(bytes_text(used)).arg(bytes_text(std::uint64_t(r.sectors) * kSector));
@@ -305,6 +306,12 @@ void MemoryView::setRequests(const QList<DrawnRequest>& requests) {
     requests_ = requests;
     message_->setVisible(!message_->text().isEmpty());
     relayout();
+    // The animation's step: its first request scrolled into view.
+    for (int i = 0; i < requests_.size(); ++i)
+        if (requests_[i].current) {
+            scroll_->verticalScrollBar()->setValue(requestRect(i).top());
+            break;
+        }
 }
 
 void MemoryView::setMessage(const QString& text) {
