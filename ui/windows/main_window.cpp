@@ -45,6 +45,7 @@
 #include "ui/views/source_view.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/dock_scroll_area.h"
+#include "ui/windows/elided_label.h"
 #include "ui/windows/animation_actions.h"
 #include "ui/windows/export_actions.h"
 #include "ui/windows/number_field_guard.h"
@@ -266,10 +267,10 @@ void MainWindow::addPage(KernelPage* page) {
 }
 
 void MainWindow::createStatusBar() {
-    status_label_ = new QLabel(this);
+    status_label_ = new ElidedLabel(this);
     status_label_->setObjectName(QStringLiteral("statusMessage"));
-    status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long run summary must not make the window wider than the screen: it is cut, and whole in the tooltip.
+    // A long run summary must not make the window wider than the screen: it ends in "…" where it
+    // does not fit, and is whole in the tooltip.
     status_label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(status_label_, 1);
 

@@ -24,6 +24,8 @@ class QTabWidget;
 
 namespace cvz {
 
+class ElidedLabel;
+
 class AnimationActions;
 class ExportActions;
 class GrayscaleSession;
@@ -161,7 +163,7 @@ private:
     RecentFiles* recent_ = nullptr;
     QList<QAction*> zoom_actions_;
 
-    QLabel* status_label_ = nullptr;
+    ElidedLabel* status_label_ = nullptr;  // the run summary, "…" where cut
     QProgressBar* busy_ = nullptr;
     QLabel* document_label_ = nullptr;
     QLabel* display_label_ = nullptr;
