@@ -26,6 +26,23 @@ std::uint32_t TraceWorker::new_site(const AccessSite& site, Access access) {
     return id;
 }
 
+std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence,
+                                        MemorySpace space, Access access, std::int32_t buffer) {
+    // The lane's earlier executions of the site opened requests 0..occurrence-1, so this is the next.
+    if (pending_count_ == pending_.size()) pending_.emplace_back();
+    PendingRequest& r = pending_[pending_count_];
+    r.warp = warp;
+    r.site = site;
+    r.occurrence = occurrence;
+    r.lane_mask = 0;
+    r.min_seq = ~std::uint32_t(0);
+    r.buffer = buffer;
+    r.space = space;
+    r.access = access;
+    slots_[std::size_t(site) * warps_ + warp].push_back(pending_count_);
+    return pending_count_++;
+}
+
 MemoryRecorder::MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
                                const TraceOptions& options)
     : grid_(grid), block_(block), buffers_(std::move(buffers)), shared_bytes_(shared_bytes), options_(options),
@@ -47,7 +64,9 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     w.block_y_ = block_.y;
     for (const BufferRange& b : buffers_) w.ranges_.push_back({static_cast<const unsigned char*>(b.base), b.bytes});
     w.shared_bytes_ = shared_bytes_;
-    w.seq.assign(threads_, 0);
+    w.threads_ = threads_;
+    w.warps_ = warps_;
+    w.seq_.assign(threads_, 0);
     t_slot.owner = id_;
     t_slot.worker = &w;
     return w;
@@ -72,9 +91,10 @@ void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
     w.skip = options_.cancel && options_.cancel->requested();
     if (w.skip) cancelled_.store(true, std::memory_order_relaxed);
     w.keep = kept(block);
-    w.records.clear();
-    for (auto& o : w.occurrences) std::fill(o.begin(), o.end(), 0u);
-    std::fill(w.seq.begin(), w.seq.end(), 0u);
+    std::fill(w.occurrences_.begin(), w.occurrences_.end(), 0u);
+    std::fill(w.seq_.begin(), w.seq_.end(), 0u);
+    for (auto& s : w.slots_) s.clear();
+    w.pending_count_ = 0;
 }
 
 std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access access) {
@@ -94,7 +114,8 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
             site_keys_.emplace_back(key, id);
         }
     }
-    if (w.occurrences.size() <= id) w.occurrences.resize(id + 1, std::vector<std::uint32_t>(threads_, 0u));
+    if (w.occurrences_.size() < std::size_t(id + 1) * threads_) w.occurrences_.resize(std::size_t(id + 1) * threads_, 0u);
+    if (w.slots_.size() < std::size_t(id + 1) * warps_) w.slots_.resize(std::size_t(id + 1) * warps_);
     if (w.per_site.size() <= id) w.per_site.resize(id + 1);
     return id;
 }
@@ -104,34 +125,7 @@ void MemoryRecorder::finish_block(Worker& w) {
     const std::uint64_t block = w.block;
     w.block = ~std::uint64_t(0);
     if (w.skip) return;
-    const std::uint32_t nsites = std::uint32_t(w.occurrences.size());
-
-    // Requests of (warp, site) are its occurrences 0..max: each exists, since the lane with the most
-    // executions of the site took part in every one. first_request[warp*nsites + site] numbers them.
-    const std::size_t keys = std::size_t(warps_) * nsites;
-    w.first_request.assign(keys + 1, 0u);
-    for (const TraceRecord& r : w.records) {
-        std::uint32_t& n = w.first_request[std::size_t(r.tid / kWarpSize) * nsites + r.site];
-        n = std::max(n, r.occurrence + 1);
-    }
-    std::uint32_t total = 0;
-    for (std::size_t i = 0; i < keys; ++i) {
-        const std::uint32_t n = w.first_request[i];
-        w.first_request[i] = total;
-        total += n;
-    }
-    w.first_request[keys] = total;
-
-    // Counting sort of the records by request: request_lanes[q]..request_lanes[q+1] index `order`.
-    w.request_lanes.assign(std::size_t(total) + 1, 0u);
-    auto request_of = [&](const TraceRecord& r) {
-        return w.first_request[std::size_t(r.tid / kWarpSize) * nsites + r.site] + r.occurrence;
-    };
-    for (const TraceRecord& r : w.records) ++w.request_lanes[request_of(r) + 1];
-    for (std::size_t q = 0; q < total; ++q) w.request_lanes[q + 1] += w.request_lanes[q];
-    w.order.resize(w.records.size());
-    w.fill.assign(w.request_lanes.begin(), w.request_lanes.end() - 1);
-    for (std::uint32_t i = 0; i < w.records.size(); ++i) w.order[w.fill[request_of(w.records[i])]++] = i;
+    const std::uint32_t nsites = warps_ ? std::uint32_t(w.slots_.size() / warps_) : 0u;
 
     const bool per_warp = w.keep || options_.all_warps;
     std::vector<MemoryMetrics>& warp_metrics = w.warp_metrics;
@@ -139,40 +133,44 @@ void MemoryRecorder::finish_block(Worker& w) {
     std::vector<std::pair<std::uint64_t, std::size_t>> program_order;  // kept block: (warp, min seq) -> request
     const std::size_t first_kept = w.requests.size();
 
-    for (std::uint32_t q = 0; q < total; ++q) {
-        const std::uint32_t begin = w.request_lanes[q], end = w.request_lanes[q + 1];
-        const TraceRecord& head = w.records[w.order[begin]];
-        w.lanes.clear();
-        std::uint32_t min_seq = head.seq;
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const TraceRecord& r = w.records[w.order[i]];
-            w.lanes.push_back(LaneAccess{r.tid % kWarpSize, r.bytes, r.offset});
-            min_seq = std::min(min_seq, r.seq);
-        }
-        auto by_lane = [](const LaneAccess& a, const LaneAccess& b) { return a.lane < b.lane; };
-        if (!std::is_sorted(w.lanes.begin(), w.lanes.end(), by_lane)) std::sort(w.lanes.begin(), w.lanes.end(), by_lane);
-        MemoryRequest m;
-        m.block = block;
-        m.warp = head.tid / kWarpSize;
-        m.site = head.site;
-        m.occurrence = head.occurrence;
-        m.space = head.space;
-        m.access = head.access;
-        m.buffer = head.buffer;
-        const RequestCost cost = head.space == MemorySpace::Shared ? shared_request_cost(w.lanes) : global_request_cost(w.lanes);
-        m.sectors = cost.sectors;
-        m.ideal_sectors = cost.ideal_sectors;
-        m.wavefronts = cost.wavefronts;
-        m.ideal_wavefronts = cost.ideal_wavefronts;
-        w.totals.add(m);
-        w.per_site[m.site].add(m);
-        if (per_warp) warp_metrics[m.warp].add(m);
-        if (w.keep) {
-            m.lanes = w.lanes;
-            program_order.emplace_back((std::uint64_t(m.warp) << 32) | min_seq, w.requests.size());
-            w.requests.push_back(std::move(m));
-        }
-    }
+    // By warp, site, then occurrence: the order program_order's stable sort keeps among equal keys.
+    LaneAccess lanes[kWarpSize];
+    for (std::uint32_t warp = 0; warp < warps_; ++warp)
+        for (std::uint32_t site = 0; site < nsites; ++site)
+            for (const std::uint32_t index : w.slots_[std::size_t(site) * warps_ + warp]) {
+                const PendingRequest& p = w.pending_[index];
+                // A full warp's lanes are already in place; otherwise gather the present ones in lane order.
+                const LaneAccess* present = p.lanes;
+                std::size_t n = kWarpSize;
+                if (p.lane_mask != ~std::uint32_t(0)) {
+                    n = 0;
+                    for (std::uint32_t mask = p.lane_mask; mask != 0; mask &= mask - 1)
+                        lanes[n++] = p.lanes[__builtin_ctz(mask)];
+                    present = lanes;
+                }
+                MemoryRequest m;
+                m.block = block;
+                m.warp = p.warp;
+                m.site = p.site;
+                m.occurrence = p.occurrence;
+                m.space = p.space;
+                m.access = p.access;
+                m.buffer = p.buffer;
+                const RequestCost cost =
+                    p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
+                m.sectors = cost.sectors;
+                m.ideal_sectors = cost.ideal_sectors;
+                m.wavefronts = cost.wavefronts;
+                m.ideal_wavefronts = cost.ideal_wavefronts;
+                w.totals.add(m);
+                w.per_site[m.site].add(m);
+                if (per_warp) warp_metrics[m.warp].add(m);
+                if (w.keep) {
+                    m.lanes.assign(present, present + n);
+                    program_order.emplace_back((std::uint64_t(m.warp) << 32) | p.min_seq, w.requests.size());
+                    w.requests.push_back(std::move(m));
+                }
+            }
     if (w.keep) {
         // Program order within each warp: by the first access any lane made of the request.
         std::stable_sort(program_order.begin(), program_order.end(),

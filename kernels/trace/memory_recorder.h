@@ -1,8 +1,8 @@
 #pragma once
 // The traced context's observer that makes a MemoryTrace (memory_trace.h). Blocks run in parallel on
-// host threads; each host thread keeps the raw accesses of the block it is running only, and when
-// the block ends reduces them to requests and adds the requests' figures to its own totals per
-// kernel, per site and per warp. Whole requests are kept only for the blocks the caller asked for,
+// host threads; each host thread fills the requests of the block it is running only, each access
+// straight into its request, and when the block ends costs them in one pass and adds their figures
+// to its own totals per kernel, per site and per warp. Whole requests are kept only for the blocks the caller asked for,
 // so an 8K image never holds its trace in memory. finish() merges the host threads' figures.
 #include <atomic>
 #include <cstddef>
@@ -27,44 +27,57 @@ struct BufferRange {
 
 class MemoryRecorder;
 
-// One access as the body made it, until its block is reduced.
-struct TraceRecord {
-    std::uint32_t tid;  // linear thread id in the block
+// One request of the running block, filled lane by lane as the accesses arrive: a lane's k-th
+// execution of a site goes straight into the k-th request of its (warp, site), so the block's
+// reduction is one pass over its requests, never a regrouping of records.
+struct PendingRequest {
+    std::uint32_t warp;
     std::uint32_t site;
     std::uint32_t occurrence;
-    std::uint32_t seq;  // the thread's access count before this one: program order
-    std::uint64_t offset;
-    std::uint32_t bytes;
-    std::int32_t buffer;  // -1: in no registered buffer
+    std::uint32_t lane_mask;  // bit l: lane l took part
+    std::uint32_t min_seq;    // the first access any lane made of it, in its thread's order: program order
+    std::int32_t buffer;      // of the lane that opened it (-1: in no registered buffer)
     MemorySpace space;
     Access access;
+    LaneAccess lanes[kWarpSize];  // by lane; valid where lane_mask has its bit
 };
 
 // What one host thread of a traced launch records into: the traced context's observer. The body
 // runs through TracedContext<TraceWorker>, so on_access is inlined into it (the emulator's runner is
-// flattened) and costs a site lookup, two counters and one record; the block's reduction happens when
-// the host thread moves on to its next block (MemoryRecorder).
+// flattened) and costs a site lookup, two counters and a store into the lane's slot of its request;
+// opening a request (once per warp and execution of a site) is out of line, and the block's reduction
+// happens when the host thread moves on to its next block (MemoryRecorder).
 class TraceWorker {
 public:
     void on_access(const EmuContext& ctx, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        TraceRecord r;
-        r.tid = std::uint32_t(ctx.thread_idx().x + block_x_ * (ctx.thread_idx().y + std::uint64_t(block_y_) * ctx.thread_idx().z));
-        r.site = site_id(site, access);
-        r.occurrence = occurrences[r.site][r.tid]++;
-        r.seq = seq[r.tid]++;
-        r.bytes = std::uint32_t(bytes);
-        r.access = access;
+        const std::uint32_t tid =
+            std::uint32_t(ctx.thread_idx().x + block_x_ * (ctx.thread_idx().y + std::uint64_t(block_y_) * ctx.thread_idx().z));
+        const std::uint32_t s = site_id(site, access);
+        const std::uint32_t k = occurrences_[std::size_t(s) * threads_ + tid]++;
         const auto* q = static_cast<const unsigned char*>(address);
         const auto* shared = static_cast<const unsigned char*>(ctx.shared_);
+        MemorySpace space;
+        std::int32_t buffer;
+        std::uint64_t offset;
         if (q >= shared && q < shared + shared_bytes_) {
-            r.space = MemorySpace::Shared;
-            r.buffer = std::int32_t(ranges_.size());  // the shared buffer follows the global ones
-            r.offset = std::uint64_t(q - shared);
+            space = MemorySpace::Shared;
+            buffer = std::int32_t(ranges_.size());  // the shared buffer follows the global ones
+            offset = std::uint64_t(q - shared);
         } else {
-            r.space = MemorySpace::Global;
-            locate(q, r);
+            space = MemorySpace::Global;
+            buffer = locate(q, offset);
         }
-        records.push_back(r);
+        const std::uint32_t warp = tid / kWarpSize;
+        const std::vector<std::uint32_t>& slots = slots_[std::size_t(s) * warps_ + warp];
+        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(s, warp, k, space, access, buffer);
+        PendingRequest& r = pending_[index];
+        const std::uint32_t lane = tid % kWarpSize;
+        r.lane_mask |= 1u << lane;
+        r.lanes[lane] = LaneAccess{lane, std::uint32_t(bytes), offset};
+        if (keep) {  // program order matters only for the requests kept whole
+            const std::uint32_t seq = seq_[tid]++;
+            if (seq < r.min_seq) r.min_seq = seq;
+        }
     }
     void on_sync(const EmuContext&) {}
 
@@ -89,20 +102,23 @@ private:
         return new_site(site, access);
     }
     std::uint32_t new_site(const AccessSite& site, Access access);
-    void locate(const unsigned char* q, TraceRecord& r) {
+    // Out of line: once per request, and it grows vectors (the flattened runner must not inline that).
+    std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, MemorySpace space,
+                               Access access, std::int32_t buffer);
+    std::int32_t locate(const unsigned char* q, std::uint64_t& offset) {
         for (std::size_t i = 0; i < ranges_.size(); ++i)
             if (q >= ranges_[i].base && q < ranges_[i].base + ranges_[i].bytes) {
-                r.buffer = std::int32_t(i);
-                r.offset = std::uint64_t(q - ranges_[i].base);
-                return;
+                offset = std::uint64_t(q - ranges_[i].base);
+                return std::int32_t(i);
             }
-        r.buffer = -1;
-        r.offset = reinterpret_cast<std::uintptr_t>(q);
+        offset = reinterpret_cast<std::uintptr_t>(q);
         ++unmapped;
+        return -1;
     }
 
     MemoryRecorder* owner_ = nullptr;
     std::uint64_t block_x_ = 1, block_y_ = 1;
+    std::uint32_t threads_ = 0, warps_ = 0;
     std::vector<Range> ranges_;
     std::size_t shared_bytes_ = 0;
     CachedSite site_cache_[64];
@@ -110,9 +126,13 @@ private:
     std::uint64_t block = ~std::uint64_t(0);
     bool skip = false;
     bool keep = false;
-    std::vector<TraceRecord> records;
-    std::vector<std::vector<std::uint32_t>> occurrences;  // [site][tid]
-    std::vector<std::uint32_t> seq;                        // [tid]
+    std::vector<std::uint32_t> occurrences_;  // [site * threads + tid]
+    std::vector<std::uint32_t> seq_;          // [tid]
+    // [site * warps + warp]: the running block's requests of that warp and site by occurrence, as
+    // indices into pending_ (cleared per block, capacity kept).
+    std::vector<std::vector<std::uint32_t>> slots_;
+    std::vector<PendingRequest> pending_;     // the block's requests, the first `pending_count_` in use
+    std::uint32_t pending_count_ = 0;
 
     MemoryMetrics totals;
     std::vector<MemoryMetrics> per_site;
@@ -121,8 +141,6 @@ private:
     std::uint64_t unmapped = 0;
 
     // Scratch of the reduction, reused from block to block.
-    std::vector<std::uint32_t> first_request, request_lanes, order, fill;
-    std::vector<LaneAccess> lanes;
     std::vector<MemoryMetrics> warp_metrics;
 };
 

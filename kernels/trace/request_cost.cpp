@@ -19,23 +19,16 @@ void insertion_sort(std::array<T, N>& a, std::size_t n) {
     }
 }
 
-}  // namespace
-
-RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
+// Byte intervals [begin, end) in nondecreasing order of begin, merged for the distinct bytes and
+// walked for the sectors (each interval's sectors start at or after the last one counted).
+template <class Interval>
+RequestCost walk_intervals(std::size_t n, Interval interval) {
     RequestCost c;
-    // Byte intervals [offset, offset + bytes), merged for the distinct bytes and walked for the sectors.
-    std::array<std::pair<std::uint64_t, std::uint64_t>, 64> iv;
-    std::size_t n = 0;
-    for (const LaneAccess& l : lanes) {
-        if (n == iv.size()) break;  // a warp has 32 lanes
-        iv[n++] = {l.offset, l.offset + l.bytes};
-    }
-    insertion_sort(iv, n);
     std::uint64_t distinct = 0, last_sector = ~std::uint64_t(0);
     std::uint64_t run_begin = 0, run_end = 0;
     bool open = false;
     for (std::size_t i = 0; i < n; ++i) {
-        const auto [b, e] = iv[i];
+        const auto [b, e] = interval(i);
         if (e <= b) continue;
         if (!open || b > run_end) {
             if (open) distinct += run_end - run_begin;
@@ -43,7 +36,6 @@ RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
         } else {
             run_end = std::max(run_end, e);
         }
-        // Sectors in address order: each interval's sectors start at or after the last one counted.
         for (std::uint64_t s = b / 32; s <= (e - 1) / 32; ++s)
             if (last_sector == ~std::uint64_t(0) || s > last_sector) {
                 ++c.sectors;
@@ -55,16 +47,58 @@ RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
     return c;
 }
 
-RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes) {
+}  // namespace
+
+RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
+    count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
+    if (count == 0) return {};
+    // The common request: every lane moves the same power-of-two size of at most 32 bytes, aligned
+    // to it, in ascending addresses. No access then crosses a sector and two accesses either coincide
+    // or are disjoint, so sectors and distinct bytes follow from neighbours alone, without branches.
+    const std::uint32_t size = lanes[0].bytes;
+    bool uniform = size != 0 && size <= 32 && (size & (size - 1)) == 0 && (lanes[0].offset & (size - 1)) == 0;
+    std::uint32_t sectors = 1, offsets = 1;
+    for (std::size_t i = 1; i < count; ++i) {
+        const std::uint64_t o = lanes[i].offset, prev = lanes[i - 1].offset;
+        uniform &= (lanes[i].bytes == size) & ((o & (size - 1)) == 0) & (o >= prev);
+        sectors += std::uint32_t((o >> 5) != (prev >> 5));
+        offsets += std::uint32_t(o != prev);
+    }
+    if (uniform) {
+        RequestCost c;
+        c.sectors = sectors;
+        c.ideal_sectors = (offsets * size + 31) / 32;
+        return c;
+    }
+    // In lane order the addresses usually ascend (consecutive pixels, rows, a broadcast): then the
+    // walk needs no sort. The order among equal begins changes neither figure.
+    bool ascending = true;
+    for (std::size_t i = 1; i < count && ascending; ++i) ascending = lanes[i].offset >= lanes[i - 1].offset;
+    if (ascending)
+        return walk_intervals(count, [&](std::size_t i) {
+            return std::pair<std::uint64_t, std::uint64_t>{lanes[i].offset, lanes[i].offset + lanes[i].bytes};
+        });
+    std::array<std::pair<std::uint64_t, std::uint64_t>, 64> iv;
+    for (std::size_t i = 0; i < count; ++i) iv[i] = {lanes[i].offset, lanes[i].offset + lanes[i].bytes};
+    insertion_sort(iv, count);
+    return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
+}
+
+RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
+    return global_request_cost(lanes.data(), lanes.size());
+}
+
+RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count) {
     RequestCost c;
     std::uint32_t widest = 0;
-    for (const LaneAccess& l : lanes) widest = std::max(widest, l.bytes);
+    for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, lanes[i].bytes);
     const std::uint32_t group = widest > 8 ? 8 : widest > 4 ? 16 : 32;
     for (std::uint32_t g0 = 0; g0 < 32; g0 += group) {
         // (bank, word) of every word the group's lanes address, then the most words of one bank.
         std::array<std::uint64_t, 32 * 5> words;
         std::size_t n = 0;
-        for (const LaneAccess& l : lanes) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const LaneAccess& l = lanes[i];
             if (l.lane < g0 || l.lane >= g0 + group || l.bytes == 0) continue;
             for (std::uint64_t w = l.offset / 4; w <= (l.offset + l.bytes - 1) / 4 && n < words.size(); ++w)
                 words[n++] = ((w % 32) << 48) | w;
@@ -82,6 +116,10 @@ RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes) {
         ++c.ideal_wavefronts;
     }
     return c;
+}
+
+RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes) {
+    return shared_request_cost(lanes.data(), lanes.size());
 }
 
 }  // namespace cvz

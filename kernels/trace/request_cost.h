@@ -1,5 +1,6 @@
 #pragma once
 // The cost of one warp-level request, by the definitions in memory_trace.h.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -14,10 +15,12 @@ struct RequestCost {
 
 // Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes);
+RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count);
 
 // Wavefronts: per group of lanes served together (the warp for accesses of up to 4 bytes, half-warps
 // for 8 bytes, quarter-warps for 16), the most distinct 4-byte words any one bank holds, summed over
 // the groups with a lane; ideal: the number of those groups.
 RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes);
+RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count);
 
 }  // namespace cvz
