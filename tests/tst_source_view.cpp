@@ -16,8 +16,11 @@
 #include "app/matmul/matmul_session.h"
 #include "app/matrix_generator.h"
 #include "app/memory_trace_session.h"
+#include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_variants.h"
 #include "kernels/matmul/matmul_launch.h"
+#include "kernels/matmul/matmul_variants.h"
 #include "kernels/trace/grayscale_trace.h"
 #include "kernels/trace/matmul_trace.h"
 #include "tests/support/main_window_fixtures.h"
@@ -77,6 +80,7 @@ private slots:
     void launch_line_has_the_launch_numbers();
     void view_shows_file_highlights_and_margin();
     void missing_file_is_a_message();
+    void every_catalogue_kernel_has_its_gpu_note();
     void image_page_source_follows_picked_warp();
     void matmul_steps_highlight_their_lines_and_caption_from_trace();
 };
@@ -168,6 +172,14 @@ void TestSourceView::view_shows_file_highlights_and_margin() {
     QVERIFY(editor->extraSelections().isEmpty());
 }
 
+// Each catalogue kernel was measured under Nsight Compute (bench/ncu_compare): a new variant needs its
+// note, which says whether the hardware's figures equal the trace's and why not.
+void TestSourceView::every_catalogue_kernel_has_its_gpu_note() {
+    for (const auto* family : {&grayscale_catalogue(), &matmul_catalogue()})
+        for (const KernelInfo& k : *family) QVERIFY2(!gpu_counter_note(k.name).empty(), k.name.c_str());
+    QVERIFY(gpu_counter_note("no_such_kernel").empty());
+}
+
 void TestSourceView::missing_file_is_a_message() {
     SourceView view;
     QVERIFY(!view.showFile(QStringLiteral("kernels/nowhere/none.h")));
@@ -186,6 +198,7 @@ void TestSourceView::image_page_source_follows_picked_warp() {
     MemoryTraceSession* trace = w.imagePage()->traceSession();
     QTRY_VERIFY_WITH_TIMEOUT(trace->trace() && !trace->tracing(), kTimeoutMs);
     QCOMPARE(source->launchLine(), QStringLiteral("gray_2d<<<dim3(29,19), dim3(16,16)>>>"));
+    QVERIFY2(source->gpuNote().contains(QStringLiteral("same ten figures")), qPrintable(source->gpuNote()));
     const QString body = QStringLiteral("kernels/grayscale/grayscale_body.h");
     QCOMPARE(source->file(), body);
     QCOMPARE(source->text(), disk_text(body));
@@ -225,6 +238,8 @@ void TestSourceView::matmul_steps_highlight_their_lines_and_caption_from_trace()
     MemoryTraceSession* trace = page->traceSession();
     QTRY_VERIFY_WITH_TIMEOUT(trace->warpTraced() && !trace->tracing(), kTimeoutMs);
     QCOMPARE(source->launchLine(), QStringLiteral("matmul_tiled<8><<<dim3(4,5), dim3(8,8), 512>>>"));
+    // The compiler's 128-bit shared loads, as Nsight Compute measured them, beside the per-access figures.
+    QVERIFY2(source->gpuNote().contains(QStringLiteral("128-bit")), qPrintable(source->gpuNote()));
     const QString body = QStringLiteral("kernels/matmul/matmul_body.h");
     const int store_a = lines_with(body, QStringLiteral("ctx.store(as + ty * TILE + tx")).value(0);
     const int store_b = lines_with(body, QStringLiteral("ctx.store(bs + ty * TILE + tx")).value(0);

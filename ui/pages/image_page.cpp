@@ -21,6 +21,7 @@
 #include "app/memory_trace_session.h"
 #include "app/overlay_geometry.h"
 #include "app/unit_extent.h"
+#include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/grayscale/grayscale_variants.h"
 #include "app/pixel_inspection.h"
@@ -400,6 +401,7 @@ void ImagePage::traceLaunch() {
     const LaunchPlan& plan = session_->plan();
     const KernelInfo* info = grayscale_variant_info(shape.kind);
     trace_docks_->setLaunchLine(launch_line(info ? QString::fromStdString(info->name) : QString(), plan.grid, shape.block));
+    trace_docks_->setGpuNote(info ? QString::fromStdString(gpu_counter_note(info->name)) : QString());
     trace_->setLaunch(session_->traceJob());
     showTracedWarp();
 }

@@ -40,6 +40,7 @@
 #include "ui/windows/sweep_dialog.h"
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
+#include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/matmul/matmul_variants.h"
@@ -452,6 +453,7 @@ void MatmulPage::traceLaunch() {
     if (info && !info->tiles.empty()) name += QStringLiteral("<%1>").arg(l.tile);  // the TILE it was compiled for
     const MatmulPhaseModel& model = session_->model();
     trace_docks_->setLaunchLine(launch_line(name, model.grid(), l.block_shape(), l.shared_bytes()));
+    trace_docks_->setGpuNote(info ? QString::fromStdString(gpu_counter_note(info->name)) : QString());
     trace_->setLaunch(session_->traceJob());
 }
 

@@ -43,6 +43,11 @@ void TraceDocks::unbind() {
     updateWanted();
 }
 
+void TraceDocks::setGpuNote(const QString& note) {
+    gpu_note_ = note;
+    if (source_) source_->setGpuNote(note);
+}
+
 void TraceDocks::setLaunchLine(const QString& line) {
     launch_line_ = line;
     if (source_) source_->setLaunchLine(line);
@@ -84,6 +89,7 @@ void TraceDocks::refresh() {
 void TraceDocks::refreshSource() {
     if (!source_) return;
     source_->setLaunchLine(launch_line_);
+    source_->setGpuNote(gpu_note_);
     const MemoryTrace* trace = session_->trace();
     if (trace != shown_trace_) {
         source_->clearFigures();

@@ -27,6 +27,7 @@ public:
     void unbind();
 
     void setLaunchLine(const QString& line);
+    void setGpuNote(const QString& note);  // the source view's note on the hardware's counters
     // Which warp is picked, in words ("block (3, 1) · warp 2, threads 64–95").
     void setWarpTitle(const QString& title);
     // The requests of the animation's step (a subset of the picked warp's): outlined in the memory
@@ -47,7 +48,7 @@ private:
     SourceView* source_ = nullptr;
     MemoryView* memory_ = nullptr;
     QList<QMetaObject::Connection> connections_;
-    QString launch_line_, warp_title_;
+    QString launch_line_, warp_title_, gpu_note_;
     std::vector<const MemoryRequest*> step_;
     bool step_all_ = true;
     bool needed_by_page_ = false;

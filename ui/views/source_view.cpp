@@ -172,6 +172,12 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     editor_ = new SourceEditor(this);
     editor_->setObjectName(QStringLiteral("sourceText"));
     editor_->setMinimumHeight(120);
+    gpu_note_ = new QLabel(this);
+    gpu_note_->setObjectName(QStringLiteral("gpuNote"));
+    gpu_note_->setWordWrap(true);
+    gpu_note_->setToolTip(tr("Measured with Nsight Compute on an H200 (bench/ncu_compare): how the compiled kernel's "
+                             "requests and wavefronts compare with these per-access figures"));
+    gpu_note_->hide();
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("sourceMessage"));
     message_->setWordWrap(true);
@@ -180,6 +186,7 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     top->addWidget(launch_, 1);
     top->addWidget(file_box_);
     v->addLayout(top);
+    v->addWidget(gpu_note_);
     v->addWidget(editor_, 1);
     v->addWidget(message_);
     connect(file_box_, &QComboBox::activated, this, [this](int index) { showFile(file_box_->itemText(index)); });
@@ -188,6 +195,13 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
 void SourceView::setLaunchLine(const QString& text) { launch_->setText(text); }
 
 QString SourceView::launchLine() const { return launch_->text(); }
+
+void SourceView::setGpuNote(const QString& text) {
+    gpu_note_->setText(text);
+    gpu_note_->setVisible(!text.isEmpty());
+}
+
+QString SourceView::gpuNote() const { return gpu_note_->text(); }
 
 void SourceView::setColumns(const QStringList& headers, const QStringList& tips) {
     headers_ = headers;

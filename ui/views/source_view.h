@@ -29,6 +29,10 @@ public:
     explicit SourceView(QWidget* parent = nullptr);
 
     void setLaunchLine(const QString& text);
+    // What the hardware counters said about this kernel's compiled code against these figures
+    // (kernels/catalogue/gpu_counter_notes.h); hidden when empty.
+    void setGpuNote(const QString& text);
+    QString gpuNote() const;
     QString launchLine() const;
 
     // The margin's column headers (and their tooltips), left to right after the line number.
@@ -69,6 +73,7 @@ private:
     void refreshMargin();
 
     QLabel* launch_ = nullptr;
+    QLabel* gpu_note_ = nullptr;
     QComboBox* file_box_ = nullptr;
     class SourceEditor* editor_ = nullptr;
     QLabel* message_ = nullptr;
