@@ -400,7 +400,11 @@ void TestGrayscaleSession::declinedFrameSinkLeavesRunsOnTheWorker() {
     QCOMPARE(sink.releases, runs);  // every result came from the host
     QCOMPARE(sink.writes, 0);
     QCOMPARE(sink.prepares, cuda ? runs : 0);
-    QCOMPARE(grayscale_gpu_launches() - gpu_before, std::uint64_t(cuda ? runs : 0));
+    // Each CUDA run launches once for its result and then times warm launches (the median after a
+    // warm-up, app/kernel_times.h): at least one launch per run on the GPU, none without CUDA.
+    const std::uint64_t launched = grayscale_gpu_launches() - gpu_before;
+    if (cuda) QVERIFY2(launched >= std::uint64_t(runs), qPrintable(QString::number(launched)));
+    else QCOMPARE(launched, std::uint64_t(0));
     session.setFrameSink(nullptr);
 }
 
