@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/cpu_timing.h"
 #include "kernels/core/cpu_features.h"
 #include "kernels/emulator/block_scheduler.h"
 #include "kernels/grayscale/grayscale_emulated.h"
@@ -31,6 +32,9 @@
 using namespace cvz;
 
 namespace {
+
+using bench::median_ms;
+using bench::Timing;
 
 struct Row {
     std::string problem;
@@ -43,33 +47,9 @@ struct Row {
     double ratio_to_loop;
 };
 
-struct Timing {
-    double wall_ms;  // median wall time
-    double cpu_ms;   // median CPU time of the whole process over the same runs
-};
 
-double process_cpu_ms() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
-// Wall time is the figure; CPU time is printed beside it because this often runs on a shared machine:
-// when other processes take the cores, wall time grows but the CPU time a run needs barely does.
-Timing median_ms(int repeats, const std::function<void()>& run) {
-    run();  // warm-up: page in the buffers, spin up the threads once
-    std::vector<double> wall, cpu;
-    for (int i = 0; i < repeats; ++i) {
-        const double c0 = process_cpu_ms();
-        const auto a = std::chrono::steady_clock::now();
-        run();
-        wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-        cpu.push_back(process_cpu_ms() - c0);
-    }
-    std::sort(wall.begin(), wall.end());
-    std::sort(cpu.begin(), cpu.end());
-    return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
+
 
 // The plain loop on `threads` threads: rows [0, rows) in chunks, each a call on a sub-problem.
 void rows_in_parallel(std::uint32_t rows, unsigned threads, const std::function<void(std::uint32_t, std::uint32_t)>& run) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cpu_timing.h"
 #include "kernels/emulator/block_scheduler.h"
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/matmul/matmul_emulated.h"
@@ -25,31 +26,12 @@ using namespace cvz;
 
 namespace {
 
-double process_cpu_ms() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+using bench::median_ms;
+using bench::Timing;
 
-struct Timing {
-    double wall_ms, cpu_ms;
-};
 
-// Medians; CPU time beside wall time because the machine is often shared.
-Timing median(int repeats, const std::function<void()>& run) {
-    run();
-    std::vector<double> wall, cpu;
-    for (int i = 0; i < repeats; ++i) {
-        const double c0 = process_cpu_ms();
-        const auto a = std::chrono::steady_clock::now();
-        run();
-        wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-        cpu.push_back(process_cpu_ms() - c0);
-    }
-    std::sort(wall.begin(), wall.end());
-    std::sort(cpu.begin(), cpu.end());
-    return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
+
+
 
 struct Row {
     std::string problem, launch;
@@ -89,8 +71,8 @@ int main(int argc, char** argv) {
                 unsigned long long requests = 0;
                 Row r{"grayscale 1920x1080", (shape.kind == GrayscaleVariant::Gray1d ? "gray_1d 256 " : "gray_2d 16x16 ") +
                                                  std::string(layout == PixelLayout::Planar ? "planar" : "interleaved"),
-                      threads, median(repeats, [&] { (void)grayscale_emulated(im, shape, o); }),
-                      median(repeats, [&] {
+                      threads, median_ms(repeats, [&] { (void)grayscale_emulated(im, shape, o); }),
+                      median_ms(repeats, [&] {
                           const TraceResult tr = trace_grayscale(rgb.data(), w, h, layout, shape, t);
                           requests = tr.trace.totals.global_ld.requests + tr.trace.totals.global_st.requests;
                       }),
@@ -107,8 +89,8 @@ int main(int argc, char** argv) {
             t.host_threads = threads;
             const MatmulProblem p{a.data(), b.data(), c.data(), s, s, s};
             unsigned long long requests = 0;
-            Row r{"matmul 256^3", to_string(l), threads, median(std::max(1, repeats / 2), [&] { (void)matmul_emulated(p, l, o); }),
-                  median(std::max(1, repeats / 2), [&] {
+            Row r{"matmul 256^3", to_string(l), threads, median_ms(std::max(1, repeats / 2), [&] { (void)matmul_emulated(p, l, o); }),
+                  median_ms(std::max(1, repeats / 2), [&] {
                       const TraceResult tr = trace_matmul(a.data(), b.data(), s, s, s, l, t);
                       requests = tr.trace.totals.global_ld.requests + tr.trace.totals.shared_ld.requests;
                   }),
