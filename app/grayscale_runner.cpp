@@ -89,16 +89,7 @@ GrayscaleResult run_grayscale(const GrayscaleRequest& req) {
         }
         r.backend = cuda_backend_label(0);
     } else {
-        auto run_once = [&](double* ms) {
-            QElapsedTimer kernel;
-            kernel.start();
-            Status s = grayscale_emulated(image, req.shape);
-            *ms = double(kernel.nsecsElapsed()) / 1e6;
-            return s;
-        };
-        r.status = run_once(&r.times.first_ms);
-        if (r.status && req.emulator_repeats > 0)
-            r.status = measure_emulator_warm(req.emulator_repeats, 250, run_once, &r.times);
+        r.status = time_emulator_runs(req.emulator_repeats, [&] { return grayscale_emulated(image, req.shape); }, &r.times);
         r.backend = QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount());
     }
     r.kernel_ms = r.times.kernel_ms();

@@ -1,5 +1,7 @@
 #include "kernel_times.h"
 
+#include <QElapsedTimer>
+
 #include "kernels/core/kernel_timing.h"
 
 namespace cvz {
@@ -20,6 +22,19 @@ QString KernelTimes::text() const {
                     .arg(ms(first_ms));
     if (gpu && first_call_ms > 0)
         s += QStringLiteral(", its call %1 with CUDA context creation and module loading").arg(ms(first_call_ms));
+    return s;
+}
+
+Status time_emulator_runs(int repeats, const std::function<Status()>& launch, KernelTimes* times) {
+    auto run_once = [&](double* ms) {
+        QElapsedTimer kernel;
+        kernel.start();
+        Status s = launch();
+        *ms = double(kernel.nsecsElapsed()) / 1e6;
+        return s;
+    };
+    Status s = run_once(&times->first_ms);
+    if (s && repeats > 0) s = measure_emulator_warm(repeats, 250, run_once, times);
     return s;
 }
 

@@ -31,4 +31,8 @@ struct KernelTimes {
 Status measure_emulator_warm(int repeats, double budget_ms, const std::function<Status(double* ms)>& run_once,
                              KernelTimes* times);
 
+// The emulator's times of `launch`: its first run (times->first_ms) and, when `repeats` > 0, the warm
+// median of up to `repeats` more within 250 ms. The first failing run's status is returned.
+Status time_emulator_runs(int repeats, const std::function<Status()>& launch, KernelTimes* times);
+
 }  // namespace cvz
