@@ -22,20 +22,27 @@ QString MatmulResult::summary() const {
              QString::number(total_ms, 'f', 3));
 }
 
+Status check_matmul_operands(const MatmulRequest& req) {
+    for (const Matrix* m : {&req.a, &req.b})
+        if (m->data.size() != m->size())
+            return Status::error(ErrorKind::InvalidInput, "a matrix does not hold rows x cols values");
+    if (QString e = check_matmul_shapes(req.a, req.b); !e.isEmpty())
+        return Status::error(ErrorKind::InvalidInput, e.toStdString());
+    return Status::ok();
+}
+
+Status check_matmul_output(const MatmulRequest& req) {
+    if (QString e = check_matrix_dimensions(req.a.rows, req.b.cols); !e.isEmpty())
+        return Status::error(ErrorKind::InvalidInput, "the product C would be too large: " + e.toStdString());
+    return Status::ok();
+}
+
 MatmulResult run_matmul(const MatmulRequest& req) {
     QElapsedTimer wall;
     wall.start();
     MatmulResult r;
     r.k = req.a.cols;
-    for (const Matrix* m : {&req.a, &req.b})
-        if (m->data.size() != m->size()) {
-            r.status = Status::error(ErrorKind::InvalidInput, "a matrix does not hold rows x cols values");
-            return r;
-        }
-    if (QString e = check_matmul_shapes(req.a, req.b); !e.isEmpty()) {
-        r.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
-        return r;
-    }
+    if (r.status = check_matmul_operands(req); !r.status) return r;
     const Dim3 grid = matmul_grid(req.launch, req.a.rows, req.b.cols);
     r.launch_text = QStringLiteral("%1 · grid %2x%3").arg(QString::fromStdString(to_string(req.launch))).arg(grid.x).arg(grid.y);
     // The launch may not fit CUDA's limits, and two inputs within the limits can make an output beyond
@@ -44,10 +51,7 @@ MatmulResult run_matmul(const MatmulRequest& req) {
         r.status = Status::error(ErrorKind::InvalidInput, e);
         return r;
     }
-    if (QString e = check_matrix_dimensions(req.a.rows, req.b.cols); !e.isEmpty()) {
-        r.status = Status::error(ErrorKind::InvalidInput, "the product C would be too large: " + e.toStdString());
-        return r;
-    }
+    if (r.status = check_matmul_output(req); !r.status) return r;
     r.c.rows = req.a.rows;
     r.c.cols = req.b.cols;
     r.c.data.assign(r.c.size(), 0.0f);

@@ -36,4 +36,10 @@ struct MatmulResult {
 // Checks the shapes first. Safe to call from a worker thread.
 MatmulResult run_matmul(const MatmulRequest& request);
 
+// The checks every matmul run makes of its request before allocating C: A and B hold rows x cols values
+// and fit together (InvalidInput naming the problem) ...
+Status check_matmul_operands(const MatmulRequest& request);
+// ... and C = A @ B stays within the matrix limits.
+Status check_matmul_output(const MatmulRequest& request);
+
 }  // namespace cvz

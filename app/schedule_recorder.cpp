@@ -46,19 +46,8 @@ ScheduleRun record_grayscale_schedule(const GrayscaleRequest& req) {
 
 ScheduleRun record_matmul_schedule(const MatmulRequest& req) {
     ScheduleRun r;
-    for (const Matrix* m : {&req.a, &req.b})
-        if (m->data.size() != m->size()) {
-            r.status = Status::error(ErrorKind::InvalidInput, "a matrix does not hold rows x cols values");
-            return r;
-        }
-    if (QString e = check_matmul_shapes(req.a, req.b); !e.isEmpty()) {
-        r.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
-        return r;
-    }
-    if (QString e = check_matrix_dimensions(req.a.rows, req.b.cols); !e.isEmpty()) {
-        r.status = Status::error(ErrorKind::InvalidInput, "the product C would be too large: " + e.toStdString());
-        return r;
-    }
+    if (r.status = check_matmul_operands(req); !r.status) return r;
+    if (r.status = check_matmul_output(req); !r.status) return r;
     BackendChoice backend = req.backend;
     if (backend == BackendChoice::Auto)
         backend = (cuda_device_available() && req.launch.second_barrier) ? BackendChoice::Cuda : BackendChoice::Cpu;
