@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "support/window_waits.h"
 #include "app/execution_animation.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
@@ -281,9 +282,9 @@ void TestAnimation::space_toggles_play_from_the_view() {
     QVERIFY(show_and_wait(w));
     QWidget* view = w.resultView()->widget();
     w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(cvz::test::wait_active(&w));
     view->setFocus();
-    QTRY_VERIFY(view->hasFocus());
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasFocus(), 120000);
     QVERIFY(!w.timeline()->playing());
     QTest::keyClick(view, Qt::Key_Space);
     QVERIFY(w.timeline()->playing());

@@ -2,6 +2,7 @@
 // clipped), whole when it fits, and always whole in the tooltip the main window sets.
 #include <QtTest>
 
+#include "support/window_waits.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/elided_label.h"
 #include "ui/windows/main_window.h"
@@ -33,7 +34,7 @@ void TestElidedLabel::main_window_status_at_1024_wide() {
     MainWindow w(choose_display_path(false));
     w.resize(1024, 700);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(!w.statusText().isEmpty(), 30000);
     auto* label = w.findChild<ElidedLabel*>(QStringLiteral("statusMessage"));
     QVERIFY(label);

@@ -20,6 +20,7 @@
 #include <future>
 #include <memory>
 
+#include "support/window_waits.h"
 #include "app/device_profile.h"
 #include "app/execution_animation.h"
 #include "app/grayscale/grayscale_session.h"
@@ -160,7 +161,7 @@ void TestExport::save_errors_name_the_file() {
     Outcome outcome = wait_for_export(w, [&] { w.exports()->saveResult(missing); });
     QVERIFY2(outcome.error.contains(QDir::toNativeSeparators(missing)), qPrintable(outcome.error));
     QVERIFY(!QFile::exists(missing));
-    QTRY_VERIFY(w.statusText().contains(QDir::toNativeSeparators(missing)));  // said in the status bar too
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QDir::toNativeSeparators(missing)), 120000);  // said in the status bar too
 
     const QString wrong = dir_.filePath(QStringLiteral("out.jpg"));
     outcome = wait_for_export(w, [&] { w.exports()->saveResult(wrong); });
@@ -288,7 +289,7 @@ void TestExport::animation_export_cancels() {
     QCOMPARE(args[1].toString(), QString());
     QCOMPARE(args[2].toBool(), true);  // cancelled
     QVERIFY(!QFile::exists(path));
-    QTRY_VERIFY(w.statusText().contains(QStringLiteral("cancelled")));
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("cancelled")), 120000);
     QVERIFY(test::drain(*w.jobs()));
     QCOMPARE(spy.size(), 0);  // answered once
 
@@ -345,7 +346,7 @@ void TestExport::timings_and_sweep_as_csv_and_json() {
 
     w.openSweep();  // the modeled rows are there at once (no GPU: nothing is timed)
     QVERIFY(w.sweepDialog());
-    QTRY_VERIFY(!w.sweepDialog()->result().rows.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.sweepDialog()->result().rows.empty(), 120000);
     const QString sweep_json = dir_.filePath(QStringLiteral("sweep.json"));
     QCOMPARE(wait_for_export(w, [&] { w.exports()->exportSweep(sweep_json); }).error, QString());
     const QJsonObject doc = QJsonDocument::fromJson(read_all(sweep_json)).object();
@@ -381,7 +382,7 @@ void TestExport::animation_menu_steps_and_remembers_speed() {
         const int steps = int(w.session()->animationSteps());
         QVERIFY(steps > 3);
         w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(cvz::test::wait_active(&w));
         AnimationActions* a = w.animationActions();
         a->jumpToStartAction()->trigger();
         QCOMPARE(w.session()->animationPosition(), 0u);
@@ -395,7 +396,7 @@ void TestExport::animation_menu_steps_and_remembers_speed() {
         // Jump by number: "wave 3" is position 2.
         a->jumpToStepAction()->trigger();
         QSpinBox* step = w.timeline()->stepBox();
-        QTRY_VERIFY(step->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(step->hasFocus(), 120000);
         step->setValue(3);
         QCOMPARE(w.session()->animationPosition(), 2u);
         w.timeline()->speedBox()->setValue(7.5);
@@ -413,11 +414,11 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     w.session()->setAnimationMode(AnimationMode::Warps);
     w.timeline()->jumpToStart();
     w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(cvz::test::wait_active(&w));
 
     // Focus on the image: the keys step.
     w.resultView()->widget()->setFocus();
-    QTRY_VERIFY(w.resultView()->widget()->hasFocus());
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->widget()->hasFocus(), 120000);
     QTest::keyClick(w.resultView()->widget(), Qt::Key_Period);
     QCOMPARE(w.session()->animationPosition(), 1u);
     QTest::keyClick(w.resultView()->widget(), Qt::Key_End);
@@ -428,7 +429,7 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     // Focus in a spin box: they are the spin box's keys.
     QDoubleSpinBox* speed = w.timeline()->speedBox();
     speed->setFocus();
-    QTRY_VERIFY(speed->hasFocus());
+    QTRY_VERIFY_WITH_TIMEOUT(speed->hasFocus(), 120000);
     QTest::keyClick(speed, Qt::Key_End);
     QTest::keyClick(speed, Qt::Key_Period);
     QTest::keyClick(speed, Qt::Key_Comma);

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "support/window_waits.h"
 #include "support/hover.h"
 #include "ui/views/raster_image_view.h"
 #include "ui/views/view_navigator.h"
@@ -394,13 +395,13 @@ void TestImageView::hover_reports_without_button() {
     RasterImageView view(&t);
     view.resize(400, 300);
     view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(cvz::test::wait_exposed(&view));
     auto* navigator = view.findChild<ViewNavigator*>();
     QSignalSpy hovered(navigator, &ViewNavigator::hovered);
     QSignalSpy left(navigator, &ViewNavigator::left);
     QVERIFY(view.hasMouseTracking());
     cvz::test::hover(&view, QPoint(50, 60));
-    QTRY_VERIFY(hovered.count() >= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(hovered.count() >= 1, 120000);
     QCOMPARE(hovered.last().at(0).toPointF(), QPointF(50, 60));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(&view, &leave);

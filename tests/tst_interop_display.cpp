@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "support/window_waits.h"
 #include "app/backend_choice.h"
 #include "app/frame_sink.h"
 #include "app/grayscale/grayscale_session.h"
@@ -108,7 +109,7 @@ public:
     explicit Rig(QSize image, double zoom = 2) : view_(&transform_) {
         view_.resize(640, 480);
         view_.show();
-        exposed_ = QTest::qWaitForWindowExposed(&view_);
+        exposed_ = cvz::test::wait_exposed(&view_);
         transform_.setImageSize(image);
         transform_.setZoom(zoom);
         transform_.setCenter(QPointF(image.width() / 2.0, image.height() / 2.0));
@@ -304,7 +305,7 @@ void TestInteropDisplay::view_interop_live_with_device() {
     view.grabFramebuffer();
     QVERIFY(view.prepareFrame(size));
     QVERIFY(view.writeFrame(writer(*frame, LaunchShape::two_d(16, 16))).is_ok());
-    QTRY_VERIFY(!paths.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!paths.isEmpty(), 120000);
     QVERIFY2(kInteropTexts.contains(view.displayPathText()), qPrintable(view.interopRefusals().join("; ")));
     QCOMPARE(paths.last().at(0).toString(), view.displayPathText());
     QVERIFY(view.interopLive());
@@ -344,7 +345,7 @@ void TestInteropDisplay::view_interop_live_with_device() {
     // A writer's own failure is a broken path: reported, closed, not reopened for this size.
     const Status s = view.writeFrame([](const InteropTarget&) { return Status::error(ErrorKind::Device, "the writer failed"); });
     QCOMPARE(int(s.kind()), int(ErrorKind::Device));
-    QTRY_COMPARE(errors.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, 120000);
     QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("the writer failed")));
     QVERIFY(!view.prepareFrame(size));
     view.closeInterop();  // forgets the refusal: the next prepareFrame opens again
@@ -371,7 +372,7 @@ void TestInteropDisplay::view_survives_reparenting_and_bad_sources() {
     auto view = std::make_unique<ImageView>(&transform);
     view->resize(320, 240);
     view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+    QVERIFY(cvz::test::wait_exposed(view.get()));
     view->setImage(gray_to_qimage(want, rgb.width, rgb.height));
     view->grabFramebuffer();
     if (view->prepareFrame(size)) QVERIFY(view->writeFrame(writer(*frame, LaunchShape::one_d(256))).is_ok());
@@ -384,7 +385,7 @@ void TestInteropDisplay::view_survives_reparenting_and_bad_sources() {
     view->move(0, 0);
     view->show();
     window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(cvz::test::wait_exposed(&window));
     VERIFY_GRAB(*view, size, &got);
     VERIFY_SAME_BYTES(got, want, rgb.width);
     QVERIFY(!view->interopLive());

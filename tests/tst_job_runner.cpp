@@ -122,7 +122,7 @@ void TestJobRunner::different_tags_all_run() {
     runner.submit("b", this, [&]() -> JobRunner::Continuation { return [&] { delivered << "b"; }; });
     QCOMPARE(runner.queued(), 2);
     gate.release();
-    QTRY_COMPARE(delivered, (QStringList{"a", "b"}));
+    QTRY_COMPARE_WITH_TIMEOUT(delivered, (QStringList{"a", "b"}), 120000);
 }
 
 void TestJobRunner::result_arrives_on_receiver_thread() {
@@ -133,7 +133,7 @@ void TestJobRunner::result_arrives_on_receiver_thread() {
         job_thread = QThread::currentThread();
         return [&] { delivered_on = QThread::currentThread(); };
     });
-    QTRY_VERIFY(delivered_on != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(delivered_on != nullptr, 120000);
     QCOMPARE(delivered_on, QThread::currentThread());
     QVERIFY(job_thread.load() != QThread::currentThread());
 }
@@ -187,7 +187,7 @@ void TestJobRunner::cancel_reaches_running_job() {
         job.run(c);
         return [&] { partial_delivered = true; };
     });
-    QTRY_VERIFY(job.entered.load());
+    QTRY_VERIFY_WITH_TIMEOUT(job.entered.load(), 120000);
     QCOMPARE(runner.runningJob(), ticket.id());
     QVERIFY(!ticket.cancelRequested());
     ticket.cancel();
@@ -209,7 +209,7 @@ void TestJobRunner::newer_job_cancels_running_one_with_same_tag() {
     PollingJob old_job;
     const JobTicket old_ticket =
         runner.submit("sweep", this, [&](JobControl& c) -> JobRunner::Continuation { return old_job.run(c); });
-    QTRY_VERIFY(old_job.entered.load());
+    QTRY_VERIFY_WITH_TIMEOUT(old_job.entered.load(), 120000);
     bool newer_ran = false;
     const JobTicket newer = runner.submit("sweep", this, [&]() -> JobRunner::Continuation {
         newer_ran = true;
@@ -316,7 +316,7 @@ void TestJobRunner::destructor_stops_running_job() {
             job.run(c);
             return [&] { delivered = true; };
         });
-        QTRY_VERIFY(job.entered.load());
+        QTRY_VERIFY_WITH_TIMEOUT(job.entered.load(), 120000);
     }
     QVERIFY(job.saw_cancel.load());
     test::deliver_posted_events();

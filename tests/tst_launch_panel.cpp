@@ -21,6 +21,7 @@
 #include <cstring>
 #include <future>
 
+#include "support/window_waits.h"
 #include "app/job_runner.h"
 #include "app/matmul/matmul_session.h"
 #include "kernels/catalogue/kernel_catalogue.h"
@@ -135,7 +136,7 @@ void TestLaunchPanel::block_stays_within_1024_threads() {
     panel.ySlider()->setValue(512);  // y wins: 2 x 512
     QVERIFY(same(panel.shape(), LaunchShape::two_d(2, 512)));
     QVERIFY(panel.shape().block.volume() <= 1024);
-    QTRY_COMPARE(panel.xSlider()->value(), 2);  // the controls show what was committed, a turn later
+    QTRY_COMPARE_WITH_TIMEOUT(panel.xSlider()->value(), 2, 120000);  // the controls show what was committed, a turn later
 }
 
 // Issue 14 item 6: x dragged to 366 lowers y from 16 to 2 (366 x 2 <= 1024), visibly, and y comes
@@ -144,14 +145,14 @@ void TestLaunchPanel::squeezed_dimension_comes_back_and_says_why() {
     LaunchPanel panel;
     panel.resize(400, 500);
     panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(cvz::test::wait_exposed(&panel));
     panel.setShape(LaunchShape::two_d(16, 16));
     panel.syncNow();
     QVERIFY(panel.limitNote()->isHidden());
     for (int x : {100, 200, 366}) panel.xSlider()->setValue(x);  // a drag
     QVERIFY(same(panel.shape(), LaunchShape::two_d(366, 2)));
     panel.syncNow();
-    QTRY_VERIFY(panel.limitNote()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(panel.limitNote()->isVisible(), 120000);
     const QString note = panel.limitNote()->text();
     QVERIFY2(note.contains(QStringLiteral("blockDim.y is 2, not the 16 you set")) && note.contains(QStringLiteral("1024")),
              qPrintable(note));
@@ -207,7 +208,7 @@ void TestLaunchPanel::chooser_lists_the_catalogue() {
     LaunchPanel panel;
     panel.setFamily(f);
     panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(cvz::test::wait_exposed(&panel));
     const std::vector<KernelInfo>& kernels = family_catalogue(f);
     QCOMPARE(panel.kernelBox()->count(), int(kernels.size()));
     for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -443,7 +444,7 @@ void TestLaunchPanel::toolbar_and_panel_stay_in_step() {
     QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
     QVERIFY(same(w.launchPanel()->shape(), LaunchShape::two_d(32, 8)));
     QVERIFY(same(w.session()->shape(), LaunchShape::two_d(32, 8)));
-    QTRY_COMPARE(w.launchPanel()->xSlider()->value(), 32);
+    QTRY_COMPARE_WITH_TIMEOUT(w.launchPanel()->xSlider()->value(), 32, 120000);
     w.launchPanel()->setShape(LaunchShape::one_d(100));
     QCOMPARE(box->shapeText(), QStringLiteral("100"));
     QCOMPARE(box->currentText(), QStringLiteral("1-D 100"));
@@ -468,7 +469,7 @@ void TestLaunchPanel::drag_supersedes_queued_runs() {
         opened.wait();
         return {};
     });
-    QTRY_VERIFY(holding.load());
+    QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 120000);
     for (int t = 257; t <= 320; ++t) {
         w.launchPanel()->threadsSlider()->setValue(t);
         QCOMPARE(w.overlayState().plan.shape.block.x, unsigned(t));  // drawn at once

@@ -22,6 +22,7 @@
 #include <memory>
 #include <vector>
 
+#include "support/window_waits.h"
 #include "app/backend_choice.h"
 #include "app/job_runner.h"
 #include "app/rgb_buffer.h"
@@ -226,10 +227,10 @@ void TestMainWindow::gl_failure_switches_to_raster() {
     auto* gl_view = qobject_cast<ImageView*>(w.resultView()->widget());
     QVERIFY(gl_view);
     emit gl_view->failed(QStringLiteral("simulated shader failure"));  // as initializeGL reports one
-    QTRY_COMPARE(w.displayPath(), DisplayPath::Raster);
+    QTRY_COMPARE_WITH_TIMEOUT(w.displayPath(), DisplayPath::Raster, 120000);
     QVERIFY(w.statusText().contains(QStringLiteral("simulated shader failure")));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
-    QTRY_VERIFY(!w.findChild<QOpenGLWidget*>());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.findChild<QOpenGLWidget*>(), 120000);
     test::deliver_posted_events();  // the raster views laid out
     check_views(w);  // the same images, now drawn by the raster views
 }
@@ -237,7 +238,7 @@ void TestMainWindow::gl_failure_switches_to_raster() {
 void TestMainWindow::bad_start_file_falls_back_to_sample() {
     MainWindow w(gl_, bad_png_);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.errorBox() && w.errorBox()->isVisible(), kRunTimeoutMs);
     QVERIFY(w.errorBox()->text().contains(QStringLiteral("bad.png")));
     QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), MainWindow::sampleFile(), kRunTimeoutMs);  // never an empty window
@@ -259,7 +260,7 @@ void TestMainWindow::bad_file_shows_error_and_keeps_image() {
         QVERIFY2(w.errorBox()->text().contains(name), qPrintable(w.errorBox()->text()));
         QVERIFY2(w.statusText().contains(name), qPrintable(w.statusText()));
         w.errorBox()->accept();
-        QTRY_VERIFY(!w.errorBox());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.errorBox(), 120000);
     }
     QCOMPARE(w.currentFile(), test_png_);
     QCOMPARE(w.originalImage().cacheKey(), original_key);
@@ -283,7 +284,7 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
         opened.wait();
         return {};
     });
-    QTRY_VERIFY(holding.load());
+    QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 120000);
     auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
     QVERIFY(box);
     QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
@@ -298,7 +299,7 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
     QCOMPARE(w.session()->resultShape().kind, GridKind::OneD);
     QCOMPARE(w.session()->resultShape().block.x, 1024u);
     QVERIFY(result_equals(w.resultImage(), test_gray_));
-    QTRY_VERIFY(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible(), 120000);
 }
 
 void TestMainWindow::invalid_block_text_does_not_run() {
@@ -581,7 +582,7 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     // One rule: the click pinned the inspector, so hovering elsewhere only outlines the block under
     // the mouse lightly; the inspector and the yellow box stay on the pinned pixel.
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
-    QTRY_COMPARE(w.overlayState().hovered_block, std::int64_t(0));
+    QTRY_COMPARE_WITH_TIMEOUT(w.overlayState().hovered_block, std::int64_t(0), 120000);
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
     QCOMPARE(w.overlayState().selected_pixel, QPoint(20, 10));
     QCOMPARE(w.overlayState().selected_block, std::int64_t(1));
@@ -592,20 +593,20 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
 
     // Esc lets go: then the inspector follows the mouse.
     w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(cvz::test::wait_active(&w));
     view->setFocus();
-    QTRY_VERIFY(view->hasFocus());
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasFocus(), 120000);
     QTest::keyClick(view, Qt::Key_Escape);
     QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
     QCOMPARE(w.overlayState().selected_block, std::int64_t(-1));
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
-    QTRY_VERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")));
+    QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")), 120000);
 
     // A click pins again; a second click on the pinned pixel lets go.
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
     QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(40.5, 20.5)).toPoint());
-    QTRY_COMPARE(w.overlayState().hovered_block, std::int64_t(1 * 7 + 2));  // blockIdx (2, 1) of a 7-wide grid
+    QTRY_COMPARE_WITH_TIMEOUT(w.overlayState().hovered_block, std::int64_t(1 * 7 + 2), 120000);  // blockIdx (2, 1) of a 7-wide grid
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
     QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
@@ -642,7 +643,7 @@ void TestMainWindow::overlay_toggles_with_g() {
     QCOMPARE(named, 1);
     QVERIFY(w.originalView()->overlay().enabled && w.resultView()->overlay().enabled);
     w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(cvz::test::wait_active(&w));
     w.originalView()->widget()->setFocus();
     QTest::keyClick(w.originalView()->widget(), Qt::Key_G);
     QVERIFY(!w.overlayAction()->isChecked());

@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QLabel>
 
+#include "support/window_waits.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/job_runner.h"
 #include "app/kernel_resources.h"
@@ -55,7 +56,7 @@ void TestMainWindowMatrices::panel_switches_to_matmul_and_back() {
     MainWindow w(choose_display_path(true));  // raster: this test is about the docks, not GL
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.imagePage()));
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
     w.tabs()->setCurrentWidget(w.matmulPage());
@@ -71,7 +72,7 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
     MainWindow w(choose_display_path(true));
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     w.tabs()->setCurrentWidget(w.matmulPage());
     MatmulPage* page = w.matmulPage();
     QTRY_VERIFY_WITH_TIMEOUT(page->matrixC() != nullptr, kTimeoutMs);
@@ -102,7 +103,7 @@ void TestMainWindowMatrices::sweep_follows_the_tab() {
     MainWindow w(choose_display_path(true));
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
     w.openSweep();
     QVERIFY(w.sweepDialog() && w.sweepDialog()->isVisible());
@@ -125,7 +126,7 @@ void TestMainWindowMatrices::docks_follow_the_page() {
     MainWindow w(choose_display_path(true));
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
     QDockWidget* overlay = w.dock(PageDocks::Overlay);
     QVERIFY(overlay && overlay->isVisible());
@@ -166,7 +167,7 @@ void TestMainWindowMatrices::sweep_from_matrices_uses_matrices_and_profile() {
     MainWindow w(choose_display_path(true));
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
     QComboBox* devices = w.occupancyPanel()->deviceBox();
     int t4 = -1;
@@ -204,7 +205,7 @@ void TestMainWindowMatrices::launch_stats_say_mismatch() {
     MainWindow w(choose_display_path(true));
     w.resize(1300, 800);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     w.tabs()->setCurrentWidget(w.matmulPage());
     MatmulPage* page = w.matmulPage();
     QSignalSpy changed(page->session(), &MatmulSession::operandsChanged);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 
+#include "support/window_waits.h"
 #include "app/job_runner.h"
 #include "app/matmul_phase_model.h"
 #include "app/matmul_runner.h"
@@ -143,7 +144,7 @@ void TestMatmulPage::click_inspects_thread() {
     page.setMatrices(a, b);
     page.setLaunch(MatmulLaunch::naive(16, 8));
     page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(cvz::test::wait_exposed(&page));
     QVERIFY(wait_idle(page));
 
     const int r = 20, c = 21;  // blockIdx = (21/16, 20/8) = (1, 2), threadIdx = (21%16, 20%8) = (5, 4)
@@ -327,7 +328,7 @@ void TestMatmulPage::barrier_removed_marks_wrong_outputs() {
 
     // On screen: a wrong element of C is outlined in red.
     page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(cvz::test::wait_exposed(&page));
     int r = -1, c = -1;
     for (std::size_t i = 0; i < normal.data.size() && r < 0; ++i)
         if (std::memcmp(&normal.data[i], &page.matrixC()->data[i], sizeof(float)) != 0) {
@@ -431,7 +432,7 @@ void TestMatmulPage::highlights_reach_the_screen() {
     page.setMatrices(zeros(12, 40), random_matrix(40, 10, 2));
     page.setLaunch(MatmulLaunch::tiled(8));
     page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(cvz::test::wait_exposed(&page));
     QVERIFY(wait_idle(page));
     page.selectElement(9, 5);  // block (0, 1): rows 8..11 of A
     page.setAnimationPosition(0);  // phase 0: the A tile is rows 8..11 x k 0..7
@@ -459,7 +460,7 @@ void TestMatmulPage::views_zoom_in_step() {
     page.resize(1200, 750);
     page.setMatrices(random_matrix(37, 70, 11), random_matrix(70, 29, 12));
     page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(cvz::test::wait_exposed(&page));
     QVERIFY(wait_idle(page));
     MatrixHeatmap* a = page.heatmapA();
     MatrixHeatmap* b = page.heatmapB();

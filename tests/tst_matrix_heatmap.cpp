@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 
+#include "support/window_waits.h"
 #include "app/matrix.h"
 #include "app/matrix_generator.h"
 #include "support/hover.h"
@@ -275,7 +276,7 @@ void TestMatrixHeatmap::mouse_navigation() {
     h.resize(300, 250);
     h.setMatrix(std::make_shared<const Matrix>(random_matrix(10, 20, 1)));
     h.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&h));
+    QVERIFY(cvz::test::wait_exposed(&h));
     const HeatmapAxis fitted_rows = h.rowAxis(), fitted_cols = h.colAxis();
 
     const QPointF cursor(120, 90);
@@ -305,7 +306,7 @@ void TestMatrixHeatmap::click_emits_element() {
     h.setMatrix(std::make_shared<const Matrix>(random_matrix(10, 20, 1)));
     h.zoomAbout(QPointF(0, 0), 2);
     h.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&h));
+    QVERIFY(cvz::test::wait_exposed(&h));
     QSignalSpy clicked(&h, &MatrixHeatmap::elementClicked);
     const QPointF target = h.elementToWidget(QPointF(3.5, 2.5));
     QVERIFY(h.dataRect().contains(target));
@@ -320,10 +321,10 @@ void TestMatrixHeatmap::hover_reports_element() {
     h.resize(300, 250);
     h.setMatrix(std::make_shared<const Matrix>(make(2, 3, {1, 2, 3, 4, 5, 6.5f})));
     h.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&h));
+    QVERIFY(cvz::test::wait_exposed(&h));
     QSignalSpy hovered(&h, &MatrixHeatmap::elementHovered);
     cvz::test::hover(&h, h.elementToWidget(QPointF(2.5, 1.5)).toPoint());
-    QTRY_VERIFY(!hovered.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!hovered.isEmpty(), 120000);
     QCOMPARE(hovered.last()[0].toInt(), 1);
     QCOMPARE(hovered.last()[1].toInt(), 2);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "support/window_waits.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/trace/grayscale_trace.h"
@@ -76,7 +77,7 @@ void TestMemoryView::grayscale_warp_lanes_and_sectors() {
     MemoryView view;
     view.resize(700, 900);
     view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(cvz::test::wait_exposed(&view));
     view.setRequests(drawn_requests(result.trace, requests));
     const QImage image = grab(view);
 
@@ -145,7 +146,7 @@ void TestMemoryView::shared_banks_broadcasts_and_conflicts() {
     MemoryView view;
     view.resize(700, 1200);
     view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(cvz::test::wait_exposed(&view));
     view.setRequests({conflict, broadcast});
     const QImage image = grab(view);
     const QRect first = view.wordRect(0, 0);

@@ -7,6 +7,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 
+#include "support/window_waits.h"
 #include "support/event_waits.h"
 #include "ui/pages/matmul_page.h"
 #include "ui/views/display_path.h"
@@ -39,7 +40,7 @@ void TestNumberFieldGuard::keys_that_are_no_number_keep_the_value() {
     box->setValue(16);
     window.show();
     window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(cvz::test::wait_active(&window));
     box->setFocus();
     for (Qt::Key key : {Qt::Key_Space, Qt::Key_G, Qt::Key_X, Qt::Key_Period}) {
         box->selectAll();
@@ -64,7 +65,7 @@ void TestNumberFieldGuard::every_field_of_the_window_keeps_its_value() {
         w.resize(1300, 800);
         w.show();
         w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(cvz::test::wait_active(&w));
         QVERIFY(test::drain(*w.jobs()));
         int fields = 0;
         for (QSpinBox* box : w.findChildren<QSpinBox*>()) {

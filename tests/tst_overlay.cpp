@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 
+#include "support/window_waits.h"
 #include "app/launch_plan.h"
 #include "app/overlay_geometry.h"
 #include "app/pixel_inspection.h"
@@ -82,7 +83,7 @@ public:
         }
         view_->resize(kViewSize);
         view_->show();
-        exposed_ = QTest::qWaitForWindowExposed(view_.get());
+        exposed_ = cvz::test::wait_exposed(view_.get());
         QCoreApplication::processEvents();
         if (!raster) static_cast<ImageView*>(surface_)->grabFramebuffer();  // runs initializeGL now
         qunsetenv("CUDAVIZ_OVERLAY_FLOAT_MATH");
@@ -169,7 +170,7 @@ void TestOverlay::initTestCase() {
     ImageView probe(&t);
     probe.resize(64, 64);
     probe.show();
-    if (QTest::qWaitForWindowExposed(&probe)) {
+    if (cvz::test::wait_exposed(&probe)) {
         probe.grabFramebuffer();
         gl_ = probe.context() && probe.context()->isValid();
         qInfo("renderer: %s, index math: %s", qPrintable(probe.renderer()), probe.integerIndexMath() ? "int" : "float");

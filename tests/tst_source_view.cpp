@@ -12,6 +12,7 @@
 #include <QPlainTextEdit>
 #include <QTextBlock>
 
+#include "support/window_waits.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/matmul/matmul_session.h"
 #include "app/matrix_generator.h"
@@ -135,7 +136,7 @@ void TestSourceView::view_shows_file_highlights_and_margin() {
     SourceView view;
     view.resize(900, 500);
     view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(cvz::test::wait_exposed(&view));
     const QString path = QStringLiteral("kernels/grayscale/grayscale_body.h");
     const QList<int> loads = lines_with(path, QStringLiteral("ctx.load(im.rgb"));
     QCOMPARE(loads.size(), 3);

@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "support/window_waits.h"
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
 #include "ui/windows/sweep_dialog.h"
@@ -141,7 +142,7 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
     d.setTimer({});  // as on a machine without a CUDA device
     d.resize(1200, 700);
     d.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(cvz::test::wait_exposed(&d));
     QVERIFY(d.selectProfile(QStringLiteral("H200")));
     // Nothing to time (issue 14, item 9): Start is off and says why, the bar does not fill, the time
     // columns are not shown empty, and the note says plainly that the occupancy is modeled.
@@ -181,7 +182,7 @@ void TestSweepDialog::timed_sweep_colours_and_outline() {
     d.setTimer(fake_timer());
     d.setImage(test_image(64, 48));
     d.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(cvz::test::wait_exposed(&d));
     bool finished = false;
     connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
     int max_progress = 0;
@@ -231,7 +232,7 @@ void TestSweepDialog::cancel_stops_the_sweep() {
     d.setTimer(fake_timer(5));  // holds in the sixth shape until cancelled
     d.setImage(test_image(64, 48));
     d.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(cvz::test::wait_exposed(&d));
     bool finished = false;
     connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
     d.startSweep();
@@ -286,7 +287,7 @@ void TestSweepDialog::clicks_choose_shapes() {
     d.setTimer({});
     d.resize(1200, 700);
     d.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(cvz::test::wait_exposed(&d));
     QList<LaunchShape> shapes;
     QList<MatmulLaunch> launches;
     connect(&d, &SweepDialog::shapeChosen, this, [&](const LaunchShape& s) { shapes.append(s); });

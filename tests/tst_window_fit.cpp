@@ -20,6 +20,7 @@
 
 #include <algorithm>
 
+#include "support/window_waits.h"
 #include "support/event_waits.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul_page.h"
@@ -149,7 +150,7 @@ void TestWindowFit::every_page_fits_the_screen() {
     if (!page.startsWith(QLatin1String("image"))) w.tabs()->setCurrentWidget(w.matmulPage());
     if (size.isValid()) w.resize(size);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QVERIFY(settle(w));
     // Click an element of C so that the inspector shows the index arithmetic.
     if (page == QLatin1String("image 1x2")) {
@@ -210,7 +211,7 @@ void TestWindowFit::restored_geometry_is_clamped() {
     }
     MainWindow w(choose_display_path(true));
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QVERIFY(settle(w));
     QVERIFY2(room.contains(w.frameGeometry()),
              qPrintable(QStringLiteral("restored %1x%2 on a %3x%4 screen").arg(w.width()).arg(w.height()).arg(room.width()).arg(room.height())));
@@ -221,18 +222,18 @@ void TestWindowFit::sweep_dialog_fits_the_screen() {
     const QRect room = QGuiApplication::primaryScreen()->availableGeometry();
     MainWindow w(choose_display_path(true));
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(cvz::test::wait_exposed(&w));
     QVERIFY(settle(w));
     w.openSweep();
     SweepDialog* sweep = w.sweepDialog();
-    QVERIFY(QTest::qWaitForWindowExposed(sweep));
+    QVERIFY(cvz::test::wait_exposed(sweep));
     QVERIFY2(room.contains(sweep->frameGeometry()),
              qPrintable(QStringLiteral("the sweep %1x%2+%3+%4 on a %5x%6 screen").arg(sweep->frameGeometry().width())
                             .arg(sweep->frameGeometry().height()).arg(sweep->frameGeometry().x())
                             .arg(sweep->frameGeometry().y()).arg(room.width()).arg(room.height())));
     sweep->kernelBox()->showPopup();
     QWidget* popup = sweep->kernelBox()->view()->window();
-    QTRY_VERIFY(popup->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(popup->isVisible(), 120000);
     QVERIFY2(room.contains(popup->geometry()),
              qPrintable(QStringLiteral("the Kernel list at %1,%2").arg(popup->geometry().x()).arg(popup->geometry().y())));
     sweep->kernelBox()->hidePopup();

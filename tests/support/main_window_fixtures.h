@@ -4,6 +4,7 @@
 #include <QSize>
 #include <QTest>
 
+#include "window_waits.h"
 #include "app/job_runner.h"
 #include "ui/windows/main_window.h"
 
@@ -12,7 +13,7 @@ namespace cvz::test {
 inline bool show_and_wait(MainWindow& w, QSize size, int timeout_ms) {
     w.resize(size);
     w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    if (!cvz::test::wait_exposed(&w)) return false;
     return QTest::qWaitFor([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, timeout_ms);
 }
 
