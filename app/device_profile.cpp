@@ -1,5 +1,7 @@
 #include "device_profile.h"
 
+#include <QRegularExpression>
+
 #include "kernels/cuda/cuda_devices.h"
 
 namespace cvz {
@@ -21,17 +23,73 @@ DeviceProfile make(const char* name, int major, int minor, int sms, int threads,
     return p;
 }
 
+// The datasheet figures the performance model needs: DRAM GB/s, L2 MB, boost MHz, FP32 lanes per SM.
+DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, double clock_mhz, int fp32_lanes,
+                         const char* source) {
+    p.dram_gb_per_s = dram_gb_per_s;
+    p.l2_bytes = l2_mb * 1024 * 1024;
+    p.sm_clock_mhz = clock_mhz;
+    p.fp32_lanes_per_sm = fp32_lanes;
+    p.spec_source = QString::fromLatin1(source);
+    return p;
+}
+
+// The H200's constants, calibrated on the anchors measured there (gpu/README.md, 2026-11-29/30):
+// - launch_us and dram_round_us: grayscale gray_1d, 256 threads, u8 RGB, 3840x2160 = 25.8 us
+//   (30.7 waves of 1056 blocks) and 7680x4320 = 94.4 us (122.7 waves): two equations, launch + waves x
+//   round, give 0.746 us per wave and a launch of 2.9 us.
+// - dram_efficiency: the device-to-device copy, 4213 GB/s over 4800 GB/s peak = 0.88 (the vec16
+//   grayscale reaches 4215-4423 GB/s, the same ceiling).
+// - l2_round_us: 1920x1080 = 11.8 us (7.7 waves, its 8.3 MB resident in L2 between launches) gives
+//   (11.8 - 2.9) / 8 = 1.1 us a wave: no faster than from DRAM, so a wave's round is its blocks'
+//   turnover more than the memory's latency; held at the DRAM round.
+// - l2_resident_fraction 0.5: the L2 is two 25 MB halves; 3840x2160 (33 MB) already streams from DRAM.
+// - the per-clock rates (L1 4 sectors and 1 request, 1 shared wavefront, 4 issues) are sm_90's
+//   documented widths (128 B/clk L1 and shared, 4 schedulers); matmul naive 16x16 at 4096^3 (5.3
+//   TFLOP/s) and tiled (8.1/8.8 TFLOP/s) check them.
+PerfCalibration h200_calibration() {
+    PerfCalibration c;
+    c.launch_us = 2.9;
+    c.dram_efficiency = 4213.0 / 4800.0;
+    c.dram_round_us = 0.746;
+    c.l2_round_us = 0.746;
+    c.l2_resident_fraction = 0.5;
+    c.source = QStringLiteral("H200 anchors (gpu/README.md, 2026-11-29/30)");
+    return c;
+}
+
+// Other profiles take the H200's constants (not measured there): the model's shape holds, its
+// figures are estimates until someone calibrates them on that card.
+DeviceProfile calibrated(DeviceProfile p, bool measured_here) {
+    p.perf = h200_calibration();
+    if (!measured_here) p.perf.source = QStringLiteral("the H200's constants, not calibrated on this card");
+    return p;
+}
+
 }  // namespace
 
 QList<DeviceProfile> builtin_device_profiles() {
-    // name, cc, SMs, threads/SM, blocks/SM, shared KiB/SM, shared KiB/block, reserved bytes/block
+    // name, cc, SMs, threads/SM, blocks/SM, shared KiB/SM, shared KiB/block, reserved bytes/block;
+    // then DRAM GB/s, L2 MiB, boost MHz, FP32 lanes per SM and their source.
     return {
-        make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024),
-        make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024),
-        make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024),
-        make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024),
-        make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024),
-        make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0),
+        calibrated(with_specs(make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 4800, 50, 1980, 128,
+                              "NVIDIA H200 datasheet (4.8 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2, 1980 MHz)"),
+                   true),
+        calibrated(with_specs(make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 3350, 50, 1980, 128,
+                              "NVIDIA H100 datasheet (3.35 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2)"),
+                   false),
+        calibrated(with_specs(make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024), 2039, 40, 1410, 64,
+                              "NVIDIA A100 80GB datasheet (2039 GB/s, 19.5 TFLOPS FP32); Ampere whitepaper (40 MB L2)"),
+                   false),
+        calibrated(with_specs(make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024), 1008, 72, 2520, 128,
+                              "Ada whitepaper, RTX 4090 (1008 GB/s, 72 MB L2, 2520 MHz, 82.6 TFLOPS)"),
+                   false),
+        calibrated(with_specs(make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024), 936, 6, 1695, 128,
+                              "Ampere GA102 whitepaper, RTX 3090 (936 GB/s, 6 MB L2, 1695 MHz, 35.6 TFLOPS)"),
+                   false),
+        calibrated(with_specs(make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0), 320, 4, 1590, 64,
+                              "NVIDIA T4 datasheet (320 GB/s, 8.1 TFLOPS FP32); Turing whitepaper (4 MB L2)"),
+                   false),
     };
 }
 
@@ -58,6 +116,26 @@ std::optional<DeviceProfile> cuda_device_profile(int index) {
         p.shared_reserved_per_block = d.cc_major >= 8 ? 1024 : 0;
         p.warp_size = d.warp_size;
         p.measured = true;
+        // The throughput figures the runtime does not give: the builtin profile of the same product
+        // (its name, e.g. "NVIDIA H200" -> "H200 SXM"), else of the same compute capability.
+        const QList<DeviceProfile> builtins = builtin_device_profiles();
+        const DeviceProfile* like = nullptr;
+        const QStringList words = p.name.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const DeviceProfile& b : builtins) {
+            // The product's model number: the word of the builtin name with a digit ("H200", "4090", "T4").
+            for (const QString& w : b.name.section(QStringLiteral(" ("), 0, 0).split(QLatin1Char(' ')))
+                if (!like && w.contains(QRegularExpression(QStringLiteral("[0-9]"))) && words.contains(w, Qt::CaseInsensitive))
+                    like = &b;
+        }
+        for (const DeviceProfile& b : builtins)
+            if (!like && b.cc_major == p.cc_major && b.cc_minor == p.cc_minor) like = &b;
+        if (!like) like = &builtins.first();
+        p.dram_gb_per_s = like->dram_gb_per_s;
+        p.l2_bytes = like->l2_bytes;
+        p.sm_clock_mhz = like->sm_clock_mhz;
+        p.fp32_lanes_per_sm = like->fp32_lanes_per_sm;
+        p.perf = like->perf;
+        p.spec_source = like->spec_source + QStringLiteral(" (taken from the builtin profile ") + like->name + ")";
         return p;
     }
     return std::nullopt;

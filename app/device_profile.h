@@ -6,6 +6,24 @@
 
 namespace cvz {
 
+// The performance model's constants for one profile (perf_model.h), each calibrated once on measured
+// data; `source` says where they came from. Times in microseconds, rates per second.
+struct PerfCalibration {
+    double launch_us = 3.0;            // a launch's fixed cost as CUDA events time it (empty-grid floor)
+    double dram_efficiency = 0.88;     // the streaming bandwidth reached, as a fraction of dram_gb_per_s
+    double dram_round_us = 0.75;       // one wave's round trip when its loads come from DRAM (Little's law)
+    double l2_round_us = 0.75;         // the same when the data is resident in L2 (back-to-back launches)
+    double l2_gb_per_s = 9000;         // L2 -> SM bandwidth for sectors that hit in L2, GB/s
+    double l1_sectors_per_clock = 4;   // global sectors an SM's L1 returns per clock (128 B/clk)
+    double l1_requests_per_clock = 1;  // global warp requests an SM's LSU accepts per clock
+    double shared_wavefronts_per_clock = 1;  // shared-memory wavefronts per SM per clock
+    double issue_per_clock = 4;        // warp instructions issued per SM per clock (4 schedulers)
+    int saturating_warps = 16;         // resident warps per SM that hide pipeline latency fully
+    double max_bytes_in_flight_per_warp = 1536;  // the most one warp keeps in flight (3 x 16 B x 32 lanes)
+    double l2_resident_fraction = 0.5;  // a footprint up to this fraction of L2 stays resident between launches
+    QString source;                    // where the numbers come from
+};
+
 // The per-SM limits of a GPU that decide occupancy, from NVIDIA's CUDA C++ Programming Guide
 // ("Technical Specifications per Compute Capability") and each product's SM count.
 struct DeviceProfile {
@@ -24,6 +42,17 @@ struct DeviceProfile {
     int shared_reserved_per_block = 0; // bytes the system reserves per block (1 KiB from cc 8.0)
     int warp_size = 32;
     bool measured = false;             // true when filled from the CUDA runtime, not the tables
+
+    // Throughput figures for the performance model (perf_model.h), from each product's datasheet.
+    double dram_gb_per_s = 0;          // peak DRAM bandwidth, GB/s (1e9 bytes)
+    double l2_bytes = 0;               // L2 cache size
+    double sm_clock_mhz = 0;           // boost clock
+    int fp32_lanes_per_sm = 128;       // FP32 FMAs per SM per clock
+    PerfCalibration perf;
+    QString spec_source;               // where the figures above come from
+
+    // FP32 peak in GFLOP/s (an FMA counts 2).
+    double fp32_gflops() const { return 2.0 * sm_count * fp32_lanes_per_sm * sm_clock_mhz * 1e-3; }
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
     QString compute_capability() const { return QStringLiteral("%1.%2").arg(cc_major).arg(cc_minor); }

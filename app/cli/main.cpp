@@ -12,6 +12,7 @@
 #include "info_command.h"
 #include "kernels_command.h"
 #include "matmul_command.h"
+#include "sweep_command.h"
 
 namespace {
 
@@ -28,6 +29,10 @@ QString description() {
                    "  matmul A B OUT [--kernel NAME] [--tile 8|16|32] [--block XxY] [--backend auto|cpu|cuda]\n"
                    "            [--no-second-barrier]\n"
                    "            multiplies two matrices (.npy or .csv); OUT is .npy (float32) or .csv\n"
+                   "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device PROFILE] [--backend ..]\n"
+                   "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device PROFILE] [--backend ..]\n"
+                   "            the performance model's predicted GPU time of every block shape on a device\n"
+                   "            profile, and the measured time when a GPU runs the same shapes\n"
                    "  kernels [--json]\n"
                    "            lists the kernel catalogue: every variant's --kernel name, launch rule, layouts,\n"
                    "            tiles and exactness\n"
@@ -55,7 +60,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(description());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    parser.addPositionalArgument("command", "grayscale, matmul, kernels or info.", "<command> [<args>]");
+    parser.addPositionalArgument("command", "grayscale, matmul, sweep, kernels or info.", "<command> [<args>]");
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     const QStringList arguments = QCoreApplication::arguments();
@@ -70,13 +75,14 @@ int main(int argc, char** argv) {
     }
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale, matmul, kernels or info");
+    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale, matmul, sweep, kernels or info");
     const QString command = positional.first();
     // The command's own parser sees the program name followed by everything after it.
     const QStringList command_arguments = QStringList{arguments.first()} + positional;
     if (command == "grayscale") return cvz::cli::run_grayscale_command(command_arguments, out, err);
     if (command == "matmul") return cvz::cli::run_matmul_command(command_arguments, out, err);
+    if (command == "sweep") return cvz::cli::run_sweep_command(command_arguments, out, err);
     if (command == "kernels") return cvz::cli::run_kernels_command(command_arguments, out, err);
     if (command == "info") return cvz::cli::run_info_command(command_arguments, out, err);
-    return usage_error(err, "unknown command '" + command + "': use grayscale, matmul, kernels or info");
+    return usage_error(err, "unknown command '" + command + "': use grayscale, matmul, sweep, kernels or info");
 }

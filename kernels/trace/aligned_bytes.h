@@ -3,6 +3,7 @@
 // the alignment the GPU sees (a body's is_aligned16 checks take the same branch) and a buffer's byte
 // offsets fall into the same 32-byte sectors.
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -15,22 +16,24 @@ public:
     static constexpr std::size_t kAlignment = 256;
 
     explicit AlignedBytes(std::size_t bytes) : bytes_(bytes) {
-        // aligned_alloc wants a multiple of the alignment; one spare block keeps a size of 0 valid.
-        const std::size_t rounded = (bytes / kAlignment + 1) * kAlignment;
-        data_.reset(static_cast<unsigned char*>(std::aligned_alloc(kAlignment, rounded)));
-        if (!data_) throw std::bad_alloc();
-        std::memset(data_.get(), 0, rounded);
+        // calloc, aligned by hand: a large block comes as fresh zero pages that cost nothing until
+        // touched, so a sampled trace of an 8K image or a 4096x4096 C pays only for what it reaches.
+        raw_.reset(static_cast<unsigned char*>(std::calloc(bytes + 2 * kAlignment, 1)));
+        if (!raw_) throw std::bad_alloc();
+        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(raw_.get());
+        data_ = raw_.get() + ((kAlignment - p % kAlignment) % kAlignment);
     }
-    unsigned char* data() { return data_.get(); }
-    const unsigned char* data() const { return data_.get(); }
+    unsigned char* data() { return data_; }
+    const unsigned char* data() const { return data_; }
     std::size_t size() const { return bytes_; }
-    template <class T> T* as() { return reinterpret_cast<T*>(data_.get()); }
+    template <class T> T* as() { return reinterpret_cast<T*>(data_); }
 
 private:
     struct Free {
         void operator()(unsigned char* p) const { std::free(p); }
     };
-    std::unique_ptr<unsigned char[], Free> data_;
+    std::unique_ptr<unsigned char[], Free> raw_;
+    unsigned char* data_ = nullptr;
     std::size_t bytes_ = 0;
 };
 

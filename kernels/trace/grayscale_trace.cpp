@@ -9,6 +9,7 @@
 #include "../grayscale/grayscale_variants.h"
 #include "aligned_bytes.h"
 #include "memory_recorder.h"
+#include "sampled_grid.h"
 
 namespace cvz {
 
@@ -40,7 +41,9 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         o.host_threads = options.host_threads;
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
-        return emulate(grid, shape.block, o, [&](const EmuContext& ctx) {
+        const std::vector<std::uint64_t>& sample = options.sample_blocks;
+        return emulate(emulated_grid(grid, sample), shape.block, o, [&](const EmuContext& run) {
+            const EmuContext ctx = sampled_context(run, grid, sample);
             if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), im);
         });
     });

@@ -7,6 +7,7 @@
 #include "../matmul/matmul_variants.h"
 #include "aligned_bytes.h"
 #include "memory_recorder.h"
+#include "sampled_grid.h"
 
 namespace cvz {
 
@@ -34,7 +35,9 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         o.host_threads = options.host_threads;
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
-        return emulate(grid, block, o, [&](const EmuContext& ctx) {
+        const std::vector<std::uint64_t>& sample = options.sample_blocks;
+        return emulate(emulated_grid(grid, sample), block, o, [&](const EmuContext& emulated) {
+            const EmuContext ctx = sampled_context(emulated, grid, sample);
             if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), p, run);
         });
     });

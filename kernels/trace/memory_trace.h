@@ -163,6 +163,9 @@ struct MemoryTrace {
 struct TraceOptions {
     std::vector<std::uint64_t> keep_blocks;  // linear ids of the blocks whose requests are kept whole
     bool all_warps = false;                  // per-warp figures for every warp (memory grows with the grid)
+    // When not empty: only these blocks (linear ids into the launch's grid, each once) run and are
+    // recorded; the totals are theirs alone. The performance model traces a sample this way and scales.
+    std::vector<std::uint64_t> sample_blocks;
     unsigned host_threads = 0;               // 0: one per core
     const CancelToken* cancel = nullptr;     // checked before each block; a cancelled trace returns an error
     // Fraction of blocks done, in [0, 1], nondecreasing; called from the emulator's host threads, one

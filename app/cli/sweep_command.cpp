@@ -1,0 +1,266 @@
+#include "sweep_command.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <optional>
+
+#include "app/backend_choice.h"
+#include "app/block_sweep.h"
+#include "app/device_profile.h"
+#include "app/image_loader.h"
+#include "app/matrix_generator.h"
+#include "app/perf_model.h"
+#include "app/rgb_buffer.h"
+#include "exit_codes.h"
+#include "help_text.h"
+#include "kernel_option.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/grayscale/grayscale_launch.h"
+#include "pixel_layout_option.h"
+
+namespace cvz::cli {
+
+namespace {
+
+struct SweepOptions {
+    QCommandLineOption kernel{"kernel", "Only this variant (a catalogue name; 'cudaviz-cli kernels' lists them). "
+                                        "Default: every variant of the family.",
+                              "NAME"};
+    QCommandLineOption layout{"layout", "grayscale: how the kernel sees the RGB input, interleaved or planar.",
+                              "interleaved|planar", "interleaved"};
+    QCommandLineOption size{"size", "matmul: the problem, C (M x N) = A (M x K) @ B (K x N); random inputs.", "MxKxN"};
+    QCommandLineOption device{"device", "The device profile the model predicts for: a builtin profile's name or its "
+                                        "first word (H200, H100, A100, RTX, T4; 'cudaviz-cli info' lists the "
+                                        "devices). Default: the GPU's own profile when --backend cuda runs, else H200.",
+                              "PROFILE"};
+    QCommandLineOption backend{"backend", "auto (time the shapes on the GPU when there is one), cpu (the model "
+                                          "only: measured_us is null) or cuda (time on the GPU; fails without one).",
+                               "auto|cpu|cuda", "auto"};
+    QCommandLineOption block{"block", "Only these blocks, comma-separated (256,16x16); for a TILE variant the "
+                                      "block is TILE x TILE. Default: every shape the sweep dialog tries.",
+                             "LIST"};
+    QCommandLineOption json{"json", "Write the rows to FILE: {\"device\", \"rows\": [{\"kernel\", \"block\", "
+                                    "\"occupancy\", \"predicted_us\", \"measured_us\", ...}]}.",
+                            "FILE.json"};
+    QCommandLineOption repeats{"repeats", "Timed launches per shape on the GPU (their median is reported).", "N", "20"};
+};
+
+QString description() {
+    return QString("Predicts the GPU time of every block shape of a kernel family on a device profile with the\n"
+                   "performance model (named terms: DRAM, latency, L1, shared memory, issue, launch) and, on a GPU,\n"
+                   "measures the same shapes.\n\n"
+                   "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device ..] [--backend ..]\n"
+                   "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]\n\n") +
+           "Exit status:\n"
+           "  0  success\n"
+           "  1  input rejected: IMAGE unreadable, a bad --size, --block or --repeats, FILE not writable\n"
+           "  2  bad usage: unknown option, family, --kernel, --layout, --device or --backend; missing --json\n"
+           "  3  --backend cuda without a CUDA device, or a CUDA error";
+}
+
+// "MxKxN" as three positive numbers.
+bool parse_size(const QString& text, std::uint32_t* m, std::uint32_t* k, std::uint32_t* n) {
+    const QRegularExpressionMatch match =
+        QRegularExpression(QStringLiteral("^\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*$")).match(text);
+    if (!match.hasMatch()) return false;
+    *m = match.captured(1).toUInt();
+    *k = match.captured(2).toUInt();
+    *n = match.captured(3).toUInt();
+    return *m > 0 && *k > 0 && *n > 0;
+}
+
+// The row's block as the CLI's --block writes it: "256", "16x16".
+QString block_text(const SweepRow& row) {
+    if (row.kernel == SweepKernel::Grayscale) return QString::fromStdString(to_string(row.shape));
+    return QStringLiteral("%1x%2").arg(row.shape.block.x).arg(row.shape.block.y);
+}
+
+QString kernel_name(const SweepRow& row) {
+    const KernelInfo* info = kernel_info(row.ref());
+    return info ? QString::fromStdString(info->name) : QString();
+}
+
+QJsonObject row_json(const SweepRow& row, const GpuPrediction& p, std::optional<double> measured_us) {
+    QJsonObject o;
+    o["kernel"] = kernel_name(row);
+    o["block"] = block_text(row);
+    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.shape.block.x);
+    o["occupancy"] = row.occupancy.occupancy;
+    o["predicted_us"] = p.ok() ? QJsonValue(p.total_us) : QJsonValue();
+    o["measured_us"] = measured_us ? QJsonValue(*measured_us) : QJsonValue();
+    if (p.ok()) {
+        o["bound"] = p.bound;
+        o["waves"] = double(p.waves);
+        QJsonObject terms;
+        for (const PredictionTerm& t : p.terms) terms[t.name] = t.us;
+        o["terms"] = terms;
+    } else {
+        o["error"] = p.error;
+    }
+    return o;
+}
+
+}  // namespace
+
+int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStream& err) {
+    QCommandLineParser parser;
+    const QCommandLineOption help = parser.addHelpOption();
+    const SweepOptions options;
+    parser.setApplicationDescription(description());
+    parser.addOptions({options.kernel, options.layout, options.size, options.device, options.backend, options.block,
+                       options.json, options.repeats});
+    parser.addPositionalArgument("sweep", "The command.", "sweep");
+    parser.addPositionalArgument("FAMILY", "grayscale or matmul.");
+    parser.addPositionalArgument("IMAGE", "grayscale: the input image (its size is what matters).", "[IMAGE]");
+
+    auto fail = [&err](ExitCode code, const QString& message) {
+        err << "cudaviz-cli sweep: " << message << "\n";
+        if (code == ExitCode::BadUsage) err << "Try 'cudaviz-cli sweep --help'.\n";
+        return exit_status(code);
+    };
+    if (!parser.parse(arguments)) return fail(ExitCode::BadUsage, parser.errorText());
+    if (parser.isSet(help)) {
+        out << help_text(parser);
+        return exit_status(ExitCode::Success);
+    }
+    const QStringList positional = parser.positionalArguments();  // "sweep", FAMILY, [IMAGE]
+    if (positional.size() < 2) return fail(ExitCode::BadUsage, "expected a family: grayscale or matmul");
+    const QString family_text = positional.at(1);
+    const bool gray = family_text == QLatin1String("grayscale");
+    if (!gray && family_text != QLatin1String("matmul"))
+        return fail(ExitCode::BadUsage, "unknown family '" + family_text + "': use grayscale or matmul");
+    const KernelFamily family = gray ? KernelFamily::Grayscale : KernelFamily::Matmul;
+    if (gray && positional.size() < 3) return fail(ExitCode::BadUsage, "sweep grayscale needs an IMAGE");
+    if (positional.size() > (gray ? 3 : 2))
+        return fail(ExitCode::BadUsage, "unexpected argument '" + positional.at(gray ? 3 : 2) + "'");
+    if (!parser.isSet(options.json)) return fail(ExitCode::BadUsage, "--json FILE is required");
+
+    const std::optional<BackendChoice> backend = parse_backend_choice(parser.value(options.backend));
+    if (!backend)
+        return fail(ExitCode::BadUsage, "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
+    const std::optional<PixelLayout> layout = parse_pixel_layout(parser.value(options.layout));
+    if (!layout)
+        return fail(ExitCode::BadUsage, "unknown --layout '" + parser.value(options.layout) + "': use interleaved or planar");
+    const KernelInfo* only = nullptr;
+    if (parser.isSet(options.kernel)) {
+        only = find_kernel_option(family, parser.value(options.kernel));
+        if (!only) return fail(ExitCode::BadUsage, unknown_kernel_message(family, parser.value(options.kernel)));
+    }
+    bool repeats_ok = false;
+    const int repeats = parser.value(options.repeats).toInt(&repeats_ok);
+    if (!repeats_ok || repeats < 1 || repeats > 10000)
+        return fail(ExitCode::InputRejected, "invalid --repeats '" + parser.value(options.repeats) + "': give 1 to 10000");
+
+    const bool timing = *backend == BackendChoice::Cuda || (*backend == BackendChoice::Auto && cuda_device_available());
+    if (*backend == BackendChoice::Cuda && !cuda_device_available())
+        return fail(ExitCode::RuntimeFailure, "--backend cuda: no CUDA device is available");
+
+    std::optional<DeviceProfile> profile;
+    if (parser.isSet(options.device)) {
+        profile = find_device_profile(parser.value(options.device));
+        if (!profile) {
+            QStringList names;
+            for (const DeviceProfile& p : builtin_device_profiles()) names << p.name;
+            return fail(ExitCode::BadUsage,
+                        "unknown --device '" + parser.value(options.device) + "': use one of " + names.join(", "));
+        }
+    } else {
+        profile = timing ? cuda_device_profile(0) : std::nullopt;
+        if (!profile) profile = find_device_profile(QStringLiteral("H200"));
+    }
+
+    SweepRequest request;
+    request.kernel = family;
+    request.layout = *layout;
+    request.profile = *profile;
+    request.repeats = repeats;
+    std::uint32_t m = 0, k = 0, n = 0, width = 0, height = 0;
+    QString problem;
+    if (gray) {
+        const LoadedImage image = load_image(positional.at(2));
+        if (!image.ok()) return fail(ExitCode::InputRejected, image.error);
+        request.image = to_rgb_buffer(image.rgb);
+        width = request.image.width;
+        height = request.image.height;
+        problem = QStringLiteral("%1x%2 image, %3").arg(width).arg(height).arg(parser.value(options.layout));
+    } else {
+        if (!parser.isSet(options.size)) return fail(ExitCode::BadUsage, "sweep matmul needs --size MxKxN");
+        if (!parse_size(parser.value(options.size), &m, &k, &n))
+            return fail(ExitCode::InputRejected,
+                        "invalid --size '" + parser.value(options.size) + "': give MxKxN, three positive whole numbers");
+        for (const auto& [rows, cols, name] : {std::tuple{m, k, "A"}, std::tuple{k, n, "B"}, std::tuple{m, n, "C"}})
+            if (const QString e = check_matrix_dimensions(rows, cols); !e.isEmpty())
+                return fail(ExitCode::InputRejected, "invalid --size '" + parser.value(options.size) + "': " + name + " " + e);
+        if (timing) {
+            request.a = random_matrix(m, k, 1);
+            request.b = random_matrix(k, n, 2);
+        }
+        problem = QStringLiteral("%1x%2x%3").arg(m).arg(k).arg(n);
+    }
+
+    // The rows: the sweep dialog's, narrowed by --kernel and --block, and by the layout a variant reads.
+    QStringList blocks;
+    if (parser.isSet(options.block))
+        for (const QString& b : parser.value(options.block).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            blocks << b.trimmed();
+    std::vector<SweepRow> rows;
+    for (const SweepRow& r : sweep_rows(family, *profile)) {
+        if (only && kernel_info(r.ref()) != only) continue;
+        if (!blocks.isEmpty() && !blocks.contains(block_text(r))) continue;
+        if (gray && !validate_grayscale_layout(r.shape, *layout).empty()) continue;
+        rows.push_back(r);
+    }
+    if (rows.empty())
+        return fail(ExitCode::InputRejected, "no shape left: --block '" + parser.value(options.block) +
+                                                 "' matches none of the sweep's blocks for this kernel");
+
+    std::vector<std::optional<double>> measured(rows.size());
+    QString gpu;
+    if (timing) {
+        TimingOptions timing_options;
+        timing_options.repeats = repeats;
+        timing_options.warmup = request.warmup;
+        timing_options.budget_ms = request.budget_ms;
+        const TimingSweep sweep = cuda_sweep_timer()(request, rows, timing_options);
+        if (!sweep.status) return fail(exit_code_for(sweep.status.kind()), QString::fromStdString(sweep.status.message()));
+        gpu = QString::fromStdString(sweep.device);
+        for (std::size_t i = 0; i < rows.size() && i < sweep.shapes.size(); ++i)
+            if (sweep.shapes[i].timed) measured[i] = sweep.shapes[i].median_ms * 1000.0;
+    }
+
+    QJsonArray json_rows;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SweepRow& r = rows[i];
+        const GpuPrediction p = gray ? predict_grayscale(*profile, r.shape, width, height, *layout)
+                                     : predict_matmul(*profile, r.matmul_launch(), m, k, n);
+        json_rows.append(row_json(r, p, measured[i]));
+    }
+    QJsonObject doc;
+    doc["device"] = profile->name;
+    doc["calibration"] = profile->perf.source;
+    doc["gpu"] = gpu.isEmpty() ? QJsonValue() : QJsonValue(gpu);
+    doc["family"] = family_text;
+    doc["problem"] = problem;
+    doc["rows"] = json_rows;
+
+    const QString path = parser.value(options.json);
+    QSaveFile file(path);
+    const QByteArray bytes = QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return fail(ExitCode::InputRejected,
+                    "cannot write '" + QDir::toNativeSeparators(path) + "': " + file.errorString());
+    out << QStringLiteral("%1 shapes of %2 (%3) predicted for %4%5; written to %6\n")
+               .arg(rows.size())
+               .arg(family_text, problem, profile->name,
+                    gpu.isEmpty() ? QString() : QStringLiteral(", measured on ") + gpu,
+                    QDir::toNativeSeparators(path));
+    return exit_status(ExitCode::Success);
+}
+
+}  // namespace cvz::cli

@@ -1,0 +1,47 @@
+#pragma once
+// A launch's memory figures for the performance model: the traced emulator runs a representative
+// sample of the grid's blocks (TraceOptions::sample_blocks) and the sample is scaled to the grid.
+//
+// Sampling: the grid's blocks fall into classes by position, interior or last in x and in y (the last
+// column and row of blocks are the ones whose guards cut them short): up to four classes. Each class
+// is sampled by blocks spread evenly over it (more for small blocks, fewer for large ones) and its
+// figures are the sample's mean times the class's block count. Matmul's K loop is not sampled but
+// extrapolated: two short traces, K' = 32 + K mod 32 and 64 + K mod 32 (the same tails, the same
+// alignment), give figures that are linear in K; K <= 96 is traced as it is.
+//
+// Results are cached per (kernel, block, size, layout), so a slider pays for a trace once.
+#include <QString>
+
+#include <cstdint>
+
+#include "kernels/core/launch_shape.h"
+#include "kernels/grayscale/grayscale_image.h"
+#include "kernels/matmul/matmul_launch.h"
+
+namespace cvz {
+
+struct LaunchFigures {
+    QString error;              // why there are none (an invalid launch); empty when there are
+    Dim3 grid, block;
+    std::uint64_t blocks = 0;
+    std::uint64_t warps_per_block = 0;
+    // Whole-grid totals, scaled from the sample (so not whole numbers).
+    double global_ld_requests = 0, global_ld_sectors = 0, global_ld_ideal_sectors = 0;
+    double global_st_requests = 0, global_st_sectors = 0, global_st_ideal_sectors = 0;
+    double shared_requests = 0, shared_wavefronts = 0;
+    double buffer_bytes = 0;    // the global buffers' sizes: the most a launch can move to or from DRAM
+    std::uint64_t sampled_blocks = 0;
+    int classes = 0;
+    QString sampling;           // "traced 21 of 8100 blocks (4 classes), scaled to the grid"
+
+    bool ok() const { return error.isEmpty(); }
+    // Bytes the launch needs from and to DRAM at least: the useful bytes of its requests (ideal
+    // sectors), at most the buffers' sizes.
+    double compulsory_bytes() const;
+};
+
+LaunchFigures grayscale_launch_figures(const LaunchShape& shape, std::uint32_t width, std::uint32_t height,
+                                       PixelLayout layout);
+LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n);
+
+}  // namespace cvz

@@ -1,0 +1,192 @@
+#include "perf_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernel_resources.h"
+#include "launch_sample.h"
+#include "wave_model.h"
+
+namespace cvz {
+
+namespace {
+
+// Instructions beyond the memory requests, per thread and per element (the body's arithmetic as nvcc
+// emits it for sm_90, counted from the SASS of the catalogue's bodies, rounded):
+// - index arithmetic and the guard: about 12 per thread;
+// - grayscale, per pixel: 3 byte-to-float conversions, a multiply, 2 FMAs and a float-to-byte: 7;
+// - matmul, per multiply-add: the FMA itself (the loads are counted as requests from the trace).
+constexpr double kIndexInstructionsPerThread = 12;
+constexpr double kGrayscaleInstructionsPerPixel = 7;
+
+// What the model needs of a launch besides the profile.
+struct LaunchWork {
+    LaunchFigures figures;
+    BlockResources resources;
+    double lane_instructions = 0;  // arithmetic lane-instructions of the whole launch (not the requests)
+    double fmas = 0;               // FP32 multiply-adds of the whole launch
+};
+
+// The wave terms of a wave of `blocks` blocks, in microseconds.
+struct WaveTerms {
+    double dram = 0, l2 = 0, latency = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0;
+    double slowest() const { return std::max({dram, l2, latency, l1, shared, issue, fp32}); }
+};
+
+WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupancy& occ, std::uint64_t blocks,
+                     bool l2_resident) {
+    const LaunchFigures& f = w.figures;
+    const PerfCalibration& c = d.perf;
+    const double per_block = 1.0 / double(std::max<std::uint64_t>(1, f.blocks));
+    const double clock_hz = d.sm_clock_mhz * 1e6;
+    const int sms = std::max(1, d.sm_count);
+    // The busiest SM's blocks in this wave (blocks go round-robin over the SMs) and its warps.
+    const double on_sm = std::ceil(double(blocks) / sms);
+    const double resident_warps = on_sm * double(f.warps_per_block);
+    const double hide = std::min(1.0, resident_warps / std::max(1, c.saturating_warps));
+    (void)occ;
+    const double share = double(blocks) * per_block;  // this wave's share of the launch
+    WaveTerms t;
+    const double to_us = 1e6;
+    // Bandwidth: DRAM for what must come from or go to it, L2 for every sector the SMs move.
+    const double dram_bytes = f.compulsory_bytes() * share;
+    const double dram_rate = l2_resident ? c.l2_gb_per_s * 1e9 : d.dram_gb_per_s * 1e9 * c.dram_efficiency;
+    t.dram = dram_bytes / dram_rate * to_us;
+    const double sector_bytes = 32.0 * (f.global_ld_sectors + f.global_st_sectors) * share;
+    t.l2 = sector_bytes / (c.l2_gb_per_s * 1e9) * to_us;
+    // Latency (Little's law): a wave waits at least one round trip, more when a warp needs more bytes
+    // than it can keep in flight.
+    const double warps = double(f.blocks) * double(f.warps_per_block);
+    const double load_bytes_per_warp = 32.0 * f.global_ld_ideal_sectors / std::max(1.0, warps);
+    const double rounds = std::max(1.0, std::ceil(load_bytes_per_warp / c.max_bytes_in_flight_per_warp - 1e-9));
+    const bool any_memory = f.global_ld_requests + f.global_st_requests > 0;
+    t.latency = any_memory ? rounds * (l2_resident ? c.l2_round_us : c.dram_round_us) : 0;
+    // The busiest SM's pipes, slowed when too few warps hide their latency.
+    const double sm_seconds = on_sm * per_block / (clock_hz * hide);
+    t.l1 = std::max((f.global_ld_requests + f.global_st_requests) / c.l1_requests_per_clock,
+                    (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock) *
+           sm_seconds * to_us;
+    t.shared = f.shared_wavefronts / c.shared_wavefronts_per_clock * sm_seconds * to_us;
+    const double requests = f.global_ld_requests + f.global_st_requests + f.shared_requests;
+    t.issue = (requests + w.lane_instructions / 32.0) / c.issue_per_clock * sm_seconds * to_us;
+    t.fp32 = w.fmas / std::max(1, d.fp32_lanes_per_sm) * sm_seconds * to_us;
+    return t;
+}
+
+QString us_text(double us) {
+    if (us >= 1000) return QStringLiteral("%1 ms").arg(us / 1000, 0, 'f', us >= 10000 ? 1 : 2);
+    return QStringLiteral("%1 us").arg(us, 0, 'f', us >= 100 ? 0 : 1);
+}
+
+QString bytes_text(double b) {
+    if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
+    if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 KB").arg(b / 1e3, 0, 'f', 1);
+}
+
+GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
+    GpuPrediction p;
+    p.profile = d.name;
+    const LaunchFigures& f = w.figures;
+    if (!f.ok()) {
+        p.error = f.error;
+        return p;
+    }
+    if (d.sm_count <= 0 || d.sm_clock_mhz <= 0 || d.dram_gb_per_s <= 0) {
+        p.error = QStringLiteral("the device profile '%1' has no throughput figures").arg(d.name);
+        return p;
+    }
+    p.occupancy = compute_occupancy(d, w.resources);
+    if (p.occupancy.blocks_per_sm <= 0) {
+        p.error = p.occupancy.error.isEmpty() ? QStringLiteral("no block fits on an SM") : p.occupancy.error;
+        return p;
+    }
+    const WavePlan plan = plan_waves(f.blocks, d.sm_count, p.occupancy.blocks_per_sm);
+    p.blocks = f.blocks;
+    p.waves = plan.waves;
+    p.tail_fill = plan.tail_fill;
+    p.sampling = f.sampling;
+    const bool l2_resident = f.buffer_bytes <= d.l2_bytes * d.perf.l2_resident_fraction;
+
+    const std::uint64_t full = plan.waves > 0 ? plan.waves - 1 : 0;
+    const WaveTerms a = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, l2_resident);
+    const WaveTerms b = wave_terms(d, w, p.occupancy, plan.tail_blocks, l2_resident);
+    auto sum = [&](double WaveTerms::*m) { return double(full) * (a.*m) + b.*m; };
+    const double waves_us = double(full) * a.slowest() + b.slowest();
+    p.total_us = d.perf.launch_us + waves_us;
+
+    const double dram_rate = l2_resident ? d.perf.l2_gb_per_s : d.dram_gb_per_s * d.perf.dram_efficiency;
+    const double sectors = f.global_ld_sectors + f.global_st_sectors;
+    p.terms = {
+        {QStringLiteral("launch"), d.perf.launch_us, QStringLiteral("fixed cost of a launch")},
+        {l2_resident ? QStringLiteral("L2") : QStringLiteral("DRAM"), sum(&WaveTerms::dram),
+         QStringLiteral("%1 at %2 GB/s%3")
+             .arg(bytes_text(f.compulsory_bytes()))
+             .arg(dram_rate, 0, 'f', 0)
+             .arg(l2_resident ? QStringLiteral(" (resident in L2)") : QString())},
+        {QStringLiteral("sectors"), sum(&WaveTerms::l2),
+         QStringLiteral("%1 sectors (%2 per request) through L2")
+             .arg(sectors, 0, 'g', 3)
+             .arg(sectors / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
+        {QStringLiteral("latency"), sum(&WaveTerms::latency),
+         QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(a.latency))},
+        {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},
+        {QStringLiteral("shared"), sum(&WaveTerms::shared),
+         QStringLiteral("%1 wavefronts").arg(f.shared_wavefronts, 0, 'g', 3)},
+        {QStringLiteral("issue"), sum(&WaveTerms::issue), QStringLiteral("warp instructions per SM")},
+        {QStringLiteral("FP32"), sum(&WaveTerms::fp32),
+         QStringLiteral("%1 FMAs at %2 TFLOP/s").arg(w.fmas, 0, 'g', 3).arg(d.fp32_gflops() / 1000, 0, 'f', 1)},
+    };
+    const PredictionTerm* top = &p.terms[0];
+    for (const PredictionTerm& t : p.terms)
+        if (t.us > top->us) top = &t;
+    p.bound = top->name;
+    return p;
+}
+
+}  // namespace
+
+const PredictionTerm* GpuPrediction::term(const QString& name) const {
+    for (const PredictionTerm& t : terms)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+QString GpuPrediction::summary() const {
+    if (!ok()) return QStringLiteral("no prediction: ") + error;
+    // The two largest wave terms, the waves with their tail, the launch, the total and the bound.
+    std::vector<const PredictionTerm*> wave;
+    for (const PredictionTerm& t : terms)
+        if (t.name != QLatin1String("launch") && t.us > 0) wave.push_back(&t);
+    std::sort(wave.begin(), wave.end(), [](const PredictionTerm* x, const PredictionTerm* y) { return x->us > y->us; });
+    QStringList parts;
+    for (std::size_t i = 0; i < wave.size() && i < 2; ++i) parts << wave[i]->name + " " + us_text(wave[i]->us);
+    parts << QStringLiteral("waves %1 (tail %2%)").arg(waves).arg(int(std::lround(tail_fill * 100)));
+    if (const PredictionTerm* l = term(QStringLiteral("launch"))) parts << "launch " + us_text(l->us);
+    return parts.join(QStringLiteral(", ")) + QStringLiteral(" -> ") + us_text(total_us) + QStringLiteral("; bound by ") + bound;
+}
+
+GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
+                                std::uint32_t height, PixelLayout layout) {
+    LaunchWork w;
+    w.figures = grayscale_launch_figures(shape, width, height, layout);
+    w.resources = grayscale_block_resources(shape);
+    const double pixels = double(width) * double(height);
+    const double threads = double(w.figures.blocks) * double(shape.block.volume());
+    w.lane_instructions = kIndexInstructionsPerThread * threads + kGrayscaleInstructionsPerPixel * pixels;
+    w.fmas = 3 * pixels;
+    return predict(profile, w);
+}
+
+GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k,
+                             std::uint32_t n) {
+    LaunchWork w;
+    w.figures = matmul_launch_figures(launch, m, k, n);
+    w.resources = matmul_block_resources(launch);
+    const double threads = double(w.figures.blocks) * double(w.figures.block.volume());
+    w.fmas = double(m) * double(n) * double(k);
+    w.lane_instructions = kIndexInstructionsPerThread * threads + w.fmas;
+    return predict(profile, w);
+}
+
+}  // namespace cvz
