@@ -44,16 +44,21 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   (11.8 - 2.9) / 8 = 1.1 us a wave: no faster than from DRAM, so a wave's round is its blocks'
 //   turnover more than the memory's latency; held at the DRAM round.
 // - l2_resident_fraction 0.5: the L2 is two 25 MB halves; 3840x2160 (33 MB) already streams from DRAM.
+// - bandwidth_by_blocks_per_sm: the int4 grid-stride copy with 2 / 4 / 8 / 32 blocks per SM, 3113 /
+//   3871 / 3938 / 3980 GB/s (gpu/README.md, 2026-11-30); 1 block per SM extrapolated to 0.55.
 // - the per-clock rates (L1 4 sectors and 1 request, 1 shared wavefront, 4 issues) are sm_90's
 //   documented widths (128 B/clk L1 and shared, 4 schedulers); matmul naive 16x16 at 4096^3 (5.3
 //   TFLOP/s) and tiled (8.1/8.8 TFLOP/s) check them.
 PerfCalibration h200_calibration() {
     PerfCalibration c;
-    c.launch_us = 2.9;
+    c.launch_us = 3.2;
     c.dram_efficiency = 4213.0 / 4800.0;
-    c.dram_round_us = 0.746;
-    c.l2_round_us = 0.746;
+    c.dram_round_us = 0.727;
+    c.warp_round_us = 0.0092;
+    c.l2_round_us = 0.65;
+    c.l2_warp_round_us = 0.00125;
     c.l2_resident_fraction = 0.5;
+    c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};
     c.source = QStringLiteral("H200 anchors (gpu/README.md, 2026-11-29/30)");
     return c;
 }

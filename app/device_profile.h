@@ -3,6 +3,8 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace cvz {
 
@@ -13,13 +15,21 @@ struct PerfCalibration {
     double dram_efficiency = 0.88;     // the streaming bandwidth reached, as a fraction of dram_gb_per_s
     double dram_round_us = 0.75;       // one wave's round trip when its loads come from DRAM (Little's law)
     double l2_round_us = 0.75;         // the same when the data is resident in L2 (back-to-back launches)
-    double l2_gb_per_s = 9000;         // L2 -> SM bandwidth for sectors that hit in L2, GB/s
-    double l1_sectors_per_clock = 4;   // global sectors an SM's L1 returns per clock (128 B/clk)
+    double l2_gb_per_s = 9000;         // L2 -> SM bandwidth of whole lines, GB/s (resident footprints)
+    double l2_lines_per_ns = 78;       // L2 transactions (a block's distinct 128-byte lines) per ns, GPU-wide
+    double block_us = 0.0795;          // an SM starts (and retires) one block per this long
+    double warp_round_us = 0.0094;     // each warp of a block lengthens a wave's round trip by this much (DRAM)
+    double l2_warp_round_us = 0.00125; // the same when the data is resident in L2
+    double l1_sectors_per_clock = 3;   // global sectors an SM's L1 returns per clock
     double l1_requests_per_clock = 1;  // global warp requests an SM's LSU accepts per clock
     double shared_wavefronts_per_clock = 1;  // shared-memory wavefronts per SM per clock
     double issue_per_clock = 4;        // warp instructions issued per SM per clock (4 schedulers)
     int saturating_warps = 16;         // resident warps per SM that hide pipeline latency fully
     double max_bytes_in_flight_per_warp = 1536;  // the most one warp keeps in flight (3 x 16 B x 32 lanes)
+    // The streaming bandwidth reached with b blocks resident per SM, as a fraction of that with many
+    // (a block holds its SM's slots until its last warp ends): (b, fraction), b ascending; linear in
+    // log2(b) between the points, the first below them, 1 above the last.
+    std::vector<std::pair<int, double>> bandwidth_by_blocks_per_sm;
     double l2_resident_fraction = 0.5;  // a footprint up to this fraction of L2 stays resident between launches
     QString source;                    // where the numbers come from
 };

@@ -17,7 +17,7 @@ namespace cvz {
 
 namespace {
 
-constexpr std::uint64_t kThreadsPerSample = 16384;  // the interior class's sample: about this many threads
+constexpr std::uint64_t kThreadsPerSample = 8192;   // the interior class's sample: about this many threads
 constexpr std::uint64_t kMaxInteriorPicks = 16;
 constexpr std::uint32_t kTracedKLimit = 96;         // matmul: K up to this is traced as it is
 
@@ -65,7 +65,8 @@ using Tracer = std::function<TraceResult(const TraceOptions&)>;
 
 struct Scaled {
     QString error;
-    double v[8] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts
+    double v[10] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
+                           // distinct load sectors per block, L2 lines
     std::uint64_t sampled = 0;
 };
 
@@ -80,6 +81,7 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
             options.sample_blocks.push_back(b);
             weight[b] = double(c.count) / double(c.picks.size());
         }
+    options.keep_blocks = options.sample_blocks;  // their requests, for the sectors each block loads
     TraceResult r = tracer(options);
     if (!r.status) {
         s.error = QString::fromStdString(r.status.message());
@@ -94,6 +96,45 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
                                double(m.shared_ld.wavefronts + m.shared_st.wavefronts)};
         for (int i = 0; i < 8; ++i) s.v[i] += k * add[i];
     }
+    // The distinct sectors each sampled block loads: what its SM's L1 must fetch from L2 at least
+    // (requests of one block that touch a sector another request of it touched hit in L1).
+    std::vector<std::uint64_t> sectors, lines, store_lines;
+    std::uint64_t current = ~std::uint64_t(0);
+    auto distinct = [](std::vector<std::uint64_t>& v) {
+        std::sort(v.begin(), v.end());
+        const double d = double(std::unique(v.begin(), v.end()) - v.begin());
+        v.clear();
+        return d;
+    };
+    double block_store_lines = 0;
+    auto flush = [&] {
+        if (current == ~std::uint64_t(0)) return;
+        const double w = weight.count(current) ? weight[current] : 0.0;
+        s.v[8] += w * distinct(sectors);
+        s.v[9] += w * (distinct(lines) + block_store_lines);
+        block_store_lines = 0;
+    };
+    for (const MemoryRequest& q : r.trace.requests) {
+        if (q.block != current) {
+            flush();
+            current = q.block;
+        }
+        if (q.space != MemorySpace::Global) continue;
+        const std::uint64_t tag = std::uint64_t(q.buffer) << 48;
+        if (q.access == Access::Store) {
+            for (const LaneAccess& l : q.lanes)
+                for (std::uint64_t line = l.offset / 128; line <= (l.offset + std::max(1u, l.bytes) - 1) / 128; ++line)
+                    store_lines.push_back(tag | line);
+            block_store_lines += distinct(store_lines);
+            continue;
+        }
+        for (const LaneAccess& l : q.lanes) {
+            const std::uint64_t last = l.offset + std::max(1u, l.bytes) - 1;
+            for (std::uint64_t sec = l.offset / 32; sec <= last / 32; ++sec) sectors.push_back(tag | sec);
+            for (std::uint64_t line = l.offset / 128; line <= last / 128; ++line) lines.push_back(tag | line);
+        }
+    }
+    flush();
     s.sampled = options.sample_blocks.size();
     return s;
 }
@@ -107,6 +148,8 @@ void fill(LaunchFigures* f, const Scaled& s) {
     f->global_st_ideal_sectors = s.v[5];
     f->shared_requests = s.v[6];
     f->shared_wavefronts = s.v[7];
+    f->block_load_sectors = s.v[8];
+    f->l2_lines = s.v[9];
 }
 
 QString sampling_text(std::uint64_t sampled, std::uint64_t blocks, int classes) {
@@ -216,7 +259,7 @@ LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m,
         const Scaled a = traced(k1), b = traced(k2);
         s.error = !a.error.isEmpty() ? a.error : b.error;
         const double t = double(k - k1) / double(k2 - k1);
-        for (int i = 0; i < 8; ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
+        for (int i = 0; i < 10; ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
         s.sampled = a.sampled;
         k_note = QStringLiteral("; K extrapolated from K = %1 and %2").arg(k1).arg(k2);
     }

@@ -29,6 +29,9 @@ struct LaunchFigures {
     double global_ld_requests = 0, global_ld_sectors = 0, global_ld_ideal_sectors = 0;
     double global_st_requests = 0, global_st_sectors = 0, global_st_ideal_sectors = 0;
     double shared_requests = 0, shared_wavefronts = 0;
+    double block_load_sectors = 0;  // sum over blocks of the distinct sectors each block loads (L2 -> L1)
+    double l2_lines = 0;            // L2 transactions: each block's distinct 128-byte lines loaded, plus the
+                                    // lines of each store request
     double buffer_bytes = 0;    // the global buffers' sizes: the most a launch can move to or from DRAM
     std::uint64_t sampled_blocks = 0;
     int classes = 0;

@@ -29,9 +29,23 @@ struct LaunchWork {
 
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
-    double dram = 0, l2 = 0, latency = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0;
-    double slowest() const { return std::max({dram, l2, latency, l1, shared, issue, fp32}); }
+    double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0;
+    double slowest() const { return std::max({dram, l2, latency, blocks, l1, shared, issue, fp32}); }
 };
+
+// The fraction of the streaming bandwidth reached with `blocks` resident per SM.
+double bandwidth_fraction(const PerfCalibration& c, double blocks) {
+    const auto& t = c.bandwidth_by_blocks_per_sm;
+    if (t.empty() || blocks >= t.back().first) return 1.0;
+    if (blocks <= t.front().first) return t.front().second;
+    for (std::size_t i = 1; i < t.size(); ++i)
+        if (blocks <= t[i].first) {
+            const double a = std::log2(double(t[i - 1].first)), b = std::log2(double(t[i].first));
+            const double x = (std::log2(blocks) - a) / (b - a);
+            return t[i - 1].second + x * (t[i].second - t[i - 1].second);
+        }
+    return 1.0;
+}
 
 WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupancy& occ, std::uint64_t blocks,
                      bool l2_resident) {
@@ -44,23 +58,26 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     const double on_sm = std::ceil(double(blocks) / sms);
     const double resident_warps = on_sm * double(f.warps_per_block);
     const double hide = std::min(1.0, resident_warps / std::max(1, c.saturating_warps));
-    (void)occ;
     const double share = double(blocks) * per_block;  // this wave's share of the launch
     WaveTerms t;
     const double to_us = 1e6;
     // Bandwidth: DRAM for what must come from or go to it, L2 for every sector the SMs move.
     const double dram_bytes = f.compulsory_bytes() * share;
-    const double dram_rate = l2_resident ? c.l2_gb_per_s * 1e9 : d.dram_gb_per_s * 1e9 * c.dram_efficiency;
+    const double dram_rate = (l2_resident ? c.l2_gb_per_s * 1e9 : d.dram_gb_per_s * 1e9 * c.dram_efficiency) *
+                             bandwidth_fraction(c, std::min<double>(on_sm, occ.blocks_per_sm));
     t.dram = dram_bytes / dram_rate * to_us;
-    const double sector_bytes = 32.0 * (f.global_ld_sectors + f.global_st_sectors) * share;
-    t.l2 = sector_bytes / (c.l2_gb_per_s * 1e9) * to_us;
+    t.l2 = f.l2_lines * share / (c.l2_lines_per_ns * 1e3);
     // Latency (Little's law): a wave waits at least one round trip, more when a warp needs more bytes
     // than it can keep in flight.
     const double warps = double(f.blocks) * double(f.warps_per_block);
     const double load_bytes_per_warp = 32.0 * f.global_ld_ideal_sectors / std::max(1.0, warps);
     const double rounds = std::max(1.0, std::ceil(load_bytes_per_warp / c.max_bytes_in_flight_per_warp - 1e-9));
     const bool any_memory = f.global_ld_requests + f.global_st_requests > 0;
-    t.latency = any_memory ? rounds * (l2_resident ? c.l2_round_us : c.dram_round_us) : 0;
+    const double round = l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
+                                     : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us;
+    t.latency = any_memory ? rounds * round : 0;
+    // The SM starts its blocks one after another.
+    t.blocks = on_sm * c.block_us;
     // The busiest SM's pipes, slowed when too few warps hide their latency.
     const double sm_seconds = on_sm * per_block / (clock_hz * hide);
     t.l1 = std::max((f.global_ld_requests + f.global_st_requests) / c.l1_requests_per_clock,
@@ -116,20 +133,21 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
     p.total_us = d.perf.launch_us + waves_us;
 
     const double dram_rate = l2_resident ? d.perf.l2_gb_per_s : d.dram_gb_per_s * d.perf.dram_efficiency;
-    const double sectors = f.global_ld_sectors + f.global_st_sectors;
     p.terms = {
         {QStringLiteral("launch"), d.perf.launch_us, QStringLiteral("fixed cost of a launch")},
-        {l2_resident ? QStringLiteral("L2") : QStringLiteral("DRAM"), sum(&WaveTerms::dram),
+        {QStringLiteral("memory"), sum(&WaveTerms::dram),
          QStringLiteral("%1 at %2 GB/s%3")
              .arg(bytes_text(f.compulsory_bytes()))
              .arg(dram_rate, 0, 'f', 0)
-             .arg(l2_resident ? QStringLiteral(" (resident in L2)") : QString())},
-        {QStringLiteral("sectors"), sum(&WaveTerms::l2),
-         QStringLiteral("%1 sectors (%2 per request) through L2")
-             .arg(sectors, 0, 'g', 3)
-             .arg(sectors / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
+             .arg(l2_resident ? QStringLiteral(" from L2 (resident between launches)") : QStringLiteral(" from DRAM"))},
+        {QStringLiteral("L2"), sum(&WaveTerms::l2),
+         QStringLiteral("%1 L2 transactions (%2 sectors per request in L1)")
+             .arg(f.l2_lines, 0, 'g', 3)
+             .arg((f.global_ld_sectors + f.global_st_sectors) / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
         {QStringLiteral("latency"), sum(&WaveTerms::latency),
          QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(a.latency))},
+        {QStringLiteral("blocks"), sum(&WaveTerms::blocks),
+         QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},
         {QStringLiteral("shared"), sum(&WaveTerms::shared),
          QStringLiteral("%1 wavefronts").arg(f.shared_wavefronts, 0, 'g', 3)},

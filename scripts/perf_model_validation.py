@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Validation of the performance model (issue 15, item 4) from `cudaviz-cli sweep ... --json` files.
+
+    perf_model_validation.py [--predicted DIR] MEASURED.json...
+
+Each MEASURED file is a sweep run on the GPU (--backend cuda): its rows carry measured_us. With
+--predicted DIR, the predictions are taken from DIR/<same file name> instead (a sweep of the same
+problem run later with --backend cpu, e.g. after a change of the model), matched by kernel and block.
+Prints, per file: the median and worst |predicted/measured - 1|, Spearman's rank correlation, whether
+the shape predicted best is within 10% of the measured best, and the worst rows; for matmul, each
+variant's best shape against its measured time and the variants' order. Plain Python, no numpy.
+"""
+import json
+import os
+import sys
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            r[order[t]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(x, y):
+    rx, ry = ranks(x), ranks(y)
+    n = len(x)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
+
+
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return (s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2) if n else float("nan")
+
+
+def key(row):
+    return (row["kernel"], row["block"])
+
+
+def load(path, predicted_dir):
+    doc = json.load(open(path))
+    rows = [r for r in doc["rows"] if r.get("measured_us") is not None]
+    if predicted_dir:
+        pred = json.load(open(os.path.join(predicted_dir, os.path.basename(path))))
+        by = {key(r): r for r in pred["rows"]}
+        for r in rows:
+            p = by.get(key(r))
+            r["predicted_us"] = p["predicted_us"] if p else None
+            r["bound"] = p.get("bound") if p else None
+    rows = [r for r in rows if r.get("predicted_us")]
+    return doc, rows
+
+
+def report(path, predicted_dir):
+    doc, rows = load(path, predicted_dir)
+    name = os.path.basename(path)
+    if not rows:
+        print(f"{name}: no rows with both times")
+        return None
+    err = [r["predicted_us"] / r["measured_us"] - 1 for r in rows]
+    rho = spearman([r["predicted_us"] for r in rows], [r["measured_us"] for r in rows])
+    best_meas = min(rows, key=lambda r: r["measured_us"])
+    best_pred = min(rows, key=lambda r: r["predicted_us"])
+    best_gap = best_pred["measured_us"] / best_meas["measured_us"] - 1
+    print(f"\n{name} ({doc.get('problem')}, {len(rows)} shapes, GPU {doc.get('gpu')})")
+    print(f"  median |pred/meas-1| {100 * median([abs(e) for e in err]):.1f}%   "
+          f"within 20%: {sum(abs(e) <= 0.2 for e in err)}/{len(err)}   Spearman {rho:.3f}")
+    print(f"  measured best {best_meas['kernel']} {best_meas['block']} {best_meas['measured_us']:.1f} us; "
+          f"predicted best {best_pred['kernel']} {best_pred['block']} measures {best_pred['measured_us']:.1f} us "
+          f"({100 * best_gap:+.1f}%)")
+    worst = sorted(zip(err, rows), key=lambda t: -abs(t[0]))[:5]
+    for e, r in worst:
+        print(f"    worst: {r['kernel']:20s} {r['block']:>8s} pred {r['predicted_us']:10.1f} meas {r['measured_us']:10.1f} "
+              f"({100 * e:+.0f}%, bound {r.get('bound')})")
+    if doc.get("family") == "matmul":
+        variants = {}
+        for r in rows:
+            v = variants.get(r["kernel"])
+            if v is None or r["measured_us"] < v["measured_us"]:
+                variants[r["kernel"]] = r
+        order_meas = sorted(variants, key=lambda k: variants[k]["measured_us"])
+        order_pred = sorted(variants, key=lambda k: variants[k]["predicted_us"])
+        for k in order_meas:
+            r = variants[k]
+            print(f"    {k:22s} {r['block']:>6s} meas {r['measured_us']:10.1f} pred {r['predicted_us']:10.1f} "
+                  f"({100 * (r['predicted_us'] / r['measured_us'] - 1):+.0f}%)")
+        print(f"  variants in measured order: {order_meas == order_pred} (predicted: {', '.join(order_pred)})")
+    return {"file": name, "median": median([abs(e) for e in err]), "spearman": rho, "best_gap": best_gap,
+            "errors": err}
+
+
+def main(argv):
+    predicted_dir = None
+    if len(argv) > 2 and argv[1] == "--predicted":
+        predicted_dir = argv[2]
+        argv = argv[2:]
+    results = [r for r in (report(p, predicted_dir) for p in argv[1:]) if r]
+    gray = [e for r in results if r["file"].startswith("gray") for e in r["errors"]]
+    if gray:
+        print(f"\nall grayscale rows: median |pred/meas-1| {100 * median([abs(e) for e in gray]):.1f}% over {len(gray)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
