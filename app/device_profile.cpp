@@ -53,9 +53,10 @@ PerfCalibration h200_calibration() {
     PerfCalibration c;
     c.launch_us = 3.2;
     c.dram_efficiency = 4213.0 / 4800.0;
-    c.dram_round_us = 0.727;
+    c.dram_round_us = 0.613;
     c.warp_round_us = 0.0092;
-    c.l2_round_us = 0.65;
+    c.l2_round_us = 0.536;
+    c.instruction_ns = 6.0;
     c.l2_warp_round_us = 0.00125;
     c.l2_resident_fraction = 0.5;
     c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};

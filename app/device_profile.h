@@ -20,8 +20,9 @@ struct PerfCalibration {
     double block_us = 0.0795;          // an SM starts (and retires) one block per this long
     double warp_round_us = 0.0094;     // each warp of a block lengthens a wave's round trip by this much (DRAM)
     double l2_warp_round_us = 0.00125; // the same when the data is resident in L2
+    double instruction_ns = 6.0;       // each instruction of a thread's chain lengthens the round this much
     double l1_sectors_per_clock = 3;   // global sectors an SM's L1 returns per clock
-    double l1_requests_per_clock = 1;  // global warp requests an SM's LSU accepts per clock
+    double l1_requests_per_clock = 1;  // 128-byte lines (tag lookups) an SM's L1 serves per clock
     double shared_wavefronts_per_clock = 1;  // shared-memory wavefronts per SM per clock
     double issue_per_clock = 4;        // warp instructions issued per SM per clock (4 schedulers)
     int saturating_warps = 16;         // resident warps per SM that hide pipeline latency fully

@@ -65,7 +65,7 @@ using Tracer = std::function<TraceResult(const TraceOptions&)>;
 
 struct Scaled {
     QString error;
-    double v[10] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
+    double v[11] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
                            // distinct load sectors per block, L2 lines
     std::uint64_t sampled = 0;
 };
@@ -98,7 +98,7 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
     }
     // The distinct sectors each sampled block loads: what its SM's L1 must fetch from L2 at least
     // (requests of one block that touch a sector another request of it touched hit in L1).
-    std::vector<std::uint64_t> sectors, lines, store_lines;
+    std::vector<std::uint64_t> sectors, lines, store_lines, request_lines;
     std::uint64_t current = ~std::uint64_t(0);
     auto distinct = [](std::vector<std::uint64_t>& v) {
         std::sort(v.begin(), v.end());
@@ -121,6 +121,13 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
         }
         if (q.space != MemorySpace::Global) continue;
         const std::uint64_t tag = std::uint64_t(q.buffer) << 48;
+        {
+            std::vector<std::uint64_t>& own = request_lines;
+            for (const LaneAccess& l : q.lanes)
+                for (std::uint64_t line = l.offset / 128; line <= (l.offset + std::max(1u, l.bytes) - 1) / 128; ++line)
+                    own.push_back(line);
+            s.v[10] += (weight.count(q.block) ? weight[q.block] : 0.0) * distinct(own);
+        }
         if (q.access == Access::Store) {
             for (const LaneAccess& l : q.lanes)
                 for (std::uint64_t line = l.offset / 128; line <= (l.offset + std::max(1u, l.bytes) - 1) / 128; ++line)
@@ -150,6 +157,7 @@ void fill(LaunchFigures* f, const Scaled& s) {
     f->shared_wavefronts = s.v[7];
     f->block_load_sectors = s.v[8];
     f->l2_lines = s.v[9];
+    f->request_lines = s.v[10];
 }
 
 QString sampling_text(std::uint64_t sampled, std::uint64_t blocks, int classes) {
@@ -259,7 +267,7 @@ LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m,
         const Scaled a = traced(k1), b = traced(k2);
         s.error = !a.error.isEmpty() ? a.error : b.error;
         const double t = double(k - k1) / double(k2 - k1);
-        for (int i = 0; i < 10; ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
+        for (int i = 0; i < 11; ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
         s.sampled = a.sampled;
         k_note = QStringLiteral("; K extrapolated from K = %1 and %2").arg(k1).arg(k2);
     }

@@ -32,6 +32,8 @@ struct LaunchFigures {
     double block_load_sectors = 0;  // sum over blocks of the distinct sectors each block loads (L2 -> L1)
     double l2_lines = 0;            // L2 transactions: each block's distinct 128-byte lines loaded, plus the
                                     // lines of each store request
+    double request_lines = 0;       // sum over global requests of the distinct 128-byte lines each touches:
+                                    // the L1's tag lookups, one per clock
     double buffer_bytes = 0;    // the global buffers' sizes: the most a launch can move to or from DRAM
     std::uint64_t sampled_blocks = 0;
     int classes = 0;

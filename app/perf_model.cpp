@@ -25,6 +25,8 @@ struct LaunchWork {
     BlockResources resources;
     double lane_instructions = 0;  // arithmetic lane-instructions of the whole launch (not the requests)
     double fmas = 0;               // FP32 multiply-adds of the whole launch
+    double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
+                                   // whose independent FMAs and loads the pipes overlap)
 };
 
 // The wave terms of a wave of `blocks` blocks, in microseconds.
@@ -70,20 +72,24 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     // Latency (Little's law): a wave waits at least one round trip, more when a warp needs more bytes
     // than it can keep in flight.
     const double warps = double(f.blocks) * double(f.warps_per_block);
-    const double load_bytes_per_warp = 32.0 * f.global_ld_ideal_sectors / std::max(1.0, warps);
+    // The bytes a warp needs from DRAM (its share of the footprint), not those L1 or L2 serve again.
+    const double load_bytes_per_warp = std::min(32.0 * f.global_ld_ideal_sectors, f.buffer_bytes) / std::max(1.0, warps);
     const double rounds = std::max(1.0, std::ceil(load_bytes_per_warp / c.max_bytes_in_flight_per_warp - 1e-9));
     const bool any_memory = f.global_ld_requests + f.global_st_requests > 0;
-    const double round = l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
-                                     : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us;
+    const double chain_us = w.chain_per_thread * c.instruction_ns * 1e-3;
+    const double round = chain_us + (l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
+                                                 : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us);
     t.latency = any_memory ? rounds * round : 0;
     // The SM starts its blocks one after another.
     t.blocks = on_sm * c.block_us;
     // The busiest SM's pipes, slowed when too few warps hide their latency.
     const double sm_seconds = on_sm * per_block / (clock_hz * hide);
-    t.l1 = std::max((f.global_ld_requests + f.global_st_requests) / c.l1_requests_per_clock,
-                    (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock) *
+    // L1 and shared memory are one unit: its tag lookups (a request's distinct lines), its sectors
+    // and its shared wavefronts share the clock.
+    t.l1 = std::max(f.request_lines / c.l1_requests_per_clock, (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock) *
            sm_seconds * to_us;
     t.shared = f.shared_wavefronts / c.shared_wavefronts_per_clock * sm_seconds * to_us;
+    t.l1 += t.shared;  // the same unit: a kernel waits for both
     const double requests = f.global_ld_requests + f.global_st_requests + f.shared_requests;
     t.issue = (requests + w.lane_instructions / 32.0) / c.issue_per_clock * sm_seconds * to_us;
     t.fp32 = w.fmas / std::max(1, d.fp32_lanes_per_sm) * sm_seconds * to_us;
@@ -193,6 +199,7 @@ GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape&
     const double threads = double(w.figures.blocks) * double(shape.block.volume());
     w.lane_instructions = kIndexInstructionsPerThread * threads + kGrayscaleInstructionsPerPixel * pixels;
     w.fmas = 3 * pixels;
+    w.chain_per_thread = w.lane_instructions / std::max(1.0, threads);
     return predict(profile, w);
 }
 
@@ -204,6 +211,7 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
     const double threads = double(w.figures.blocks) * double(w.figures.block.volume());
     w.fmas = double(m) * double(n) * double(k);
     w.lane_instructions = kIndexInstructionsPerThread * threads + w.fmas;
+    w.chain_per_thread = kIndexInstructionsPerThread;
     return predict(profile, w);
 }
 
