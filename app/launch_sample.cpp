@@ -17,7 +17,7 @@ namespace cvz {
 
 namespace {
 
-constexpr std::uint64_t kThreadsPerSample = 8192;   // the interior class's sample: about this many threads
+constexpr std::uint64_t kThreadsPerSample = 1024;  // the interior class's sample: about this many threads
 constexpr std::uint64_t kMaxInteriorPicks = 16;
 constexpr std::uint32_t kTracedKLimit = 96;         // matmul: K up to this is traced as it is
 
@@ -30,7 +30,7 @@ struct SampleClass {
 // The classes of `grid` by position (interior or last, in x and in y) and their picks.
 std::vector<SampleClass> sample_classes(Dim3 grid, std::uint64_t threads_per_block) {
     const std::uint64_t interior_picks =
-        std::clamp<std::uint64_t>(kThreadsPerSample / std::max<std::uint64_t>(1, threads_per_block), 2, kMaxInteriorPicks);
+        std::clamp<std::uint64_t>(kThreadsPerSample / std::max<std::uint64_t>(1, threads_per_block), 1, kMaxInteriorPicks);
     struct Range {
         std::uint64_t first, count;
     };
@@ -46,8 +46,11 @@ std::vector<SampleClass> sample_classes(Dim3 grid, std::uint64_t threads_per_blo
         for (const Range& rx : ranges(grid.x)) {
             SampleClass c;
             c.count = rx.count * ry.count * planes;
-            const bool interior = rx.count > 1 || ry.count > 1;
-            const std::uint64_t picks = std::min(c.count, interior ? interior_picks : std::uint64_t(1));
+            // The interior takes the most picks; the last column and row half as many; the corner one.
+            const bool interior = rx.count > 1 && ry.count > 1;
+            const bool edge = rx.count > 1 || ry.count > 1;
+            const std::uint64_t want = interior ? interior_picks : edge ? std::max<std::uint64_t>(1, interior_picks / 2) : 1;
+            const std::uint64_t picks = std::min(c.count, want);
             for (std::uint64_t i = 0; i < picks; ++i) {
                 // The middle of the i-th of `picks` equal parts of the class, walked x fastest.
                 const std::uint64_t at = (2 * i + 1) * c.count / (2 * picks);

@@ -1,0 +1,227 @@
+// The performance model (app/perf_model.h): its named terms, its sanity (more bytes, more waves, a
+// slower profile or fewer resident warps never make a launch faster), the tail, the occupancy-limited
+// cases, and a finite prediction for every catalogue variant on odd sizes. No wall-clock figures.
+#include <QtTest>
+
+#include <cmath>
+
+#include "app/block_sweep.h"
+#include "app/device_profile.h"
+#include "app/launch_sample.h"
+#include "app/perf_model.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+
+using namespace cvz;
+
+namespace {
+
+DeviceProfile h200() { return *find_device_profile(QStringLiteral("H200")); }
+
+double term_us(const GpuPrediction& p, const char* name) {
+    const PredictionTerm* t = p.term(QString::fromLatin1(name));
+    return t ? t->us : -1;
+}
+
+}  // namespace
+
+class TestPerfModel : public QObject {
+    Q_OBJECT
+private slots:
+    void every_builtin_profile_has_throughput_figures();
+    void terms_are_named_and_add_up();
+    void summary_names_waves_launch_and_bound();
+    void more_bytes_take_longer();
+    void slower_dram_slows_a_memory_bound_launch_only_in_its_memory_term();
+    void one_block_more_than_a_wave_adds_a_tail_wave();
+    void block_slot_limited_launch_is_bound_by_block_starts();
+    void register_limited_matmul_names_its_limit();
+    void uncoalesced_blocks_move_more_l2_lines();
+    void matmul_k_extrapolation_matches_a_full_trace();
+    void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
+    void invalid_launch_is_an_error_not_a_number();
+    void profile_without_figures_is_an_error();
+};
+
+void TestPerfModel::every_builtin_profile_has_throughput_figures() {
+    for (const DeviceProfile& p : builtin_device_profiles()) {
+        QVERIFY2(p.dram_gb_per_s > 0 && p.l2_bytes > 0 && p.sm_clock_mhz > 0 && p.fp32_lanes_per_sm > 0, qPrintable(p.name));
+        QVERIFY2(!p.spec_source.isEmpty() && !p.perf.source.isEmpty(), qPrintable(p.name));
+    }
+    // The datasheet's FP32 peak: 132 SMs x 128 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s for the H200.
+    QCOMPARE(std::lround(h200().fp32_gflops()), 66908L);
+}
+
+void TestPerfModel::terms_are_named_and_add_up() {
+    const GpuPrediction p = predict_grayscale(h200(), LaunchShape::one_d(256), 1920, 1080);
+    QVERIFY2(p.ok(), qPrintable(p.error));
+    for (const char* name : {"launch", "memory", "L2", "latency", "blocks", "L1", "shared", "issue", "FP32"})
+        QVERIFY2(term_us(p, name) >= 0, name);
+    QCOMPARE(term_us(p, "launch"), h200().perf.launch_us);
+    // The total is the launch plus, per wave, the slowest term: at least every summed term, at most their sum.
+    double sum = 0;
+    for (const PredictionTerm& t : p.terms) {
+        QVERIFY2(t.us <= p.total_us + 1e-9, qPrintable(t.name));
+        sum += t.us;
+    }
+    QVERIFY(p.total_us <= sum + 1e-9);
+    QVERIFY(p.term(p.bound) != nullptr);
+    QVERIFY(!p.sampling.isEmpty());
+    QCOMPARE(p.blocks, std::uint64_t((1920 * 1080 + 255) / 256));
+}
+
+void TestPerfModel::summary_names_waves_launch_and_bound() {
+    const GpuPrediction p = predict_grayscale(h200(), LaunchShape::one_d(256), 7680, 4320);
+    const QString s = p.summary();
+    QVERIFY2(s.contains(QStringLiteral("waves %1 (tail").arg(p.waves)), qPrintable(s));
+    QVERIFY2(s.contains(QStringLiteral("launch ")), qPrintable(s));
+    QVERIFY2(s.contains(QStringLiteral("; bound by ") + p.bound), qPrintable(s));
+    QVERIFY2(s.contains(QStringLiteral(" -> ")), qPrintable(s));
+}
+
+void TestPerfModel::more_bytes_take_longer() {
+    const DeviceProfile d = h200();
+    for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(16, 16),
+                                     LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{128, 1, 1})}) {
+        // Never faster with more pixels (a single wave of vec16 costs the same at 640x480 and 1920x1080,
+        // but for the idle threads of a rounded-up grid, which shorten the mean instruction chain by 0.03%),
+        // and many times slower at 8K than at 640x480.
+        double last = 0, first = 0;
+        for (auto [w, h] : {std::pair{640u, 480u}, {1920u, 1080u}, {3840u, 2160u}, {7680u, 4320u}}) {
+            const GpuPrediction p = predict_grayscale(d, shape, w, h);
+            QVERIFY2(p.ok(), qPrintable(p.error));
+            QVERIFY2(p.total_us >= last * (1 - 1e-3), qPrintable(QStringLiteral("%1x%2: %3").arg(w).arg(h).arg(p.summary())));
+            if (first == 0) first = p.total_us;
+            last = p.total_us;
+        }
+        QVERIFY(last > 5 * first);
+    }
+    double last = 0;
+    for (std::uint32_t k : {64u, 256u, 1024u, 4096u}) {
+        const GpuPrediction p = predict_matmul(d, MatmulLaunch::tiled(16), 512, k, 512);
+        QVERIFY2(p.ok(), qPrintable(p.error));
+        QVERIFY(p.total_us > last);
+        last = p.total_us;
+    }
+}
+
+void TestPerfModel::slower_dram_slows_a_memory_bound_launch_only_in_its_memory_term() {
+    const LaunchShape vec16 = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{128, 1, 1});
+    DeviceProfile slow = h200();
+    slow.dram_gb_per_s /= 2;
+    const GpuPrediction fast_p = predict_grayscale(h200(), vec16, 7680, 4320);
+    const GpuPrediction slow_p = predict_grayscale(slow, vec16, 7680, 4320);
+    QCOMPARE(fast_p.bound, QStringLiteral("memory"));
+    QVERIFY(qAbs(term_us(slow_p, "memory") - 2 * term_us(fast_p, "memory")) < 1e-6 * term_us(fast_p, "memory"));
+    QCOMPARE(term_us(slow_p, "latency"), term_us(fast_p, "latency"));
+    QVERIFY(slow_p.total_us > 1.8 * (fast_p.total_us - fast_p.terms[0].us));
+}
+
+void TestPerfModel::one_block_more_than_a_wave_adds_a_tail_wave() {
+    // gray_1d with 256 threads: 8 blocks per SM on the H200, 132 x 8 = 1056 blocks a wave.
+    const DeviceProfile d = h200();
+    const std::uint32_t wave_pixels = 1056 * 256;
+    const GpuPrediction full = predict_grayscale(d, LaunchShape::one_d(256), wave_pixels, 1);
+    const GpuPrediction tail = predict_grayscale(d, LaunchShape::one_d(256), wave_pixels + 1, 1);
+    QCOMPARE(full.waves, std::uint64_t(1));
+    QCOMPARE(full.tail_fill, 1.0);
+    QCOMPARE(tail.waves, std::uint64_t(2));
+    QVERIFY(tail.tail_fill < 0.01);
+    // The nearly empty wave still waits a whole round trip.
+    QVERIFY(term_us(tail, "latency") >= 1.9 * term_us(full, "latency"));
+    QVERIFY(tail.total_us > full.total_us);
+}
+
+void TestPerfModel::block_slot_limited_launch_is_bound_by_block_starts() {
+    // 32-thread blocks: the 32 block slots per SM hold 32 warps (half the SM): occupancy 0.5, limit blocks.
+    const DeviceProfile d = h200();
+    const GpuPrediction small = predict_grayscale(d, LaunchShape::one_d(32), 7680, 4320);
+    const GpuPrediction big = predict_grayscale(d, LaunchShape::one_d(256), 7680, 4320);
+    QCOMPARE(small.occupancy.limit, OccupancyLimit::Blocks);
+    QCOMPARE(small.occupancy.occupancy, 0.5);
+    QCOMPARE(small.bound, QStringLiteral("blocks"));
+    // Eight times the blocks: eight times the block starts.
+    QVERIFY(qAbs(term_us(small, "blocks") / term_us(big, "blocks") - 8.0) < 0.01);
+    QVERIFY(small.total_us > 3 * big.total_us);
+}
+
+void TestPerfModel::register_limited_matmul_names_its_limit() {
+    const GpuPrediction p =
+        predict_matmul(h200(), MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1024, 1024, 1024);
+    QVERIFY2(p.ok(), qPrintable(p.error));
+    QCOMPARE(p.occupancy.limit, OccupancyLimit::Registers);
+    // Fewer resident warps than hide the pipes' latency: the pipe terms are stretched. The same work in
+    // a variant with more warps resident per FMA is not slower in its FP32 term per FMA.
+    const GpuPrediction tiled = predict_matmul(h200(), MatmulLaunch::tiled(32), 1024, 1024, 1024);
+    QVERIFY(term_us(p, "FP32") > term_us(tiled, "FP32"));
+}
+
+void TestPerfModel::uncoalesced_blocks_move_more_l2_lines() {
+    // A 1x32 block reads 32 rows of one column: a line per row; 32x1 reads one row's 96 bytes.
+    const LaunchFigures column = grayscale_launch_figures(LaunchShape::two_d(1, 32), 1537, 1023, PixelLayout::Interleaved);
+    const LaunchFigures row = grayscale_launch_figures(LaunchShape::two_d(32, 1), 1537, 1023, PixelLayout::Interleaved);
+    QVERIFY2(column.ok() && row.ok(), qPrintable(column.error + row.error));
+    QVERIFY(column.l2_lines > 10 * row.l2_lines);
+    // The useful bytes are the same: every pixel read once and written once.
+    QVERIFY(qAbs(column.compulsory_bytes() - row.compulsory_bytes()) < 1e-6 * row.compulsory_bytes());
+    QCOMPARE(row.compulsory_bytes(), 4.0 * 1537 * 1023);
+    const GpuPrediction slow = predict_grayscale(h200(), LaunchShape::two_d(1, 32), 1537, 1023);
+    const GpuPrediction fast = predict_grayscale(h200(), LaunchShape::two_d(32, 1), 1537, 1023);
+    QVERIFY(term_us(slow, "L2") > 10 * term_us(fast, "L2"));
+}
+
+void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {
+    // K = 200 is extrapolated from K' = 40 and 72; the requests grow linearly with the phases, so the
+    // extrapolation must agree with what a direct trace would count: the global load requests of the
+    // tiled kernel are 2 per phase per warp.
+    const std::uint32_t m = 48, n = 80, k = 200;
+    const LaunchFigures f = matmul_launch_figures(MatmulLaunch::tiled(8), m, k, n);
+    QVERIFY2(f.ok(), qPrintable(f.error));
+    QVERIFY(f.sampling.contains(QStringLiteral("extrapolated")));
+    const double warps = double(f.blocks) * f.warps_per_block;
+    const double phases = std::ceil(k / 8.0);
+    QVERIFY2(qAbs(f.global_ld_requests - 2 * phases * warps) < 1e-6 * f.global_ld_requests,
+             qPrintable(QString::number(f.global_ld_requests)));
+}
+
+void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes() {
+    const DeviceProfile d = h200();
+    for (const KernelInfo& k : kernel_catalogue()) {
+        const std::vector<Dim3> blocks = sweep_blocks(k);
+        QVERIFY2(!blocks.empty(), k.name.c_str());
+        for (const Dim3& b : {blocks.front(), blocks.back()}) {
+            std::vector<GpuPrediction> predictions;
+            if (k.family == KernelFamily::Grayscale) {
+                for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar})
+                    predictions.push_back(predict_grayscale(d, LaunchShape::of(GrayscaleVariant(k.variant), b), 1537, 1023, layout));
+            } else {
+                const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant(k.variant), b, b.x);
+                predictions.push_back(predict_matmul(d, launch, 77, 45, 59));
+                predictions.push_back(predict_matmul(d, launch, 301, 197, 163));
+            }
+            for (const GpuPrediction& p : predictions) {
+                const QString what = QString::fromStdString(k.name) + " " + QString::fromStdString(to_string(b)) + ": " + p.summary();
+                QVERIFY2(p.ok(), qPrintable(what));
+                QVERIFY2(std::isfinite(p.total_us) && p.total_us > d.perf.launch_us, qPrintable(what));
+                QVERIFY2(p.waves >= 1 && p.blocks >= 1, qPrintable(what));
+            }
+        }
+    }
+}
+
+void TestPerfModel::invalid_launch_is_an_error_not_a_number() {
+    const GpuPrediction p = predict_grayscale(h200(), LaunchShape::two_d(64, 32), 640, 480);  // 2048 threads
+    QVERIFY(!p.ok());
+    QVERIFY(p.summary().startsWith(QStringLiteral("no prediction: ")));
+    QCOMPARE(p.total_us, 0.0);
+}
+
+void TestPerfModel::profile_without_figures_is_an_error() {
+    DeviceProfile bare = h200();
+    bare.dram_gb_per_s = 0;
+    const GpuPrediction p = predict_grayscale(bare, LaunchShape::one_d(256), 640, 480);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.error.contains(bare.name), qPrintable(p.error));
+}
+
+QTEST_GUILESS_MAIN(TestPerfModel)
+#include "tst_perf_model.moc"
