@@ -34,21 +34,19 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
     return p;
 }
 
-// The H200's constants, calibrated on the anchors measured there (gpu/README.md, 2026-11-29/30):
-// - launch_us and dram_round_us: grayscale gray_1d, 256 threads, u8 RGB, 3840x2160 = 25.8 us
-//   (30.7 waves of 1056 blocks) and 7680x4320 = 94.4 us (122.7 waves): two equations, launch + waves x
-//   round, give 0.746 us per wave and a launch of 2.9 us.
-// - dram_efficiency: the device-to-device copy, 4213 GB/s over 4800 GB/s peak = 0.88 (the vec16
-//   grayscale reaches 4215-4423 GB/s, the same ceiling).
-// - l2_round_us: 1920x1080 = 11.8 us (7.7 waves, its 8.3 MB resident in L2 between launches) gives
-//   (11.8 - 2.9) / 8 = 1.1 us a wave: no faster than from DRAM, so a wave's round is its blocks'
-//   turnover more than the memory's latency; held at the DRAM round.
-// - l2_resident_fraction 0.5: the L2 is two 25 MB halves; 3840x2160 (33 MB) already streams from DRAM.
-// - bandwidth_by_blocks_per_sm: the int4 grid-stride copy with 2 / 4 / 8 / 32 blocks per SM, 3113 /
-//   3871 / 3938 / 3980 GB/s (gpu/README.md, 2026-11-30); 1 block per SM extrapolated to 0.55.
-// - the per-clock rates (L1 4 sectors and 1 request, 1 shared wavefront, 4 issues) are sm_90's
-//   documented widths (128 B/clk L1 and shared, 4 schedulers); matmul naive 16x16 at 4096^3 (5.3
-//   TFLOP/s) and tiled (8.1/8.8 TFLOP/s) check them.
+// The H200's constants (README "Predicted GPU time"), from the anchors in gpu/README.md and from
+// H200 sweeps (cudaviz-cli sweep --backend cuda, 2026-12-01) of sizes kept out of the validation:
+// - dram_efficiency: the device-to-device copy, 4213 GB/s of the 4800 GB/s peak (the vec16 grayscale
+//   reaches 4215-4423 GB/s, the same ceiling); bandwidth_by_blocks_per_sm: the int4 grid-stride copy
+//   with 2 / 4 / 8 / 32 blocks per SM, 3113 / 3871 / 3938 / 3980 GB/s, 1 block extrapolated to 0.55.
+// - launch_us 3.2, block_us 0.0795 (1x1 ... 8x8 blocks: time / blocks per SM), l2_round_us 0.536 and
+//   l2_warp_round_us 0.00125 (gray_1d 256 and 1024 threads), l2_lines_per_ns 78 (gray_2d 1x32 ...
+//   1x1024), instruction_ns 6 (gray_vec16, one wave): grayscale 2560x1440 and 1000x777.
+// - l1_requests_per_clock 1 (a 128-byte line a clock: naive matmul 32x8 / 16x16 / 8x8 / 2x64 / 1x32
+//   take 2 / 3 / 5 / 17 / 33 lines per k and time in that ratio): matmul 2048^3.
+// - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
+//   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
+// - the shared (1 wavefront a clock) and issue (4 a clock) rates are sm_90's widths.
 PerfCalibration h200_calibration() {
     PerfCalibration c;
     c.launch_us = 3.2;
@@ -60,7 +58,7 @@ PerfCalibration h200_calibration() {
     c.l2_warp_round_us = 0.00125;
     c.l2_resident_fraction = 0.5;
     c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};
-    c.source = QStringLiteral("H200 anchors (gpu/README.md, 2026-11-29/30)");
+    c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777 and 2048^3 (2026-12-01)");
     return c;
 }
 

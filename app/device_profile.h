@@ -11,14 +11,14 @@ namespace cvz {
 // The performance model's constants for one profile (perf_model.h), each calibrated once on measured
 // data; `source` says where they came from. Times in microseconds, rates per second.
 struct PerfCalibration {
-    double launch_us = 3.0;            // a launch's fixed cost as CUDA events time it (empty-grid floor)
+    double launch_us = 3.2;            // a launch's fixed cost as CUDA events time it (empty-grid floor)
     double dram_efficiency = 0.88;     // the streaming bandwidth reached, as a fraction of dram_gb_per_s
-    double dram_round_us = 0.75;       // one wave's round trip when its loads come from DRAM (Little's law)
-    double l2_round_us = 0.75;         // the same when the data is resident in L2 (back-to-back launches)
+    double dram_round_us = 0.613;      // one wave's round trip when its loads come from DRAM (Little's law)
+    double l2_round_us = 0.536;        // the same when the data is resident in L2 (back-to-back launches)
     double l2_gb_per_s = 9000;         // L2 -> SM bandwidth of whole lines, GB/s (resident footprints)
     double l2_lines_per_ns = 78;       // L2 transactions (a block's distinct 128-byte lines) per ns, GPU-wide
     double block_us = 0.0795;          // an SM starts (and retires) one block per this long
-    double warp_round_us = 0.0094;     // each warp of a block lengthens a wave's round trip by this much (DRAM)
+    double warp_round_us = 0.0092;     // each warp of a block lengthens a wave's round trip by this much (DRAM)
     double l2_warp_round_us = 0.00125; // the same when the data is resident in L2
     double instruction_ns = 6.0;       // each instruction of a thread's chain lengthens the round this much
     double l1_sectors_per_clock = 3;   // global sectors an SM's L1 returns per clock

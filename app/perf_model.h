@@ -1,14 +1,15 @@
 #pragma once
 // The performance model (issue 15): a launch's GPU time on a device profile from a few named terms
-// the app knows exactly, not a fitted black box:
-//   - the traced memory figures of a sample of the grid's blocks, scaled to the grid (launch_sample.h):
-//     global requests and 32-byte sectors, shared wavefronts, the bytes each warp needs from DRAM;
+// the app knows exactly, not a fitted black box (README "Predicted GPU time"):
+//   - the traced memory figures of a sample of the grid's blocks, scaled to the grid (launch_sample.h);
 //   - the wave plan (occupancy -> blocks per SM -> waves and the tail);
-//   - per wave: DRAM (or L2, when the footprint stays resident between launches) bandwidth, the
-//     round trip a wave waits for its loads (Little's law: bytes in flight per SM over the latency),
-//     L1 sector and request throughput, shared wavefronts, instruction issue (FMAs, index arithmetic),
-//     each slowed when too few warps are resident to hide the pipeline's latency;
-//   - the launch overhead.
+//   - per wave: "memory" (the DRAM bytes at the streaming bandwidth, from L2 when the footprint stays
+//     resident between launches), "L2" (transactions: each block's distinct lines), "latency" (a round
+//     trip per wave: Little's law), "blocks" (an SM starts one block at a time), "L1" (a request's
+//     lines, its sectors and the shared wavefronts, one unit), "shared" (the wavefronts alone, part of
+//     L1), "issue" (warp instructions) and "FP32" (FMAs), the pipe terms stretched when too few warps
+//     are resident to hide the pipes' latency;
+//   - "launch", the overhead.
 // A wave takes its slowest term; the launch takes the sum over its waves plus the overhead. The
 // constants are the profile's (DeviceProfile::perf, calibrated once, with their source).
 #include <QString>
@@ -24,19 +25,20 @@
 
 namespace cvz {
 
-// One named part of a prediction: "DRAM", "latency", "L1", "shared", "issue", "launch".
+// One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
+// "issue", "FP32".
 struct PredictionTerm {
     QString name;
     double us = 0;   // the term's time summed over the waves (launch: the overhead)
-    QString detail;  // how it was computed, in a phrase: "133 MB at 4213 GB/s"
+    QString detail;  // how it was computed, in a phrase: "133 MB at 4213 GB/s from DRAM"
 };
 
 struct GpuPrediction {
     QString error;            // why there is no prediction (an invalid launch); empty when there is one
     double total_us = 0;      // the predicted GPU time of one launch as CUDA events time it
-    QString bound;            // the term that dominates: "DRAM", "latency", "L1", "shared", "issue", "launch"
+    QString bound;            // the name of the largest term
     std::vector<PredictionTerm> terms;  // launch first, then the wave terms in a fixed order
-    QString sampling;         // "traced 21 of 8100 blocks (4 classes), scaled to the grid"
+    QString sampling;         // "traced 7 of 8100 blocks (2 classes by position), scaled to the grid"
     Occupancy occupancy;      // modeled for the profile
     std::uint64_t blocks = 0;
     std::uint64_t waves = 0;
@@ -44,7 +46,8 @@ struct GpuPrediction {
     QString profile;          // the device profile's name
 
     bool ok() const { return error.isEmpty(); }
-    // "memory 41 us, waves 3 (tail 12%), launch 3 us -> 47 us; bound by DRAM"
+    // The two largest wave terms, the waves and the tail, the launch, the total and the bound:
+    // "memory 40.3 us, L2 13.3 us, waves 8 (tail 67%), launch 3.2 us -> 43.5 us; bound by memory"
     QString summary() const;
     const PredictionTerm* term(const QString& name) const;
 };
