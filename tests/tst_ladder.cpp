@@ -1,0 +1,214 @@
+// The optimisation ladder without widgets: its rows list every catalogue variant of the family; each
+// row's figures are exactly what the traced emulator, the occupancy model and the register table give
+// for that launch; without a GPU the ladder says it is modeled; with (fake, deterministic) timers each
+// row gets its share of the ceiling; LadderRunner reports rows, progress and cancel by signals.
+#include <QtTest>
+
+#include "app/kernel_resources.h"
+#include "app/ladder.h"
+#include "app/ladder_runner.h"
+#include "app/matrix_generator.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/trace/grayscale_trace.h"
+#include "kernels/trace/matmul_trace.h"
+
+using namespace cvz;
+
+namespace {
+
+DeviceProfile h200() { return *find_device_profile(QStringLiteral("H200")); }
+
+SweepRequest gray_request(std::uint32_t w, std::uint32_t h, PixelLayout layout) {
+    SweepRequest r;
+    r.kernel = KernelFamily::Grayscale;
+    r.image.width = w;
+    r.image.height = h;
+    r.image.bytes.assign(3 * std::size_t(w) * h, 7);
+    r.layout = layout;
+    r.profile = h200();
+    return r;
+}
+
+Matrix zeros(std::uint32_t rows, std::uint32_t cols) { return Matrix{rows, cols, std::vector<float>(std::size_t(rows) * cols, 0.5f)}; }
+
+SweepRequest matmul_request(std::uint32_t m, std::uint32_t k, std::uint32_t n) {
+    SweepRequest r;
+    r.kernel = KernelFamily::Matmul;
+    r.a = zeros(m, k);
+    r.b = zeros(k, n);
+    r.profile = h200();
+    return r;
+}
+
+// Deterministic fake times: variant i of the family takes (10 - i) us; the ceiling 2 us.
+LadderTimers fake_timers(std::size_t hold_at = SIZE_MAX) {
+    LadderTimers t;
+    t.rows = [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
+        return run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* out) {
+            if (i >= hold_at && options.cancel) options.cancel->wait();
+            out->timed = true;
+            out->median_ms = (10.0 - double(i)) * 1e-3;
+            out->launches = 20;
+            return Status::ok();
+        });
+    };
+    t.reference = [](const SweepRequest&, const TimingOptions&) {
+        LadderReference ref;
+        ref.label = QStringLiteral("fake ceiling");
+        ref.timing.timed = true;
+        ref.timing.median_ms = 2e-3;
+        return ref;
+    };
+    return t;
+}
+
+}  // namespace
+
+class TestLadder : public QObject {
+    Q_OBJECT
+private slots:
+    void rows_list_every_catalogue_variant_data() {
+        QTest::addColumn<int>("family");
+        QTest::newRow("grayscale") << int(KernelFamily::Grayscale);
+        QTest::newRow("matmul") << int(KernelFamily::Matmul);
+    }
+    void rows_list_every_catalogue_variant() {
+        QFETCH(int, family);
+        const auto rows = ladder_rows(KernelFamily(family), h200());
+        const auto& catalogue = family_catalogue(KernelFamily(family));
+        QCOMPARE(rows.size(), catalogue.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].name, QString::fromStdString(catalogue[i].name));
+            QCOMPARE(rows[i].launch.ref().variant, catalogue[i].variant);
+            QCOMPARE(rows[i].launch.state, SweepRowState::NotTimed);
+        }
+    }
+
+    // Each row's trace, occupancy and registers equal the modules' own for that launch (odd sizes).
+    void grayscale_figures_equal_the_modules_data() {
+        QTest::addColumn<int>("layout");
+        QTest::newRow("interleaved") << int(PixelLayout::Interleaved);
+        QTest::newRow("planar") << int(PixelLayout::Planar);
+    }
+    void grayscale_figures_equal_the_modules() {
+        QFETCH(int, layout);
+        const SweepRequest request = gray_request(97, 43, PixelLayout(layout));
+        const LadderResult result = run_ladder(request, {});
+        QVERIFY(result.status.is_ok());
+        QCOMPARE(result.rows.size(), family_catalogue(KernelFamily::Grayscale).size());
+        for (const LadderRow& row : result.rows) {
+            const TraceResult t = trace_grayscale(nullptr, 97, 43, PixelLayout(layout), row.launch.shape);
+            QVERIFY(t.status.is_ok());
+            QVERIFY2(row.figures.traced, qPrintable(row.name + row.figures.error));
+            QCOMPARE(row.figures.metrics.nsight(), t.trace.totals.nsight());
+            QCOMPARE(row.figures.fmas, std::uint64_t(3 * 97 * 43));
+            const auto& g = t.trace.totals.global_ld;
+            const auto& s = t.trace.totals.global_st;
+            QCOMPARE(row.figures.sectorsPerRequest(), double(g.sectors + s.sectors) / double(g.requests + s.requests));
+            QCOMPARE(row.figures.loadBytesPerFma(), double(g.sectors * 32) / double(3 * 97 * 43));
+            const Occupancy occ = compute_occupancy(h200(), grayscale_block_resources(row.launch.shape));
+            QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
+            QCOMPARE(row.launch.occupancy.occupancy, occ.occupancy);
+            QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
+        }
+    }
+
+    void matmul_figures_equal_the_modules() {
+        const SweepRequest request = matmul_request(37, 45, 29);
+        const LadderResult result = run_ladder(request, {});
+        QVERIFY(result.status.is_ok());
+        QCOMPARE(result.rows.size(), family_catalogue(KernelFamily::Matmul).size());
+        bool some_shared = false;
+        for (const LadderRow& row : result.rows) {
+            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, row.launch.matmul_launch());
+            QVERIFY(t.status.is_ok());
+            QVERIFY2(row.figures.traced, qPrintable(row.name + row.figures.error));
+            QCOMPARE(row.figures.metrics.nsight(), t.trace.totals.nsight());
+            QCOMPARE(row.figures.fmas, std::uint64_t(37 * 45 * 29));
+            const auto& sh = t.trace.totals;
+            QCOMPARE(row.figures.bankConflicts(), sh.shared_ld.bank_conflicts() + sh.shared_st.bank_conflicts());
+            some_shared = some_shared || row.figures.sharedRequests() > 0;
+            const BlockResources block = matmul_block_resources(row.launch.matmul_launch());
+            QCOMPARE(row.block_shared_bytes, block.shared_bytes);
+            const Occupancy occ = compute_occupancy(h200(), block);
+            QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
+            QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
+        }
+        QVERIFY(some_shared);  // the tiled variants stage through shared memory
+    }
+
+    void without_a_gpu_it_says_modeled() {
+        const LadderResult result = run_ladder(matmul_request(19, 23, 17), {});
+        QVERIFY(result.modeled);
+        QVERIFY2(result.note.contains(QStringLiteral("modeled")), qPrintable(result.note));
+        QVERIFY(result.note.contains(QStringLiteral("H200")));
+        for (const LadderRow& row : result.rows) QCOMPARE(row.launch.state, SweepRowState::NotTimed);
+    }
+
+    void a_large_problem_is_traced_on_its_corner() {
+        const LadderResult result = run_ladder(matmul_request(300, 20, 270), {});
+        QCOMPARE(result.rows.front().figures.traced_problem, QStringLiteral("256×20×256"));
+        QVERIFY2(result.trace_note.contains(QStringLiteral("corner")), qPrintable(result.trace_note));
+    }
+
+    void timed_rows_get_their_share_of_the_ceiling() {
+        const SweepRequest request = gray_request(64, 33, PixelLayout::Interleaved);
+        const LadderResult result = run_ladder(request, fake_timers());
+        QVERIFY(!result.modeled);
+        QVERIFY(result.reference.timing.timed);
+        for (std::size_t i = 0; i < result.rows.size(); ++i) {
+            const LadderRow& row = result.rows[i];
+            QCOMPARE(row.launch.state, SweepRowState::Timed);
+            const double ms = (10.0 - double(i)) * 1e-3;
+            QCOMPARE(row.launch.median_ms, ms);
+            QCOMPARE(row.fraction_of_reference, 2e-3 / ms);
+            QCOMPARE(row.launch.throughput, grayscale_gb_per_s(64 * 33, ms));
+        }
+    }
+
+    void an_empty_problem_is_a_message() {
+        SweepRequest request = gray_request(0, 0, PixelLayout::Interleaved);
+        const LadderResult result = run_ladder(request, fake_timers());
+        QVERIFY(!result.status.is_ok());
+        QVERIFY2(result.note.contains(QStringLiteral("no image")), qPrintable(result.note));
+    }
+
+    void runner_reports_rows_progress_and_finish() {
+        LadderRunner runner;
+        runner.setTimers(fake_timers());
+        QSignalSpy started(&runner, &LadderRunner::started);
+        QSignalSpy rows(&runner, &LadderRunner::rowUpdated);
+        QSignalSpy progress(&runner, &LadderRunner::progress);
+        QSignalSpy finished(&runner, &LadderRunner::finished);
+        runner.start(matmul_request(21, 18, 25));
+        QCOMPARE(started.count(), 1);
+        QVERIFY(finished.wait(60000));
+        const auto result = finished.takeFirst().at(0).value<LadderResult>();
+        const int n = int(family_catalogue(KernelFamily::Matmul).size());
+        QCOMPARE(int(result.rows.size()), n);
+        QCOMPARE(rows.count(), 2 * n);  // traced, then timed
+        QCOMPARE(progress.last().at(0).toInt(), 2 * n + 1);
+        QVERIFY(!runner.isRunning());
+    }
+
+    void runner_cancel_stops_it() {
+        LadderRunner runner;
+        runner.setTimers(fake_timers(1));  // holds at the second row until cancelled
+        QSignalSpy rows(&runner, &LadderRunner::rowUpdated);
+        QSignalSpy finished(&runner, &LadderRunner::finished);
+        runner.start(gray_request(40, 30, PixelLayout::Planar));
+        const int n = int(family_catalogue(KernelFamily::Grayscale).size());
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 60000);  // every row traced, the first timed
+        runner.cancel();
+        QVERIFY(finished.wait(60000));
+        const auto result = finished.takeFirst().at(0).value<LadderResult>();
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.rows[0].launch.state, SweepRowState::Timed);
+        QCOMPARE(result.rows.back().launch.state, SweepRowState::NotTimed);
+    }
+};
+
+Q_DECLARE_METATYPE(cvz::LadderResult)
+
+QTEST_GUILESS_MAIN(TestLadder)
+#include "tst_ladder.moc"
