@@ -40,6 +40,7 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
+#include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
 namespace cvz {
@@ -588,6 +589,16 @@ void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(Sweep
 
 void ImagePage::connectSweep(SweepDialog* sweep) {
     connect(sweep, &SweepDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+}
+
+void ImagePage::offerToLadder(LadderDialog* ladder) const {
+    ladder->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+}
+
+void ImagePage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Grayscale); }
+
+void ImagePage::connectLadder(LadderDialog* ladder) {
+    connect(ladder, &LadderDialog::shapeChosen, session_, &GrayscaleSession::setShape);
 }
 
 }  // namespace cvz

@@ -48,6 +48,9 @@ public:
     void offerToSweep(SweepDialog* sweep) const override;
     void chooseInSweep(SweepDialog* sweep) const override;
     void connectSweep(SweepDialog* sweep) override;
+    void offerToLadder(LadderDialog* ladder) const override;
+    void chooseInLadder(LadderDialog* ladder) const override;
+    void connectLadder(LadderDialog* ladder) override;
     bool canZoom() const override { return true; }
     void zoomIn() override;
     void zoomOut() override;

@@ -21,6 +21,7 @@ class OccupancyPanel;
 class OverlayPanel;
 class SmPanel;
 class SourceView;
+class LadderDialog;
 class SweepDialog;
 class TimelineBar;
 
@@ -89,6 +90,11 @@ public:
     virtual void offerToSweep(SweepDialog* sweep) const = 0;
     virtual void chooseInSweep(SweepDialog* sweep) const = 0;
     virtual void connectSweep(SweepDialog* sweep) = 0;
+    // The optimisation ladder, the same way: every page offers its document, the current one picks
+    // the family, and a chosen variant's launch comes back to the page.
+    virtual void offerToLadder(LadderDialog* ladder) const = 0;
+    virtual void chooseInLadder(LadderDialog* ladder) const = 0;
+    virtual void connectLadder(LadderDialog* ladder) = 0;
 
     // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
     virtual bool canZoom() const { return false; }

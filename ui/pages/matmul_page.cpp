@@ -37,6 +37,7 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
+#include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 #include "app/kernel_resources.h"
 #include "app/launch_config.h"
@@ -737,6 +738,16 @@ void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(Swee
 
 void MatmulPage::connectSweep(SweepDialog* sweep) {
     connect(sweep, &SweepDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
+}
+
+void MatmulPage::offerToLadder(LadderDialog* ladder) const {
+    if (session_->a() && session_->b()) ladder->setMatrices(*session_->a(), *session_->b(), tr("current matrices"));
+}
+
+void MatmulPage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Matmul); }
+
+void MatmulPage::connectLadder(LadderDialog* ladder) {
+    connect(ladder, &LadderDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
 }
 
 }  // namespace cvz

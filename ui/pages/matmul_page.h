@@ -53,6 +53,9 @@ public:
     void offerToSweep(SweepDialog* sweep) const override;
     void chooseInSweep(SweepDialog* sweep) const override;
     void connectSweep(SweepDialog* sweep) override;
+    void offerToLadder(LadderDialog* ladder) const override;
+    void chooseInLadder(LadderDialog* ladder) const override;
+    void connectLadder(LadderDialog* ladder) override;
     void restoreSettings(QSettings* settings) override;
 
     // ---- the launch (the launch panel edits it while the page is bound) ----

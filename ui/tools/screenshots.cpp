@@ -29,6 +29,7 @@
 #include "ui/windows/schedule_actions.h"
 #include "ui/panels/schedule_panel.h"
 #include "app/schedule_replay.h"
+#include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 #include "ui/windows/window_screenshot.h"
 
@@ -239,6 +240,15 @@ int main(int argc, char* argv[]) {
         sweep->startSweep();
         wait_for([&] { return !sweep->isRunning(); });
         shot(QStringLiteral("sweep"), sweep);
+    }
+    if (wanted(QStringLiteral("ladder"))) {
+        w.openLadder();  // the matrices page is in front: the matmul ladder
+        LadderDialog* ladder = w.ladderDialog();
+        ladder->move(0, 0);
+        ladder->resize(1180, 420);
+        ladder->startLadder();
+        wait_for([&] { return !ladder->isRunning(); });
+        shot(QStringLiteral("ladder"), ladder);
     }
     return failures;
 }

@@ -51,6 +51,7 @@
 #include "ui/windows/number_field_guard.h"
 #include "ui/windows/recent_files.h"
 #include "ui/windows/schedule_actions.h"
+#include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
 // Q_INIT_RESOURCE declares a function, so it must be used outside any namespace. The library is
@@ -181,6 +182,11 @@ void MainWindow::createActions() {
     sweep->setObjectName(QStringLiteral("sweepAction"));
     sweep->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     sweep->setToolTip(tr("Time the current kernel over every block shape (GPU), with each shape's occupancy"));
+    QAction* ladder = run_menu->addAction(tr("Optimisation &Ladder..."), this, &MainWindow::openLadder);
+    ladder->setObjectName(QStringLiteral("ladderAction"));
+    ladder->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    ladder->setToolTip(tr("Every variant of the current kernel side by side: GPU time against the ceiling, and the "
+                          "memory, occupancy and register figures that explain each step"));
     schedule_->addToRunMenu(run_menu);
 
     QMenu* help_menu = menuBar()->addMenu(tr("&Help"));
@@ -520,6 +526,20 @@ void MainWindow::openSweep() {
     sweep_->show();
     sweep_->raise();
     sweep_->activateWindow();
+}
+
+void MainWindow::openLadder() {
+    if (!ladder_) {
+        ladder_ = new LadderDialog(jobs_.get(), this);
+        ladder_->setObjectName(QStringLiteral("ladderDialog"));
+        for (KernelPage* page : pages_) page->connectLadder(ladder_);
+    }
+    for (KernelPage* page : pages_) page->offerToLadder(ladder_);
+    current_->chooseInLadder(ladder_);
+    ladder_->selectProfile(docks_.occupancy->profile().name);
+    ladder_->show();
+    ladder_->raise();
+    ladder_->activateWindow();
 }
 
 // ---- the image page's document ------------------------------------------------------------------

@@ -41,6 +41,7 @@ class OverlayPanel;
 class RecentFiles;
 class ScheduleActions;
 class SmPanel;
+class LadderDialog;
 class SweepDialog;
 class TimelineBar;
 class ViewTransform;
@@ -112,6 +113,9 @@ public:
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
     SweepDialog* sweepDialog() const { return sweep_; }
+    // The optimisation ladder of the current page's family (Run > Optimisation Ladder, Ctrl+L).
+    void openLadder();
+    LadderDialog* ladderDialog() const { return ladder_; }
 
 public slots:
     void openDialog();
@@ -154,6 +158,7 @@ private:
     ImagePage* image_page_ = nullptr;
     MatmulPage* matmul_page_ = nullptr;
     SweepDialog* sweep_ = nullptr;
+    LadderDialog* ladder_ = nullptr;
 
     PageDocks docks_;
     QHash<int, QDockWidget*> docks_by_kind_;

@@ -1,0 +1,192 @@
+// The optimisation ladder dialog under Xvfb: a row for every catalogue variant of the family, each
+// row's cells the figures the trace, occupancy and register modules give for that launch, the
+// "modeled" label and hidden time columns without a GPU, the times and the share of the ceiling with
+// (fake, deterministic) timers, Cancel, the launch a double-click chooses, and the window opened from
+// the Run menu's shortcut. Waits are on signals only.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+
+#include "app/kernel_resources.h"
+#include "app/ladder.h"
+#include "app/ladder_runner.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/trace/grayscale_trace.h"
+#include "kernels/trace/matmul_trace.h"
+#include "ui/windows/ladder_dialog.h"
+
+using namespace cvz;
+
+namespace {
+
+RgbBuffer odd_image() {
+    RgbBuffer im;
+    im.width = 61;
+    im.height = 29;
+    im.bytes.assign(3 * 61 * 29, 90);
+    return im;
+}
+
+Matrix filled(std::uint32_t r, std::uint32_t c) { return Matrix{r, c, std::vector<float>(std::size_t(r) * c, 1.0f)}; }
+
+// Variant i takes (10 - i) us; the ceiling 2 us. From row `hold_at` on it waits for the cancel.
+LadderTimers fake_timers(std::size_t hold_at = SIZE_MAX) {
+    LadderTimers t;
+    t.rows = [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
+        TimingSweep s = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* out) {
+            if (i >= hold_at && options.cancel) options.cancel->wait();
+            out->timed = true;
+            out->median_ms = (10.0 - double(i)) * 1e-3;
+            out->launches = 20;
+            return Status::ok();
+        });
+        s.device = "Fake GPU";
+        return s;
+    };
+    t.reference = [](const SweepRequest&, const TimingOptions&) {
+        LadderReference ref;
+        ref.label = QStringLiteral("fake ceiling");
+        ref.timing.timed = true;
+        ref.timing.median_ms = 2e-3;
+        ref.throughput = 1000;
+        return ref;
+    };
+    return t;
+}
+
+QString cell(QTableWidget* t, int row, int column) {
+    QTableWidgetItem* item = t->item(row, column);
+    return item ? item->text() : QString();
+}
+
+bool run_to_end(LadderDialog& d) {
+    QSignalSpy finished(&d, &LadderDialog::ladderFinished);
+    d.startLadder();
+    return finished.count() > 0 || finished.wait(120000);
+}
+
+}  // namespace
+
+class TestLadderView : public QObject {
+    Q_OBJECT
+private slots:
+    void without_a_gpu_every_variant_is_listed_and_modeled() {
+        LadderDialog d;
+        d.setTimers({});
+        d.setMatrices(filled(37, 45), filled(45, 29));
+        d.setFamily(KernelFamily::Matmul);
+        QVERIFY(d.selectProfile(QStringLiteral("H200")));
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        const auto& catalogue = family_catalogue(KernelFamily::Matmul);
+        QCOMPARE(d.table()->rowCount(), int(catalogue.size()));
+        for (int r = 0; r < d.table()->rowCount(); ++r)
+            QCOMPARE(cell(d.table(), r, LadderDialog::kVariant), QString::fromStdString(catalogue[std::size_t(r)].name));
+        QVERIFY(d.table()->isColumnHidden(LadderDialog::kGpuUs));
+        QVERIFY(d.table()->isColumnHidden(LadderDialog::kOfReference));
+        QVERIFY2(d.noteText().contains(QStringLiteral("modeled")), qPrintable(d.noteText()));
+
+        QVERIFY(run_to_end(d));
+        QVERIFY(d.result().modeled);
+        QVERIFY2(d.noteText().contains(QStringLiteral("modeled")), qPrintable(d.noteText()));
+        QCOMPARE(d.progressBar()->value(), 100);
+        // Each row's cells are the modules' own figures for that launch.
+        for (int r = 0; r < d.table()->rowCount(); ++r) {
+            const LadderRow& row = d.result().rows[std::size_t(r)];
+            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, row.launch.matmul_launch());
+            QVERIFY(t.status.is_ok());
+            const MemoryMetrics& m = t.trace.totals;
+            const double sectors = double(m.global_ld.sectors + m.global_st.sectors) /
+                                   double(m.global_ld.requests + m.global_st.requests);
+            QVERIFY2(cell(d.table(), r, LadderDialog::kSectors).startsWith(QString::number(sectors, 'f', 2)),
+                     qPrintable(cell(d.table(), r, LadderDialog::kSectors)));
+            const bool shared = m.shared_ld.requests + m.shared_st.requests > 0;
+            QCOMPARE(cell(d.table(), r, LadderDialog::kConflicts),
+                     shared ? QString::number(m.shared_ld.bank_conflicts() + m.shared_st.bank_conflicts())
+                            : QStringLiteral("—"));
+            const Occupancy occ = compute_occupancy(d.profile(), matmul_block_resources(row.launch.matmul_launch()));
+            QVERIFY2(cell(d.table(), r, LadderDialog::kOccupancy).startsWith(QStringLiteral("%1%").arg(qRound(100 * occ.occupancy))),
+                     qPrintable(cell(d.table(), r, LadderDialog::kOccupancy)));
+            QCOMPARE(cell(d.table(), r, LadderDialog::kRegisters),
+                     QString::number(kernel_resources(row.launch.ref()).registers));
+        }
+    }
+
+    void grayscale_rows_match_the_trace() {
+        LadderDialog d;
+        d.setTimers({});
+        d.setImage(odd_image(), PixelLayout::Planar);
+        d.setFamily(KernelFamily::Grayscale);
+        QCOMPARE(d.table()->rowCount(), int(family_catalogue(KernelFamily::Grayscale).size()));
+        QVERIFY(run_to_end(d));
+        for (int r = 0; r < d.table()->rowCount(); ++r) {
+            const LadderRow& row = d.result().rows[std::size_t(r)];
+            const TraceResult t = trace_grayscale(nullptr, 61, 29, PixelLayout::Planar, row.launch.shape);
+            const MemoryMetrics& m = t.trace.totals;
+            QCOMPARE(row.figures.metrics.nsight(), m.nsight());
+            QCOMPARE(cell(d.table(), r, LadderDialog::kLoadBytes).toDouble(),
+                     QString::number(double(m.global_ld.sectors * 32) / (3.0 * 61 * 29), 'f',
+                                     double(m.global_ld.sectors * 32) / (3.0 * 61 * 29) < 1 ? 3 : 2)
+                         .toDouble());
+            QCOMPARE(cell(d.table(), r, LadderDialog::kWavefronts), QStringLiteral("—"));  // no shared memory
+        }
+    }
+
+    void with_a_gpu_the_times_and_the_ceiling_fill_in() {
+        LadderDialog d;
+        d.setTimers(fake_timers());
+        d.setImage(odd_image());
+        d.setFamily(KernelFamily::Grayscale);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(!d.table()->isColumnHidden(LadderDialog::kGpuUs));
+        QCOMPARE(d.table()->horizontalHeaderItem(LadderDialog::kOfReference)->text(), QStringLiteral("% of copy"));
+        QVERIFY(run_to_end(d));
+        QVERIFY(!d.result().modeled);
+        for (int r = 0; r < d.table()->rowCount(); ++r) {
+            const double ms = (10.0 - r) * 1e-3;
+            QCOMPARE(cell(d.table(), r, LadderDialog::kGpuUs), QString::number(ms * 1e3, 'f', 1));
+            QCOMPARE(cell(d.table(), r, LadderDialog::kOfReference), QStringLiteral("%1%").arg(100 * 2e-3 / ms, 0, 'f', 1));
+        }
+        QVERIFY2(d.referenceText().contains(QStringLiteral("fake ceiling")), qPrintable(d.referenceText()));
+        QVERIFY2(d.noteText().contains(QStringLiteral("Fake GPU")), qPrintable(d.noteText()));
+    }
+
+    void cancel_stops_and_says_so() {
+        LadderDialog d;
+        d.setTimers(fake_timers(1));
+        d.setMatrices(filled(20, 30), filled(30, 17));
+        d.setFamily(KernelFamily::Matmul);
+        QSignalSpy rows(d.runner(), &LadderRunner::rowUpdated);
+        QSignalSpy finished(&d, &LadderDialog::ladderFinished);
+        d.startLadder();
+        QVERIFY(d.cancelButton()->isEnabled());
+        QVERIFY(!d.runButton()->isEnabled());
+        const int n = d.table()->rowCount();
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 60000);
+        d.cancelButton()->click();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(d.result().cancelled);
+        QVERIFY(d.progressBar()->format().contains(QStringLiteral("cancelled")));
+        QVERIFY(d.runButton()->isEnabled());
+    }
+
+    void double_click_chooses_the_variant() {
+        LadderDialog d;
+        d.setTimers({});
+        d.setMatrices(filled(20, 30), filled(30, 17));
+        d.setFamily(KernelFamily::Matmul);
+        QSignalSpy chosen(&d, &LadderDialog::matmulLaunchChosen);
+        emit d.table()->cellDoubleClicked(1, 0);
+        QCOMPARE(chosen.count(), 1);
+        const auto launch = chosen.first().at(0).value<MatmulLaunch>();
+        QCOMPARE(launch.kernel, MatmulKernel(family_catalogue(KernelFamily::Matmul)[1].variant));
+    }
+};
+
+QTEST_MAIN(TestLadderView)
+#include "tst_ladder_view.moc"

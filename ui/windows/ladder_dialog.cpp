@@ -1,0 +1,453 @@
+#include "ui/windows/ladder_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/backend_choice.h"
+#include "app/ladder_runner.h"
+#include "ui/windows/fit_to_screen.h"
+
+namespace cvz {
+
+namespace {
+
+constexpr int kIndexRole = Qt::UserRole;
+const QString kGeometryKey = QStringLiteral("ladder/geometry");
+const QString kHeaderKey = QStringLiteral("ladder/columns");
+
+QString dash() { return QStringLiteral("—"); }
+
+QString us_text(double ms) {
+    const double us = ms * 1e3;
+    return QString::number(us, 'f', us < 100 ? 1 : 0);
+}
+
+QTableWidgetItem* number_item(const QString& text, const QString& tip = {}) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (!tip.isEmpty()) item->setToolTip(tip);
+    return item;
+}
+
+QString bytes_text(int bytes) {
+    if (bytes == 0) return QStringLiteral("0");
+    if (bytes % 1024 == 0) return QStringLiteral("%1 KiB").arg(bytes / 1024);
+    return QStringLiteral("%1 B").arg(bytes);
+}
+
+}  // namespace
+
+LadderDialog::LadderDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Optimisation ladder"));
+    setModal(false);
+    setSizeGripEnabled(true);
+    resize(1280, 520);  // cut to the screen when shown
+    runner_ = new LadderRunner(jobs, this);
+    buildUi();
+    fillProfiles();
+    updateFamilyTexts();
+    showModel();
+
+    connect(runner_, &LadderRunner::started, this, &LadderDialog::onStarted);
+    connect(runner_, &LadderRunner::rowUpdated, this, &LadderDialog::onRowUpdated);
+    connect(runner_, &LadderRunner::progress, this, &LadderDialog::onProgress);
+    connect(runner_, &LadderRunner::finished, this, &LadderDialog::onFinished);
+}
+
+LadderDialog::~LadderDialog() = default;
+
+void LadderDialog::showEvent(QShowEvent* event) {
+    if (!restored_) {
+        restored_ = true;
+        QSettings settings;
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        table_->horizontalHeader()->restoreState(settings.value(kHeaderKey).toByteArray());
+    }
+    QDialog::showEvent(event);
+    fit_to_screen(this, frameGeometry().size() - size());
+}
+
+void LadderDialog::done(int r) {
+    saveSettings();
+    QDialog::done(r);
+}
+
+void LadderDialog::saveSettings() const {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kHeaderKey, table_->horizontalHeader()->saveState());
+}
+
+void LadderDialog::buildUi() {
+    auto* v = new QVBoxLayout(this);
+
+    auto* controls = new QHBoxLayout;
+    family_box_ = new QComboBox(this);
+    family_box_->addItem(QString(), int(KernelFamily::Grayscale));
+    family_box_->addItem(QString(), int(KernelFamily::Matmul));
+    family_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    family_box_->setMinimumContentsLength(28);
+    profile_box_ = new QComboBox(this);
+    profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses"));
+    run_ = new QPushButton(tr("Run"), this);
+    run_->setDefault(true);
+    controls->addWidget(new QLabel(tr("Kernels:"), this));
+    controls->addWidget(family_box_, 1);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Occupancy model:"), this));
+    controls->addWidget(profile_box_);
+    controls->addStretch();
+    controls->addWidget(run_);
+    v->addLayout(controls);
+
+    auto* bar = new QHBoxLayout;
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setValue(0);
+    progress_->setTextVisible(true);
+    progress_->setFormat(tr("not run"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setEnabled(false);
+    bar->addWidget(progress_, 1);
+    bar->addWidget(cancel_);
+    v->addLayout(bar);
+
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(note_);
+
+    table_ = new QTableWidget(0, kColumns, this);
+    const QList<QPair<QString, QString>> headers = {
+        {tr("Variant"), tr("The catalogue's variant, in ladder order")},
+        {tr("Block"), tr("The block it is launched with here")},
+        {tr("GPU µs"), tr("GPU time: median of the timed launches after a warm-up (CUDA events)")},
+        {tr("GB/s"), tr("Throughput at the measured time")},
+        {tr("% of ceiling"), tr("The ceiling's time over this time, both measured in the same run")},
+        {tr("Sectors/req"), tr("Global 32-byte sectors per warp request (loads and stores), the ideal in brackets: "
+                               "above the ideal is uncoalesced traffic (l1tex__t_sectors / l1tex__t_requests)")},
+        {tr("Wavefronts/req"), tr("Shared-memory wavefronts per warp request: 1 is conflict-free for 4-byte "
+                                  "accesses")},
+        {tr("Bank conflicts"), tr("Shared-memory wavefronts beyond the ideal, loads and stores, whole traced launch")},
+        {tr("Load B/FMA"), tr("Global load bytes moved (sectors x 32) per multiply-add: the lower, the higher the "
+                              "arithmetic intensity")},
+        {tr("Occupancy"), tr("Modeled occupancy on the chosen profile, and what limits it")},
+        {tr("Regs"), tr("Registers per thread (the compiled kernel's)")},
+        {tr("Shared/block"), tr("Static + dynamic shared memory per block")},
+    };
+    for (int c = 0; c < kColumns; ++c) {
+        auto* h = new QTableWidgetItem(headers[c].first);
+        h->setToolTip(headers[c].second);
+        table_->setHorizontalHeaderItem(c, h);
+    }
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    table_->setToolTip(tr("Double-click a row to use that variant's launch"));
+    v->addWidget(table_, 1);
+
+    auto* bottom = new QHBoxLayout;
+    reference_ = new QLabel(this);
+    reference_->setWordWrap(true);
+    reference_->setTextFormat(Qt::RichText);
+    reference_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    bottom->addWidget(reference_, 1);
+    bottom->addWidget(buttons);
+    v->addLayout(bottom);
+
+    connect(run_, &QPushButton::clicked, this, &LadderDialog::startLadder);
+    connect(cancel_, &QPushButton::clicked, this, &LadderDialog::cancelLadder);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(family_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        family_box_->setToolTip(family_box_->currentText());
+        showModel();
+    });
+    connect(profile_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (!isRunning()) showModel();
+    });
+    connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
+        if (QTableWidgetItem* item = table_->item(r, kVariant)) choose(item->data(kIndexRole).toInt());
+    });
+}
+
+void LadderDialog::fillProfiles() {
+    profiles_.clear();
+    if (cuda_device_available())
+        if (std::optional<DeviceProfile> real = cuda_device_profile(0)) profiles_.append(*real);
+    profiles_.append(builtin_device_profiles());
+    for (const DeviceProfile& p : profiles_) {
+        const QString text = p.measured ? tr("This GPU: %1 (sm_%2%3)").arg(p.name).arg(p.cc_major).arg(p.cc_minor) : p.name;
+        profile_box_->addItem(text, p.name);
+    }
+    profile_box_->setCurrentIndex(0);
+}
+
+// ---- inputs ----
+
+void LadderDialog::setImage(const RgbBuffer& image, PixelLayout layout, const QString& name) {
+    image_ = image;
+    layout_ = layout;
+    image_name_ = name;
+    updateFamilyTexts();
+    if (!isRunning() && family() == KernelFamily::Grayscale) showModel();
+}
+
+void LadderDialog::setImage(const QImage& image, PixelLayout layout, const QString& name) {
+    setImage(to_rgb_buffer(image), layout, name);
+}
+
+void LadderDialog::setMatrices(const Matrix& a, const Matrix& b, const QString& name) {
+    a_ = a;
+    b_ = b;
+    matrices_name_ = name;
+    updateFamilyTexts();
+    if (!isRunning() && family() == KernelFamily::Matmul) showModel();
+}
+
+void LadderDialog::updateFamilyTexts() {
+    QString image = tr("no image");
+    if (image_.width && image_.height) {
+        image = QStringLiteral("%1 × %2").arg(image_.width).arg(image_.height);
+        if (!image_name_.isEmpty()) image = image_name_ + QStringLiteral(", ") + image;
+    }
+    QString matrices = tr("no matrices");
+    if (a_.size() && b_.size()) {
+        matrices = QStringLiteral("A %1×%2 @ B %3×%4").arg(a_.rows).arg(a_.cols).arg(b_.rows).arg(b_.cols);
+        if (!matrices_name_.isEmpty()) matrices = matrices_name_ + QStringLiteral(", ") + matrices;
+    }
+    family_box_->setItemText(0, tr("Grayscale variants on %1").arg(image));
+    family_box_->setItemText(1, tr("Matmul variants on %1").arg(matrices));
+    family_box_->setToolTip(family_box_->currentText());
+}
+
+void LadderDialog::setFamily(KernelFamily f) { family_box_->setCurrentIndex(f == KernelFamily::Grayscale ? 0 : 1); }
+
+KernelFamily LadderDialog::family() const { return KernelFamily(family_box_->currentData().toInt()); }
+
+bool LadderDialog::selectProfile(const QString& name) {
+    for (int i = 0; i < profiles_.size(); ++i) {
+        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
+            profile_box_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+DeviceProfile LadderDialog::profile() const {
+    const int i = profile_box_->currentIndex();
+    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
+}
+
+void LadderDialog::setTimers(LadderTimers timers) {
+    runner_->setTimers(std::move(timers));
+    if (!isRunning()) showModel();
+}
+
+SweepRequest LadderDialog::request() const {
+    SweepRequest r;
+    r.kernel = family();
+    r.image = image_;
+    r.layout = layout_;
+    r.a = a_;
+    r.b = b_;
+    r.profile = profile();
+    return r;
+}
+
+// ---- running ----
+
+void LadderDialog::startLadder() {
+    if (isRunning()) return;
+    runner_->start(request());
+}
+
+void LadderDialog::cancelLadder() {
+    if (!isRunning()) return;
+    runner_->cancel();
+    cancel_->setEnabled(false);
+    cancel_->setText(tr("Cancelling…"));
+}
+
+bool LadderDialog::isRunning() const { return runner_->isRunning(); }
+
+// The rows before anything ran: registers and modeled occupancy of each variant.
+void LadderDialog::showModel() {
+    LadderResult r;
+    r.family = family();
+    r.profile = profile().name;
+    r.problem = model_sweep(request()).problem;
+    r.rows = ladder_rows(r.family, profile());
+    progress_->setValue(0);
+    progress_->setFormat(tr("not run"));
+    setResult(r);
+}
+
+void LadderDialog::onStarted(const LadderResult& modeled) {
+    setResult(modeled);
+    run_->setEnabled(false);
+    family_box_->setEnabled(false);
+    profile_box_->setEnabled(false);
+    cancel_->setText(tr("Cancel"));
+    cancel_->setEnabled(true);
+    progress_->setValue(0);
+    progress_->setFormat(runner_->hasTimer() ? tr("tracing, then timing…") : tr("tracing…"));
+}
+
+void LadderDialog::onRowUpdated(int index, const LadderRow& row) {
+    if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
+    result_.rows[std::size_t(index)] = row;
+    setTableRow(index);
+}
+
+void LadderDialog::onProgress(int done, int total) {
+    if (total <= 0) return;
+    progress_->setValue(int(qint64(done) * 100 / total));
+    progress_->setFormat(tr("%1 of %2 steps · %p%").arg(done).arg(total));
+}
+
+void LadderDialog::onFinished(const LadderResult& result) {
+    setResult(result);
+    run_->setEnabled(true);
+    family_box_->setEnabled(true);
+    profile_box_->setEnabled(true);
+    cancel_->setEnabled(false);
+    cancel_->setText(tr("Cancel"));
+    if (result.cancelled) progress_->setFormat(tr("cancelled · %p%"));
+    else if (!result.status) progress_->setFormat(tr("failed"));
+    else {
+        progress_->setValue(100);
+        progress_->setFormat(tr("done · %p%"));
+    }
+    emit ladderFinished(result_);
+}
+
+void LadderDialog::setResult(const LadderResult& result) {
+    result_ = result;
+    const bool timed = runner_->hasTimer();
+    table_->setColumnHidden(kGpuUs, !timed);
+    table_->setColumnHidden(kThroughput, !timed);
+    table_->setColumnHidden(kOfReference, !timed);
+    table_->horizontalHeaderItem(kThroughput)->setText(result_.throughputUnit());
+    table_->horizontalHeaderItem(kOfReference)
+        ->setText(result_.family == KernelFamily::Grayscale ? tr("% of copy") : tr("% of cuBLAS"));
+    table_->setRowCount(int(result_.rows.size()));
+    for (std::size_t i = 0; i < result_.rows.size(); ++i) setTableRow(int(i));
+    table_->resizeColumnsToContents();
+    refreshLabels();
+}
+
+void LadderDialog::setTableRow(int index) {
+    const LadderRow& r = result_.rows[std::size_t(index)];
+    const SweepRow& l = r.launch;
+    auto* variant = new QTableWidgetItem(r.name);
+    variant->setData(kIndexRole, index);
+    variant->setToolTip(r.title);
+    table_->setItem(index, kVariant, variant);
+    const QString block = result_.family == KernelFamily::Matmul && l.matmul_launch().ref().tile
+                              ? QStringLiteral("TILE=%1").arg(l.matmul_launch().tile)
+                              : l.shape.block.y == 1 && l.shape.block.z == 1
+                                    ? QString::number(l.shape.block.x)
+                                    : QStringLiteral("%1x%2").arg(l.shape.block.x).arg(l.shape.block.y);
+    table_->setItem(index, kBlock, new QTableWidgetItem(block));
+
+    const bool timed = l.state == SweepRowState::Timed;
+    QString time = timed ? us_text(l.median_ms) : l.state == SweepRowState::Failed ? tr("error") : dash();
+    table_->setItem(index, kGpuUs,
+                    number_item(time, timed ? tr("median of %1 launches").arg(l.launches) : l.error));
+    table_->setItem(index, kThroughput,
+                    number_item(timed ? QString::number(l.throughput, 'f', l.throughput < 100 ? 1 : 0) : dash()));
+    table_->setItem(index, kOfReference,
+                    number_item(r.fraction_of_reference > 0 ? QStringLiteral("%1%").arg(100 * r.fraction_of_reference, 0, 'f', 1)
+                                                           : dash()));
+
+    const LadderFigures& f = r.figures;
+    const QString untraced = f.error.isEmpty() ? tr("not traced yet: Run") : f.error;
+    if (f.traced) {
+        table_->setItem(index, kSectors,
+                        number_item(QStringLiteral("%1 (%2)").arg(f.sectorsPerRequest(), 0, 'f', 2)
+                                        .arg(f.idealSectorsPerRequest(), 0, 'f', 2),
+                                    tr("%1 global requests, %2 sectors, traced on %3")
+                                        .arg(f.metrics.global_ld.requests + f.metrics.global_st.requests)
+                                        .arg(f.metrics.global_ld.sectors + f.metrics.global_st.sectors)
+                                        .arg(f.traced_problem)));
+        const bool shared = f.sharedRequests() > 0;
+        table_->setItem(index, kWavefronts,
+                        number_item(shared ? QString::number(f.wavefrontsPerRequest(), 'f', 2) : dash(),
+                                    shared ? tr("%1 shared requests").arg(f.sharedRequests()) : tr("no shared memory")));
+        table_->setItem(index, kConflicts, number_item(shared ? QString::number(f.bankConflicts()) : dash()));
+        table_->setItem(index, kLoadBytes,
+                        number_item(QString::number(f.loadBytesPerFma(), 'f', f.loadBytesPerFma() < 1 ? 3 : 2),
+                                    tr("%1 multiply-adds traced").arg(f.fmas)));
+    } else {
+        for (int c : {kSectors, kWavefronts, kConflicts, kLoadBytes}) table_->setItem(index, c, number_item(dash(), untraced));
+    }
+    const Occupancy& o = l.occupancy;
+    table_->setItem(index, kOccupancy,
+                    o.blocks_per_sm > 0 ? new QTableWidgetItem(QStringLiteral("%1% (%2)")
+                                                                   .arg(qRound(100 * o.occupancy))
+                                                                   .arg(to_string(o.limit)))
+                                        : new QTableWidgetItem(o.error));
+    table_->setItem(index, kRegisters, number_item(QString::number(r.resources.registers)));
+    table_->setItem(index, kShared, number_item(bytes_text(r.block_shared_bytes)));
+}
+
+void LadderDialog::refreshLabels() {
+    const QString what = result_.family == KernelFamily::Grayscale ? tr("Grayscale") : tr("Matmul");
+    QString note = result_.note;
+    if (isRunning()) {
+        note = runner_->hasTimer() ? tr("tracing each variant on the emulator, then timing each on the GPU…")
+                                   : tr("tracing each variant on the emulator…");
+    } else if (note.isEmpty()) {
+        note = runner_->hasTimer()
+                   ? tr("Run traces each variant and times it on the GPU beside the ceiling; registers and occupancy "
+                        "(modeled for %1) are shown already.")
+                         .arg(result_.profile)
+                   : tr("modeled: no CUDA device here, so nothing is timed. Run traces each variant on the emulator; "
+                        "registers and occupancy (modeled for %1) are shown already.")
+                         .arg(result_.profile);
+    }
+    QString text = QStringLiteral("<b>%1</b> on %2 — %3").arg(what, result_.problem.toHtmlEscaped(), note.toHtmlEscaped());
+    if (!result_.trace_note.isEmpty()) text += QStringLiteral("<br>") + result_.trace_note.toHtmlEscaped();
+    note_->setText(text);
+
+    const LadderReference& ref = result_.reference;
+    if (ref.timing.timed) {
+        reference_->setText(tr("Ceiling, same run: <b>%1</b> — %2 µs · %3 %4")
+                                .arg(ref.label.toHtmlEscaped(), us_text(ref.timing.median_ms),
+                                     QString::number(ref.throughput, 'f', 0), result_.throughputUnit()));
+    } else if (!ref.label.isEmpty()) {
+        reference_->setText(tr("Ceiling: %1 not timed: %2")
+                                .arg(ref.label.toHtmlEscaped(), QString::fromStdString(ref.timing.status.message()).toHtmlEscaped()));
+    } else {
+        reference_->setText(result_.family == KernelFamily::Grayscale
+                                ? tr("Ceiling: a device-to-device copy, timed with the kernels on a GPU.")
+                                : tr("Ceiling: cuBLAS SGEMM fp32, timed with the kernels on a GPU."));
+    }
+}
+
+QString LadderDialog::noteText() const { return note_->text(); }
+QString LadderDialog::referenceText() const { return reference_->text(); }
+
+void LadderDialog::choose(int index) {
+    if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
+    const SweepRow& r = result_.rows[std::size_t(index)].launch;
+    if (r.kernel == KernelFamily::Grayscale) emit shapeChosen(r.shape);
+    else emit matmulLaunchChosen(r.matmul_launch());
+}
+
+}  // namespace cvz
