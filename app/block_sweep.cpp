@@ -215,7 +215,8 @@ int mark_best(std::vector<SweepRow>* rows) {
 
 QString sweep_csv(const SweepResult& result) {
     const bool gray = result.kernel == SweepKernel::Grayscale;
-    QString out = QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,%1,occupancy,blocks_per_sm,limit,best,error\n")
+    QString out = QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,%1,occupancy,blocks_per_sm,limit,best,error,"
+                                 "predicted_ms,predicted_bound\n")
                       .arg(gray ? QStringLiteral("gb_per_s") : QStringLiteral("gflop_per_s"));
     for (const SweepRow& r : result.rows) {
         const bool timed = r.state == SweepRowState::Timed;
@@ -232,7 +233,9 @@ QString sweep_csv(const SweepResult& result) {
           << QString::number(r.occupancy.blocks_per_sm)
           << (modeled ? csv_field(to_string(r.occupancy.limit)) : QString())
           << (r.best ? QStringLiteral("1") : QStringLiteral("0"))
-          << csv_field(r.state == SweepRowState::Failed ? r.error : QString());
+          << csv_field(r.state == SweepRowState::Failed ? r.error : QString())
+          << (r.prediction.ok() && r.prediction.total_us > 0 ? QString::number(r.prediction.total_us / 1e3, 'f', 5) : QString())
+          << (r.prediction.ok() ? csv_field(r.prediction.bound) : QString());
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
@@ -277,7 +280,23 @@ SweepTimer cuda_sweep_timer() {
 SweepTimer default_sweep_timer() { return cuda_device_available() ? cuda_sweep_timer() : SweepTimer{}; }
 
 QString modeled_only_note(const QString& profile) {
-    return QStringLiteral("no CUDA device: showing modeled occupancy for %1 only").arg(profile);
+    return QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for %1, nothing measured").arg(profile);
+}
+
+GpuPrediction predict_sweep_row(const SweepRequest& r, const SweepRow& row) {
+    if (r.kernel == SweepKernel::Grayscale)
+        return predict_grayscale(r.profile, row.shape, r.image.width, r.image.height, r.layout);
+    return predict_matmul(r.profile, row.matmul_launch(), r.a.rows, r.a.cols, r.b.cols);
+}
+
+int fastest_predicted(const std::vector<SweepRow>& rows) {
+    int best = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const GpuPrediction& p = rows[i].prediction;
+        if (p.ok() && p.total_us > 0 && (best < 0 || p.total_us < rows[std::size_t(best)].prediction.total_us))
+            best = int(i);
+    }
+    return best;
 }
 
 SweepResult model_sweep(const SweepRequest& request) {
@@ -293,11 +312,30 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
                       const std::function<void(int, const SweepRow&)>& row_done) {
     SweepResult result = model_sweep(request);
     const std::size_t total = result.rows.size();
+    // Predictions first: they need no GPU, and with one they stand beside the times as these come in.
+    const bool predicting = request.predict && input_error(request).isEmpty();
+    const std::size_t steps = (predicting ? total : 0) + (timer ? total : 0);
+    if (predicting) {
+        for (std::size_t i = 0; i < total; ++i) {
+            if (options.cancel && options.cancel->requested()) {
+                result.cancelled = true;
+                result.note = QStringLiteral("cancelled after predicting %1 of %2 shapes").arg(i).arg(total);
+                return result;
+            }
+            result.rows[i].prediction = predict_sweep_row(request, result.rows[i]);
+            if (row_done) row_done(int(i), result.rows[i]);
+            if (options.progress) options.progress(i + 1, steps);
+        }
+    }
     if (!timer) {
         result.note = modeled_only_note(result.profile);
-        if (options.progress) options.progress(total, total);
+        if (options.progress && !predicting) options.progress(total, total);
         return result;
     }
+    if (predicting && options.progress)
+        options.progress = [total, chained = std::move(options.progress)](std::size_t done, std::size_t) {
+            chained(total + done, 2 * total);
+        };
     if (const QString e = input_error(request); !e.isEmpty()) {
         result.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
         result.note = e;

@@ -17,6 +17,7 @@
 #include "kernels/matmul/matmul_launch.h"
 #include "matrix.h"
 #include "occupancy_model.h"
+#include "perf_model.h"
 #include "rgb_buffer.h"
 
 namespace cvz {
@@ -52,6 +53,7 @@ struct SweepRow {
     QString error;       // when Failed
     double throughput = 0;  // GB/s (grayscale) or GFLOP/s (matmul) when Timed
     Occupancy occupancy;    // modeled for the sweep's device profile
+    GpuPrediction prediction;  // the GPU time predicted on that profile (perf_model); empty until predicted
     bool best = false;      // the fastest timed row of the sweep
 
     // "2-D 16x16", "1-D 256", "naive 16x16", "tiled TILE=16": the variant's label and its block.
@@ -96,7 +98,8 @@ void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile
 int mark_best(std::vector<SweepRow>* rows);
 
 // The result as CSV: a header row, then one row per shape, numbers with '.' decimals:
-//   kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s|gflop_per_s,occupancy,blocks_per_sm,limit,best,error
+//   kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s|gflop_per_s,occupancy,blocks_per_sm,limit,best,error,
+//   predicted_ms,predicted_bound
 // status is "timed", "not timed" or "error"; empty fields where a value does not exist; fields with
 // commas or quotes are quoted.
 QString sweep_csv(const SweepResult& result);
@@ -110,6 +113,7 @@ struct SweepRequest {
     Matrix a;         // matmul
     Matrix b;
     DeviceProfile profile;  // for the occupancy model
+    bool predict = true;    // predict every row's GPU time (perf_model) before timing, or instead of it
     int warmup = 3;
     int repeats = 20;
     double budget_ms = 250;
@@ -127,14 +131,20 @@ SweepTimer cuda_sweep_timer();
 // cuda_sweep_timer() when a CUDA device is available, else an empty timer (the model only).
 SweepTimer default_sweep_timer();
 
-// "no CUDA device: showing modeled occupancy for <profile> only".
+// "no CUDA device: predicted GPU times and modeled occupancy for <profile>, nothing measured".
 QString modeled_only_note(const QString& profile);
+
+// The GPU time of `row`'s launch on the request's problem, predicted for the request's profile.
+GpuPrediction predict_sweep_row(const SweepRequest& request, const SweepRow& row);
+// The fastest predicted row, or -1 when none was predicted.
+int fastest_predicted(const std::vector<SweepRow>& rows);
 
 // The sweep before timing: the rows with their modeled occupancy, the problem and profile named.
 SweepResult model_sweep(const SweepRequest& request);
 
-// Runs a sweep on the calling thread (a worker): model_sweep, then the rows timed by `timer` unless it
-// is empty (then the note says why), throughput computed, the best marked. `options` carries the
+// Runs a sweep on the calling thread (a worker): model_sweep, then every row's GPU time predicted
+// (request.predict), then the rows timed by `timer` unless it is empty (then the note says why),
+// throughput computed, the best marked. Progress counts the predicted and the timed rows. `options` carries the
 // progress and cancel hooks (its warmup, repeats, budget and device are taken from the request);
 // `row_done` is called with each row as soon as it is timed.
 SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, TimingOptions options = {},

@@ -219,6 +219,7 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
             return result;
         }
         result.rows[i].figures = trace_ladder_row(request, result.rows[i], options.cancel);
+        result.rows[i].launch.prediction = predict_sweep_row(request, result.rows[i].launch);
         if (row_done) row_done(int(i), result.rows[i]);
         step();
     }

@@ -38,7 +38,8 @@ struct LadderFigures {
     double loadBytesPerFma() const;
 };
 
-// One rung: the launch (a sweep row: variant, block, time, throughput, modeled occupancy), the
+// One rung: the launch (a sweep row: variant, block, time, throughput, modeled occupancy, predicted
+// time), the
 // kernel's registers and shared memory, its traced figures and its share of the ceiling.
 struct LadderRow {
     SweepRow launch;
@@ -103,7 +104,8 @@ LadderTimers default_ladder_timers();  // the GPU's when there is one, else empt
 // "modeled for H200 SXM: no CUDA device, no times": the note of a ladder without a GPU.
 QString ladder_modeled_note(const QString& profile);
 
-// Runs a ladder on the calling thread (a worker): the rows, each traced (progress after each), then,
+// Runs a ladder on the calling thread (a worker): the rows, each traced and its GPU time predicted on
+// the request's profile (progress after each), then,
 // with a timer, every row and the ceiling timed. `row_done` is called with each row as it changes.
 // options.cancel stops it between steps (result.cancelled).
 LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options = {},

@@ -80,6 +80,7 @@ SweepRequest grayscale_request(std::uint32_t w = 64, std::uint32_t h = 48) {
     std::mt19937 rng(7);
     for (auto& b : r.image.bytes) b = std::uint8_t(rng());
     r.profile = h200();
+    r.predict = false;  // the timing tests count timed rows only; predictions_* turn it on
     return r;
 }
 
@@ -89,6 +90,7 @@ SweepRequest matmul_request(std::uint32_t m = 67, std::uint32_t k = 45, std::uin
     r.a = random_matrix(m, k, 1);
     r.b = random_matrix(k, n, 2);
     r.profile = h200();
+    r.predict = false;
     return r;
 }
 
@@ -118,6 +120,8 @@ private slots:
     void csv_is_exact();
     void csv_file_errors_name_the_file();
     void modeled_sweep_without_gpu();
+    void predictions_fill_every_row_without_a_gpu();
+    void predictions_stand_beside_the_times();
     void fake_timer_fills_rows_and_marks_best();
     void refused_shape_is_recorded_and_sweep_goes_on();
     void missing_input_is_an_error();
@@ -289,15 +293,18 @@ void TestBlockSweep::csv_is_exact() {
     c.occupancy.limit = OccupancyLimit::Blocks;
     SweepRow d;  // a shape no SM can hold: no occupancy, no limit
     d.shape = LaunchShape::two_d(64, 32);
+    a.prediction.total_us = 11;
+    a.prediction.bound = QStringLiteral("DRAM");
     r.rows = {a, b, c, d};
 
     const QString want = QStringLiteral(
-        "kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s,occupancy,blocks_per_sm,limit,best,error\n"
-        "grayscale,2-D 32x8,32,8,256,timed,0.01234,1234.57,1.000,8,warps per SM,1,\n"
+        "kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s,occupancy,blocks_per_sm,limit,best,error,"
+        "predicted_ms,predicted_bound\n"
+        "grayscale,2-D 32x8,32,8,256,timed,0.01234,1234.57,1.000,8,warps per SM,1,,0.01100,DRAM\n"
         "grayscale,1-D 64,64,1,64,error,,,0.500,16,blocks per SM,0,"
-        "\"launch: cudaErrorInvalidConfiguration (invalid configuration argument), \"\"x\"\"\"\n"
-        "grayscale,2-D 1x1,1,1,1,not timed,,,0.016,32,blocks per SM,0,\n"
-        "grayscale,2-D 64x32,64,32,2048,not timed,,,,0,,0,\n");
+        "\"launch: cudaErrorInvalidConfiguration (invalid configuration argument), \"\"x\"\"\",,\n"
+        "grayscale,2-D 1x1,1,1,1,not timed,,,0.016,32,blocks per SM,0,,,\n"
+        "grayscale,2-D 64x32,64,32,2048,not timed,,,,0,,0,,,\n");
     QCOMPARE(sweep_csv(r), want);
 
     // '.' decimals whatever the locale.
@@ -322,8 +329,9 @@ void TestBlockSweep::csv_is_exact() {
     t.occupancy.limit = OccupancyLimit::Warps;
     m.rows = {t};
     QCOMPARE(sweep_csv(m),
-             QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,gflop_per_s,occupancy,blocks_per_sm,limit,best,error\n"
-                            "matmul,tiled TILE=16,16,16,256,timed,1.50000,2000.00,1.000,8,warps per SM,0,\n"));
+             QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,gflop_per_s,occupancy,blocks_per_sm,limit,best,error,"
+                            "predicted_ms,predicted_bound\n"
+                            "matmul,tiled TILE=16,16,16,256,timed,1.50000,2000.00,1.000,8,warps per SM,0,,,\n"));
 }
 
 void TestBlockSweep::csv_file_errors_name_the_file() {
@@ -358,7 +366,7 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
     request.image = {};  // the model needs no input
     const SweepResult r = run_sweep(request, SweepTimer{}, options);
     QVERIFY(r.status.is_ok());
-    QCOMPARE(r.note, QStringLiteral("no CUDA device: showing modeled occupancy for H200 SXM (sm_90) only"));
+    QCOMPARE(r.note, QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for H200 SXM (sm_90), nothing measured"));
     QCOMPARE(r.note, modeled_only_note(h200().name));
     const int rows = catalogue_rows(KernelFamily::Grayscale);
     QCOMPARE(int(r.rows.size()), rows);
@@ -377,10 +385,62 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
     // Another profile: the note names it and the model follows it (T4: 1024 threads per SM).
     request.profile = *find_device_profile(QStringLiteral("T4"));
     const SweepResult t4 = run_sweep(request, SweepTimer{});
-    QCOMPARE(t4.note, QStringLiteral("no CUDA device: showing modeled occupancy for T4 (sm_75) only"));
+    QCOMPARE(t4.note, QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for T4 (sm_75), nothing measured"));
     const int i = t4.indexOf(LaunchShape::two_d(32, 32));
     QCOMPARE(t4.rows[std::size_t(i)].occupancy.blocks_per_sm, 1);
     QCOMPARE(t4.rows[std::size_t(i)].occupancy.occupancy, 1.0);
+}
+
+// Without a GPU, every row gets the model's prediction for its launch on the request's profile (the
+// same as perf_model gives), and progress counts the predicted rows.
+void TestBlockSweep::predictions_fill_every_row_without_a_gpu() {
+    std::vector<std::size_t> seen;
+    TimingOptions options;
+    options.progress = [&](std::size_t done, std::size_t total) {
+        seen.push_back(done);
+        QCOMPARE(total, std::size_t(catalogue_rows(KernelFamily::Matmul)));
+    };
+    SweepRequest m = matmul_request(37, 29, 41);  // odd, non-square
+    m.predict = true;
+    int updates = 0;
+    const SweepResult r = run_sweep(m, SweepTimer{}, options, [&](int, const SweepRow&) { ++updates; });
+    QCOMPARE(updates, catalogue_rows(KernelFamily::Matmul));
+    QCOMPARE(int(seen.size()), catalogue_rows(KernelFamily::Matmul));
+    QCOMPARE(seen.back(), std::size_t(catalogue_rows(KernelFamily::Matmul)));
+    for (const SweepRow& row : r.rows) {
+        const GpuPrediction want = predict_matmul(h200(), row.matmul_launch(), 37, 29, 41);
+        QVERIFY2(row.prediction.ok(), qPrintable(row.label() + row.prediction.error));
+        QCOMPARE(row.prediction.total_us, want.total_us);
+        QCOMPARE(row.prediction.bound, want.bound);
+        QCOMPARE(row.state, SweepRowState::NotTimed);
+    }
+    QVERIFY(fastest_predicted(r.rows) >= 0);
+    QVERIFY(sweep_csv(r).contains(QStringLiteral(",predicted_ms,predicted_bound\n")));
+
+    SweepRequest g = grayscale_request(61, 37);
+    g.predict = true;
+    const SweepResult gr = run_sweep(g, SweepTimer{});
+    const SweepRow& row = gr.rows[std::size_t(gr.indexOf(LaunchShape::two_d(16, 16)))];
+    QCOMPARE(row.prediction.total_us, predict_grayscale(h200(), LaunchShape::two_d(16, 16), 61, 37).total_us);
+}
+
+// With a GPU (a fake timer), the rows are predicted first, then timed: both on each row, progress
+// over twice the rows.
+void TestBlockSweep::predictions_stand_beside_the_times() {
+    std::vector<std::size_t> seen;
+    TimingOptions options;
+    options.progress = [&](std::size_t done, std::size_t total) {
+        seen.push_back(done);
+        QCOMPARE(total, std::size_t(2 * catalogue_rows(KernelFamily::Grayscale)));
+    };
+    SweepRequest g = grayscale_request(40, 30);
+    g.predict = true;
+    const SweepResult r = run_sweep(g, fake_timer(), options);
+    QCOMPARE(seen.back(), std::size_t(2 * catalogue_rows(KernelFamily::Grayscale)));
+    for (const SweepRow& row : r.rows) {
+        QCOMPARE(row.state, SweepRowState::Timed);
+        QVERIFY(row.prediction.ok() && row.prediction.total_us > 0);
+    }
 }
 
 void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {

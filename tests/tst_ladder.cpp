@@ -110,6 +110,8 @@ private slots:
             QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
             QCOMPARE(row.launch.occupancy.occupancy, occ.occupancy);
             QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
+            QCOMPARE(row.launch.prediction.total_us,
+                     predict_grayscale(h200(), row.launch.shape, 97, 43, PixelLayout(layout)).total_us);
         }
     }
 
@@ -133,6 +135,9 @@ private slots:
             const Occupancy occ = compute_occupancy(h200(), block);
             QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
             QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
+            const GpuPrediction p = predict_matmul(h200(), row.launch.matmul_launch(), 37, 45, 29);
+            QVERIFY2(row.launch.prediction.ok(), qPrintable(row.launch.prediction.error));
+            QCOMPARE(row.launch.prediction.total_us, p.total_us);
         }
         QVERIFY(some_shared);  // the tiled variants stage through shared memory
     }

@@ -113,6 +113,11 @@ private slots:
                      qPrintable(cell(d.table(), r, LadderDialog::kOccupancy)));
             QCOMPARE(cell(d.table(), r, LadderDialog::kRegisters),
                      QString::number(kernel_resources(row.launch.ref()).registers));
+            // The predicted GPU time, without a GPU too, with the model's terms in the tooltip.
+            const GpuPrediction p = predict_matmul(d.profile(), row.launch.matmul_launch(), 37, 45, 29);
+            const double us = p.total_us;
+            QCOMPARE(cell(d.table(), r, LadderDialog::kPredictedUs), QString::number(us, 'f', us < 100 ? 1 : 0));
+            QVERIFY(d.table()->item(r, LadderDialog::kPredictedUs)->toolTip().contains(p.bound));
         }
     }
 

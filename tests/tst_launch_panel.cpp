@@ -23,6 +23,7 @@
 
 #include "support/window_waits.h"
 #include "app/job_runner.h"
+#include "app/prediction_session.h"
 #include "app/matmul/matmul_session.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_reference.h"
@@ -90,6 +91,8 @@ private slots:
     void toolbar_and_panel_stay_in_step();
     void drag_supersedes_queued_runs();
     void occupancy_follows_block();
+    void times_are_kept_per_family();
+    void moving_a_slider_updates_the_prediction();
 
 private:
     bool show_and_wait(MainWindow& w) { return test::show_and_wait(w, {1400, 800}, kRunTimeoutMs); }
@@ -500,6 +503,47 @@ void TestLaunchPanel::occupancy_follows_block() {
     QCOMPARE(w.session()->device().sm_count, 40);
     QCOMPARE(w.session()->waves().sm_count, 40);
     QVERIFY(occ->summaryText().contains(QStringLiteral("Blocks per SM")));
+}
+
+// Each family's time line is kept apart: the panel shows the one of the family it edits.
+void TestLaunchPanel::times_are_kept_per_family() {
+    LaunchPanel panel;
+    panel.setFamily(KernelFamily::Grayscale);
+    panel.showTimes(KernelFamily::Grayscale, QStringLiteral("gray time"), QStringLiteral("gray terms"));
+    panel.showTimes(KernelFamily::Matmul, QStringLiteral("matmul time"), QStringLiteral("matmul terms"));
+    QCOMPARE(panel.timesLabel()->text(), QStringLiteral("gray time"));
+    QCOMPARE(panel.timesLabel()->toolTip(), QStringLiteral("gray terms"));
+    panel.setFamily(KernelFamily::Matmul);
+    QCOMPARE(panel.timesLabel()->text(), QStringLiteral("matmul time"));
+    QCOMPARE(panel.timesLabel()->toolTip(), QStringLiteral("matmul terms"));
+}
+
+// Issue 15, item 2: a slider moved (grayscale) or a variant chosen (matmul) updates the predicted GPU
+// time in the panel to the model's figure for the new launch on the chosen profile.
+void TestLaunchPanel::moving_a_slider_updates_the_prediction() {
+    MainWindow w(gl_, png_);
+    QVERIFY(show_and_wait(w));
+    LaunchPanel* panel = w.launchPanel();
+    const DeviceProfile profile = w.occupancyPanel()->profile();
+    const auto shows = [&](const GpuPrediction& p) {
+        return panel->timesLabel()->text().startsWith(launch_times_html(p, false, nullptr));
+    };
+    QVERIFY(panel->chooseKernel(QStringLiteral("gray_2d")));
+    panel->xSlider()->setValue(32);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->shape().block.x == 32, kRunTimeoutMs);
+    const GpuPrediction gray = predict_grayscale(profile, panel->shape(), 97, 33, panel->layout());
+    QVERIFY(gray.ok());
+    QTRY_VERIFY2_WITH_TIMEOUT(shows(gray), qPrintable(panel->timesLabel()->text()), kRunTimeoutMs);
+
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    QVERIFY(panel->chooseKernel(QStringLiteral("matmul_tiled")));
+    const auto a = w.matmulPage()->session()->a(), b = w.matmulPage()->session()->b();
+    QVERIFY(a && b);
+    QTRY_COMPARE_WITH_TIMEOUT(w.matmulPage()->session()->launch().kernel, MatmulKernel::Tiled, kRunTimeoutMs);
+    const GpuPrediction mm = predict_matmul(profile, w.matmulPage()->session()->launch(), a->rows, a->cols, b->cols);
+    QVERIFY(mm.ok());
+    QTRY_VERIFY2_WITH_TIMEOUT(shows(mm), qPrintable(panel->timesLabel()->text()), kRunTimeoutMs);
+    QVERIFY(panel->timesLabel()->toolTip().contains(mm.bound));
 }
 
 int main(int argc, char* argv[]) {

@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 #include <atomic>
@@ -24,6 +25,9 @@
 
 #include "support/window_waits.h"
 #include "app/backend_choice.h"
+#include "app/prediction_session.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "ui/windows/ladder_dialog.h"
 #include "app/job_runner.h"
 #include "app/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_body.h"
@@ -104,6 +108,8 @@ private slots:
     void init();
 
     void sample_opens_by_default();
+    void launch_panel_and_status_show_the_prediction();
+    void ladder_opens_from_the_run_menu();
     void opengl_view_shows_kernel_bytes();
     void raster_view_shows_kernel_bytes();
     void raster_forced_by_flag_or_environment();
@@ -187,6 +193,49 @@ void TestMainWindow::sample_opens_by_default() {
     QCOMPARE(w.resultImage().size(), QSize(451, 300));
     QVERIFY(result_equals(w.resultImage(), reference_gray(w.originalImage())));
     QVERIFY(w.windowTitle().contains(QStringLiteral("chelsea.png")));
+}
+
+// Issue 15, item 2: the launch panel and the status line show the GPU time predicted on the chosen
+// profile beside the emulator's time (labelled as the emulator's), and a new block updates it.
+void TestMainWindow::launch_panel_and_status_show_the_prediction() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    const DeviceProfile profile = w.occupancyPanel()->profile();
+    const auto expected = [&](const LaunchShape& shape) {
+        const GpuPrediction p = predict_grayscale(profile, shape, 97, 33, w.launchPanel()->layout());
+        return prediction_text(p);
+    };
+    QLabel* times = w.launchPanel()->timesLabel();
+    const QString first = expected(w.launchPanel()->shape());
+    QVERIFY(first.startsWith(QStringLiteral("predicted on ")));
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(first), kRunTimeoutMs);
+    QVERIFY(times->text().contains(QStringLiteral("predicted on %1").arg(profile.name)));
+    QVERIFY(!times->toolTip().isEmpty());
+    if (!cuda_device_available()) {
+        QVERIFY2(times->text().contains(QStringLiteral("CPU emulator")), qPrintable(times->text()));
+        QVERIFY(times->text().contains(QStringLiteral("not a GPU's")));
+    } else {
+        QVERIFY2(times->text().contains(QStringLiteral("measured on the GPU")), qPrintable(times->text()));
+    }
+    const LaunchShape other = LaunchShape::two_d(8, 4);
+    w.launchPanel()->setShape(other);
+    // The new run's line (its block named) with the new launch's prediction after it.
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("8x4")) && w.statusText().contains(expected(other)),
+                             kRunTimeoutMs);
+}
+
+void TestMainWindow::ladder_opens_from_the_run_menu() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    auto* action = w.findChild<QAction*>(QStringLiteral("ladderAction"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+    action->trigger();
+    LadderDialog* ladder = w.ladderDialog();
+    QVERIFY(ladder && ladder->isVisible());
+    QCOMPARE(ladder->family(), KernelFamily::Grayscale);
+    QCOMPARE(ladder->table()->rowCount(), int(family_catalogue(KernelFamily::Grayscale).size()));
+    QVERIFY(ladder->familyBox()->currentText().contains(QStringLiteral("97 × 33")));
 }
 
 void TestMainWindow::opengl_view_shows_kernel_bytes() {

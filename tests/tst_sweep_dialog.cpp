@@ -105,6 +105,7 @@ class TestSweepDialog : public QObject {
 private slots:
     void opens_non_modal_with_the_model();
     void modeled_sweep_without_gpu();
+    void predict_without_gpu_fills_every_shape();
     void timed_sweep_colours_and_outline();
     void cancel_stops_the_sweep();
     void export_csv_writes_the_file();
@@ -134,7 +135,7 @@ void TestSweepDialog::opens_non_modal_with_the_model() {
     QCOMPARE(int(d.result().rows.size()), int(sweep_rows(SweepKernel::Matmul, DeviceProfile{}).size()));
     QVERIFY(d.result().rows.size() >= 69);
     QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("tiled TILE=8"));
-    QCOMPARE(d.table()->horizontalHeaderItem(2)->text(), QStringLiteral("GFLOP/s"));
+    QCOMPARE(d.table()->horizontalHeaderItem(3)->text(), QStringLiteral("GFLOP/s"));
 }
 
 void TestSweepDialog::modeled_sweep_without_gpu() {
@@ -144,24 +145,22 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
     d.show();
     QVERIFY(cvz::test::wait_exposed(&d));
     QVERIFY(d.selectProfile(QStringLiteral("H200")));
-    // Nothing to time (issue 14, item 9): Start is off and says why, the bar does not fill, the time
-    // columns are not shown empty, and the note says plainly that the occupancy is modeled.
-    QVERIFY(!d.startButton()->isEnabled());
-    QVERIFY(d.startButton()->toolTip().contains(QStringLiteral("times need a GPU")));
-    int started = 0;
-    connect(d.runner(), &SweepRunner::started, this, [&] { ++started; });
-    d.startSweep();
-    QCOMPARE(started, 0);
+    // Nothing to time (issue 14, item 9; issue 15, item 2): the button predicts instead and says so,
+    // the time columns are not shown empty, and the note says plainly what is predicted and modeled.
+    QVERIFY(d.startButton()->isEnabled());
+    QCOMPARE(d.startButton()->text(), QStringLiteral("Predict"));
+    QVERIFY(d.startButton()->toolTip().contains(QStringLiteral("measured times need a GPU")));
     QCOMPARE(d.progressBar()->value(), 0);
-    QCOMPARE(d.progressBar()->format(), QStringLiteral("no GPU: times need a GPU"));
-    QVERIFY(d.table()->isColumnHidden(1) && d.table()->isColumnHidden(2));  // Median ms, GB/s
-    QVERIFY(!d.table()->isColumnHidden(5));                                  // Limited by
+    QCOMPARE(d.progressBar()->format(), QStringLiteral("no GPU: predictions only"));
+    QVERIFY(d.table()->isColumnHidden(2) && d.table()->isColumnHidden(3));  // Median ms, GB/s
+    QVERIFY(!d.table()->isColumnHidden(1) && !d.table()->isColumnHidden(6));  // Predicted ms, Limited by
     QVERIFY2(d.noteText().contains(QStringLiteral("nothing is timed")) &&
-                 d.noteText().contains(QStringLiteral("modeled occupancy of each shape on H200 SXM (sm_90)")),
+                 d.noteText().contains(QStringLiteral("predicted on H200 SXM (sm_90)")),
              qPrintable(d.noteText()));
     // With a timer (a GPU) Start is back, and the time columns.
     d.setTimer(fake_timer());
-    QVERIFY(d.startButton()->isEnabled() && !d.table()->isColumnHidden(1));
+    QVERIFY(d.startButton()->isEnabled() && !d.table()->isColumnHidden(2));
+    QCOMPARE(d.startButton()->text(), QStringLiteral("Start"));
     d.setTimer({});
     QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Occupancy);
     QCOMPARE(d.heatmap()->outlinedRow(), -1);
@@ -175,6 +174,32 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 64, 32), SweepHeatmap::invalidColor());
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 1024, 1024), SweepHeatmap::invalidColor());
     hold_for_screenshot(&d);
+}
+
+// Without a GPU, Predict fills every shape's predicted GPU time: the model's figure for that launch
+// on the chosen profile, its terms in the tooltip, the fastest named.
+void TestSweepDialog::predict_without_gpu_fills_every_shape() {
+    SweepDialog d;
+    d.setTimer({});
+    d.setMatrices(matrix(37, 29), matrix(29, 41));
+    d.setKernel(SweepKernel::Matmul);
+    QVERIFY(d.selectProfile(QStringLiteral("H200")));
+    QSignalSpy finished(&d, &SweepDialog::sweepFinished);
+    QTest::mouseClick(d.startButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(d.progressBar()->value(), 100);
+    const SweepResult& r = d.result();
+    QVERIFY(!r.anyTimed());
+    for (int t = 0; t < d.table()->rowCount(); ++t) {
+        const int index = d.table()->item(t, 0)->data(Qt::UserRole).toInt();
+        const SweepRow& row = r.rows[std::size_t(index)];
+        const GpuPrediction want = predict_matmul(d.profile(), row.matmul_launch(), 37, 29, 41);
+        QVERIFY2(want.ok(), qPrintable(want.error));
+        const double ms = want.total_us / 1e3;
+        QCOMPARE(d.table()->item(t, 1)->text(), QString::number(ms, 'f', ms < 0.1 ? 4 : 3));
+        QVERIFY(d.table()->item(t, 1)->toolTip().contains(want.bound));
+    }
+    QVERIFY2(d.bestText().contains(QStringLiteral("Fastest predicted on H200")), qPrintable(d.bestText()));
 }
 
 void TestSweepDialog::timed_sweep_colours_and_outline() {
@@ -221,9 +246,14 @@ void TestSweepDialog::timed_sweep_colours_and_outline() {
     // The table: every row, the fastest marked, sortable by time.
     QCOMPARE(d.table()->rowCount(), int(d.result().rows.size()));
     QVERIFY(d.result().rows.size() >= 98);
-    d.table()->sortItems(1);
+    d.table()->sortItems(2);
     QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("2-D 32x8"));
-    QCOMPARE(d.table()->item(0, 6)->text(), QStringLiteral("fastest"));
+    QCOMPARE(d.table()->item(0, 7)->text(), QStringLiteral("fastest"));
+    // Every row has its prediction beside its time, the model's terms in the tooltip.
+    for (int t = 0; t < d.table()->rowCount(); ++t) {
+        QVERIFY2(!d.table()->item(t, 1)->text().isEmpty(), qPrintable(d.table()->item(t, 0)->text()));
+        QVERIFY(d.table()->item(t, 1)->toolTip().contains(QStringLiteral("bound by")));
+    }
     hold_for_screenshot(&d);
 }
 
@@ -237,7 +267,7 @@ void TestSweepDialog::cancel_stops_the_sweep() {
     connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
     d.startSweep();
     QVERIFY(d.isRunning());
-    QTRY_VERIFY_WITH_TIMEOUT(d.progressBar()->value() > 0, 60000);  // under way (it holds in its sixth shape)
+    QTRY_VERIFY_WITH_TIMEOUT(d.result().anyTimed(), 60000);  // timing under way (it holds in its sixth shape)
     // Rows come in while the sweep runs: the heatmap is already in time colours.
     QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Time);
     QTest::mouseClick(d.cancelButton(), Qt::LeftButton);
@@ -273,7 +303,7 @@ void TestSweepDialog::export_csv_writes_the_file() {
     const QByteArray bytes = f.readAll();
     QCOMPARE(QString::fromUtf8(bytes), sweep_csv(d.result()));
     QVERIFY(bytes.startsWith("kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s,"));
-    QVERIFY(bytes.contains("grayscale,2-D 32x8,32,8,256,timed,0.01000,1.23,1.000,8,warps per SM,1,\n"));
+    QVERIFY(bytes.contains("grayscale,2-D 32x8,32,8,256,timed,0.01000,1.23,1.000,8,warps per SM,1,,"));
     QVERIFY(d.noteText().contains(path));
 
     const QString bad = dir.filePath(QStringLiteral("missing/folder/sweep.csv"));

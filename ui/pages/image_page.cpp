@@ -40,6 +40,7 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
+#include "app/prediction_session.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -131,6 +132,12 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     connect(session_, &GrayscaleSession::runStarted, trace_, &MemoryTraceSession::cancel);
     connect(trace_, &MemoryTraceSession::traceChanged, this, &ImagePage::showTracedWarp);
 
+    prediction_ = new PredictionSession(this);
+    connect(session_, &GrayscaleSession::planChanged, this, &ImagePage::predict);
+    connect(session_, &GrayscaleSession::layoutChanged, this, &ImagePage::predict);
+    connect(session_, &GrayscaleSession::imageChanged, this, &ImagePage::predict);
+    connect(prediction_, &PredictionSession::predictionChanged, this, &ImagePage::showTimes);
+
     installViews();
 }
 
@@ -207,7 +214,35 @@ void ImagePage::onRunFinished(const GrayscaleResult& result) {
     traceLaunch();
     views_[1]->setImage(session_->result());
     refreshInspector();  // it shows the kernel's byte for the pixel
-    setStatus(result.summary());
+    run_summary_ = result.summary();
+    run_status_ = with_prediction(run_summary_, prediction_->prediction());
+    setStatus(run_status_);
+    showTimes();
+}
+
+void ImagePage::predict() {
+    const QSize size = session_->imageSize();
+    if (size.isEmpty()) {
+        prediction_->clear(tr("no image"));
+        return;
+    }
+    prediction_->predictGrayscale(session_->device(), session_->shape(), std::uint32_t(size.width()),
+                                  std::uint32_t(size.height()), session_->layout());
+    if (prediction_->pending()) showTimes();
+}
+
+void ImagePage::showTimes() {
+    const GrayscaleResult& last = session_->lastResult();
+    const GpuPrediction& p = prediction_->prediction();
+    if (isBound())
+        docks().launch->showTimes(KernelFamily::Grayscale,
+                                  launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
+                                  prediction_details(p));
+    // The status line follows while it still shows the last run.
+    if (!run_summary_.isEmpty() && !prediction_->pending() && statusText() == run_status_) {
+        run_status_ = with_prediction(run_summary_, p);
+        setStatus(run_status_);
+    }
 }
 
 // ---- views --------------------------------------------------------------------------------------
@@ -393,6 +428,7 @@ void ImagePage::onBind(const PageDocks& d) {
     showShape();
     showPlan();
     showFrame();
+    showTimes();
 }
 
 void ImagePage::onUnbind() { trace_docks_->unbind(); }

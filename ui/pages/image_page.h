@@ -16,6 +16,8 @@ class QVBoxLayout;
 
 namespace cvz {
 
+class PredictionSession;
+
 class ImageSurface;
 class JobRunner;
 class MemoryTraceSession;
@@ -119,9 +121,15 @@ private:
     // clicked pixel's) with the requests its thread takes part in.
     void traceLaunch();
     void showTracedWarp();
+    // The predicted GPU time of the current launch (asked on every change) beside the measured or
+    // emulated one, in the launch panel and the status line.
+    void predict();
+    void showTimes();
 
     GrayscaleSession* session_;
     MemoryTraceSession* trace_ = nullptr;
+    PredictionSession* prediction_ = nullptr;
+    QString run_summary_, run_status_;  // the last run's summary, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
     QSettings* settings_ = nullptr;
     DisplayPathChoice display_;

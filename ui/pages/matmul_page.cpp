@@ -37,6 +37,7 @@
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"
+#include "app/prediction_session.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 #include "app/kernel_resources.h"
@@ -135,6 +136,9 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     trace_docks_->setNeededByPage(true);
     connect(trace_, &MemoryTraceSession::traceChanged, this, &MatmulPage::refreshAnimation);
     connect(session_, &MatmulSession::runStarted, trace_, &MemoryTraceSession::cancel);
+    prediction_ = new PredictionSession(this);
+    connect(session_, &MatmulSession::planChanged, this, &MatmulPage::predict);
+    connect(prediction_, &PredictionSession::predictionChanged, this, &MatmulPage::showTimes);
 
     connect(session_, &MatmulSession::stepChanged, this, &MatmulPage::refreshAnimation);
     connect(session_, &MatmulSession::runStarted, this, &MatmulPage::onRunStarted);
@@ -423,8 +427,34 @@ void MatmulPage::onRunFinished(const MatmulResult& result) {
     if (session_->wrongCount() >= 0)
         message += tr(" · %1 of %2 outputs wrong without the second __syncthreads()")
                        .arg(count(std::uint64_t(session_->wrongCount())), count(session_->c()->size()));
-    say(message);
+    run_summary_ = message;
+    run_status_ = with_prediction(run_summary_, prediction_->prediction());
+    say(run_status_);
+    showTimes();
     emit resultReady(result);
+}
+
+void MatmulPage::predict() {
+    const auto a = session_->a(), b = session_->b();
+    if (!a || !b || !session_->shapeError().isEmpty()) {
+        prediction_->clear(a && b ? session_->shapeError() : tr("no matrices"));
+        return;
+    }
+    prediction_->predictMatmul(session_->device(), session_->launch(), a->rows, a->cols, b->cols);
+    if (prediction_->pending()) showTimes();
+}
+
+void MatmulPage::showTimes() {
+    const MatmulResult& last = session_->lastResult();
+    const GpuPrediction& p = prediction_->prediction();
+    if (isBound())
+        docks().launch->showTimes(KernelFamily::Matmul,
+                                  launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
+                                  prediction_details(p));
+    if (!run_summary_.isEmpty() && !prediction_->pending() && statusText() == run_status_) {
+        run_status_ = with_prediction(run_summary_, p);
+        say(run_status_);
+    }
 }
 
 // ---- animation ----------------------------------------------------------------------------------
@@ -687,6 +717,7 @@ void MatmulPage::onBind(const PageDocks& d) {
     keep(connect(trace_, &MemoryTraceSession::traceChanged, this, &MatmulPage::showDocks));
     trace_docks_->bind(d.source, d.memory);
     showDocks();
+    showTimes();
 }
 
 void MatmulPage::onUnbind() { trace_docks_->unbind(); }

@@ -26,6 +26,7 @@ namespace cvz {
 class JobRunner;
 class MatrixHeatmap;
 class MemoryTraceSession;
+class PredictionSession;
 class TraceDocks;
 
 // The matrices tab, a view of a MatmulSession (app/matmul): B top-right, A bottom-left, C
@@ -128,6 +129,10 @@ private:
     void onOperandsChanged();
     void onPlanChanged();
     void onRunStarted();
+    // The predicted GPU time of the current launch beside the measured or emulated one, in the launch
+    // panel and the status line.
+    void predict();
+    void showTimes();
     void onRunFinished(const MatmulResult& result);
     void refreshAnimation();
     void traceLaunch();
@@ -143,6 +148,8 @@ private:
 
     MatmulSession* session_;
     MemoryTraceSession* trace_ = nullptr;
+    PredictionSession* prediction_ = nullptr;
+    QString run_summary_, run_status_;  // the last run's message, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
     std::vector<const MemoryRequest*> step_requests_;
     QSettings* settings_ = nullptr;

@@ -173,6 +173,12 @@ void LaunchPanel::buildUi() {
     stats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stats_->setWordWrap(true);
     v->addWidget(stats_);
+    times_ = new QLabel(this);
+    times_->setObjectName(QStringLiteral("launchTimes"));
+    times_->setTextFormat(Qt::RichText);
+    times_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    times_->setWordWrap(true);
+    v->addWidget(times_);
     v->addStretch();
 
     fillKernels();
@@ -262,6 +268,8 @@ void LaunchPanel::setFamily(KernelFamily family) {
     shape_box_->setVisible(gray);
     presets_->setVisible(!gray);
     stats_->setText(gray ? grayscale_stats_ : matmul_stats_);
+    times_->setText(times_html_[int(family)]);
+    times_->setToolTip(times_details_[int(family)]);
     syncControls();
 }
 
@@ -304,6 +312,14 @@ void LaunchPanel::onMatmulControls() {
 void LaunchPanel::showMatmulStats(const QString& html) {
     matmul_stats_ = html;
     if (family_ == KernelFamily::Matmul) stats_->setText(html);
+}
+
+void LaunchPanel::showTimes(KernelFamily family, const QString& html, const QString& details) {
+    times_html_[int(family)] = html;
+    times_details_[int(family)] = details;
+    if (family_ != family) return;
+    times_->setText(html);
+    times_->setToolTip(details);
 }
 
 void LaunchPanel::setShape(const LaunchShape& s) {

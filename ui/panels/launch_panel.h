@@ -54,6 +54,11 @@ public:
     MatmulLaunch matmulLaunch() const { return matmul_; }
     void setMatmulLaunch(const MatmulLaunch& launch);  // emits matmulLaunchChanged on a real change
     void showMatmulStats(const QString& html);
+    // The launch's time: the GPU time predicted on the chosen device profile beside the measured one
+    // (GPU) or the emulator's (labelled as such); `details` (the model's named terms) is its tooltip.
+    // Kept per family and shown while that family is edited.
+    void showTimes(KernelFamily family, const QString& html, const QString& details);
+    QLabel* timesLabel() const { return times_; }
 
     // Shows the plan's numbers (grid, totals, idle, warps) under the controls.
     void showPlan(const LaunchPlan& plan);
@@ -121,6 +126,8 @@ private:
     KernelFamily family_ = KernelFamily::Grayscale;
     MatmulLaunch matmul_ = MatmulLaunch::naive(16, 16);
     QString grayscale_stats_, matmul_stats_;
+    QLabel* times_ = nullptr;
+    QString times_html_[2], times_details_[2];  // by KernelFamily
     QWidget* tile_row_ = nullptr;
     QComboBox* tile_box_ = nullptr;
     QCheckBox* barrier_box_ = nullptr;

@@ -13,6 +13,7 @@
 
 #include "app/backend_choice.h"
 #include "app/ladder_runner.h"
+#include "app/prediction_session.h"
 #include "ui/windows/fit_to_screen.h"
 
 namespace cvz {
@@ -130,6 +131,8 @@ void LadderDialog::buildUi() {
     const QList<QPair<QString, QString>> headers = {
         {tr("Variant"), tr("The catalogue's variant, in ladder order")},
         {tr("Block"), tr("The block it is launched with here")},
+        {tr("Predicted µs"), tr("GPU time predicted on the chosen profile by the performance model; its terms in each "
+                                "cell's tooltip")},
         {tr("GPU µs"), tr("GPU time: median of the timed launches after a warm-up (CUDA events)")},
         {tr("GB/s"), tr("Throughput at the measured time")},
         {tr("% of ceiling"), tr("The ceiling's time over this time, both measured in the same run")},
@@ -365,6 +368,11 @@ void LadderDialog::setTableRow(int index) {
                                     : QStringLiteral("%1x%2").arg(l.shape.block.x).arg(l.shape.block.y);
     table_->setItem(index, kBlock, new QTableWidgetItem(block));
 
+    const GpuPrediction& p = l.prediction;
+    const bool predicted = p.ok() && p.total_us > 0;
+    table_->setItem(index, kPredictedUs,
+                    number_item(predicted ? us_text(p.total_us / 1e3) : dash(),
+                                predicted ? prediction_details(p) : p.error.isEmpty() ? tr("not predicted yet: Run") : p.error));
     const bool timed = l.state == SweepRowState::Timed;
     QString time = timed ? us_text(l.median_ms) : l.state == SweepRowState::Failed ? tr("error") : dash();
     table_->setItem(index, kGpuUs,

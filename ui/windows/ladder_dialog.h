@@ -27,7 +27,7 @@ class LadderDialog : public QDialog {
     Q_OBJECT
 public:
     enum Column {
-        kVariant, kBlock, kGpuUs, kThroughput, kOfReference, kSectors, kWavefronts, kConflicts, kLoadBytes,
+        kVariant, kBlock, kPredictedUs, kGpuUs, kThroughput, kOfReference, kSectors, kWavefronts, kConflicts, kLoadBytes,
         kOccupancy, kRegisters, kShared, kColumns
     };
 

@@ -21,13 +21,14 @@
 
 #include "ui/windows/fit_to_screen.h"
 #include "app/backend_choice.h"
+#include "app/prediction_session.h"
 #include "ui/views/sweep_heatmap.h"
 
 namespace cvz {
 
 namespace {
 
-enum Column { kShape, kMs, kThroughput, kOccupancy, kBlocks, kLimit, kStatus, kColumns };
+enum Column { kShape, kPredicted, kMs, kThroughput, kOccupancy, kBlocks, kLimit, kStatus, kColumns };
 constexpr int kIndexRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
@@ -128,7 +129,7 @@ void SweepDialog::buildUi() {
     tv->addWidget(table_title_);
     table_ = new QTableWidget(0, kColumns, table_box);
     table_->setHorizontalHeaderLabels(
-        {tr("Shape"), tr("Median ms"), tr("GB/s"), tr("Occupancy"), tr("Blocks/SM"), tr("Limited by"), tr("Status")});
+        {tr("Shape"), tr("Predicted ms"), tr("Median ms"), tr("GB/s"), tr("Occupancy"), tr("Blocks/SM"), tr("Limited by"), tr("Status")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -219,7 +220,7 @@ void SweepDialog::updateKernelTexts() {
         if (!matrices_name_.isEmpty()) matrices = matrices_name_ + QStringLiteral(", ") + matrices;
     }
     kernel_box_->setItemText(0, tr("Grayscale on %1").arg(image));
-    kernel_box_->setItemText(1, tr("Matmul naive + tiled on %1").arg(matrices));
+    kernel_box_->setItemText(1, tr("Matmul, every variant, on %1").arg(matrices));
     kernel_box_->setToolTip(kernel_box_->currentText());  // the box may be narrower than its text
 }
 
@@ -260,8 +261,9 @@ SweepRequest SweepDialog::request() const {
 
 // ---- running ----
 
+// With a GPU: predicts and times every shape; without one: predicts every shape.
 void SweepDialog::startSweep() {
-    if (isRunning() || !runner_->hasTimer()) return;  // nothing to time without a GPU
+    if (isRunning()) return;
     runner_->start(request());
 }
 
@@ -285,13 +287,14 @@ void SweepDialog::showModel() {
 // says so, instead of "timing" every shape and filling the bar over empty columns.
 void SweepDialog::showTimerState() {
     const bool timed = runner_->hasTimer();
-    start_->setEnabled(timed && !isRunning());
-    start_->setToolTip(timed ? tr("Time every block shape of the kernel on the GPU")
-                             : tr("No CUDA device here: times need a GPU. The occupancy of every shape is modeled "
-                                  "already, without running anything."));
+    start_->setEnabled(!isRunning());
+    start_->setText(timed ? tr("Start") : tr("Predict"));
+    start_->setToolTip(timed ? tr("Predict every block shape's GPU time on the chosen profile, then time each on the GPU")
+                             : tr("No CUDA device here: predicts every block shape's GPU time on the chosen profile "
+                                  "(the performance model); measured times need a GPU."));
     table_->setColumnHidden(kMs, !timed);
     table_->setColumnHidden(kThroughput, !timed);
-    if (!isRunning()) progress_->setFormat(timed ? tr("not started") : tr("no GPU: times need a GPU"));
+    if (!isRunning()) progress_->setFormat(timed ? tr("not started") : tr("no GPU: predictions only"));
 }
 
 void SweepDialog::onStarted(const SweepResult& modeled) {
@@ -335,7 +338,7 @@ void SweepDialog::onFinished(const SweepResult& result) {
     }
     finished_once_ = true;
     setResult(r);
-    start_->setEnabled(runner_->hasTimer());
+    start_->setEnabled(true);
     kernel_box_->setEnabled(true);
     cancel_->setEnabled(false);
     cancel_->setText(tr("Cancel"));
@@ -382,8 +385,8 @@ void SweepDialog::refreshTable() {
     table_->resizeColumnsToContents();
     table_title_->setText(result_.kernel == SweepKernel::Grayscale
                               ? tr("1-D blocks first, then the 2-D blocks of the heatmap. Click a header to sort.")
-                              : tr("The tiled kernel (TILE × TILE blocks) first, then the naive kernel's blocks. "
-                                   "Click a header to sort."));
+                              : tr("Every variant: the TILE and fixed-block ones first, then the naive kernel's "
+                                   "2-D blocks. Click a header to sort."));
 }
 
 void SweepDialog::setTableRow(int t, int index) {
@@ -393,6 +396,11 @@ void SweepDialog::setTableRow(int t, int index) {
     auto* shape = new QTableWidgetItem(r.label());
     shape->setData(kIndexRole, index);
     table_->setItem(t, kShape, shape);
+    const GpuPrediction& p = r.prediction;
+    const bool predicted = p.ok() && p.total_us > 0;
+    auto* pred = new NumberItem(predicted ? ms_text(p.total_us / 1e3) : QString(), predicted ? p.total_us : inf);
+    pred->setToolTip(predicted ? prediction_details(p) : p.error);
+    table_->setItem(t, kPredicted, pred);
     table_->setItem(t, kMs, new NumberItem(timed ? ms_text(r.median_ms) : QString(), timed ? r.median_ms : inf));
     table_->setItem(t, kThroughput,
                     new NumberItem(timed ? QString::number(r.throughput, 'f', 1) : QString(), timed ? -r.throughput : inf));
@@ -420,12 +428,15 @@ void SweepDialog::refreshLabels() {
     const QString what = result_.kernel == SweepKernel::Grayscale ? tr("Grayscale") : tr("Matmul");
     QString note = result_.note;
     if (!runner_->hasTimer()) {
-        note = tr("no CUDA device here, so nothing is timed: the colours and the table are the modeled occupancy "
-                  "of each shape on %1 (a formula, not a measurement); times need a GPU.").arg(result_.profile);
+        note = tr("no CUDA device here, so nothing is timed: Predict fills each shape's GPU time predicted on %1 "
+                  "(the performance model); the colours are its modeled occupancy (a formula, not a measurement).")
+                   .arg(result_.profile);
     } else if (note.isEmpty() && !isRunning()) {
-        note = tr("Start times every shape on the GPU (median of several runs); occupancy is modeled for %1.").arg(result_.profile);
+        note = tr("Start predicts every shape's GPU time on %1, then times each on the GPU (median of several runs); "
+                  "occupancy is modeled for %1.").arg(result_.profile);
     } else if (isRunning()) {
-        note = tr("timing every shape… the heatmap fills in as the shapes are done.");
+        note = runner_->hasTimer() ? tr("predicting, then timing every shape… the heatmap fills in as the shapes are done.")
+                                   : tr("predicting every shape's GPU time…");
     }
     note_->setText(QStringLiteral("<b>%1</b> on %2 — %3")
                        .arg(what, result_.problem.toHtmlEscaped(), note.toHtmlEscaped()));
@@ -434,6 +445,13 @@ void SweepDialog::refreshLabels() {
         best_->setText(tr("Fastest: <b>%1</b> — %2 ms · %3 %4 · modeled occupancy %5%")
                            .arg(b.label(), ms_text(b.median_ms), QString::number(b.throughput, 'f', 1),
                                 result_.throughputUnit())
+                           .arg(qRound(100 * b.occupancy.occupancy)) +
+                       (b.prediction.ok() ? tr(" · predicted %1 ms").arg(ms_text(b.prediction.total_us / 1e3)) : QString()));
+    } else if (const int f = fastest_predicted(result_.rows); f >= 0) {
+        const SweepRow& b = result_.rows[std::size_t(f)];
+        best_->setText(tr("Fastest predicted on %1: <b>%2</b> — %3 ms, bound by %4 · modeled occupancy %5%")
+                           .arg(b.prediction.profile.toHtmlEscaped(), b.label(), ms_text(b.prediction.total_us / 1e3),
+                                b.prediction.bound)
                            .arg(qRound(100 * b.occupancy.occupancy)));
     } else {
         best_->setText(result_.anyTimed() ? QString()
