@@ -4,6 +4,7 @@
 // row gets its share of the ceiling; LadderRunner reports rows, progress and cancel by signals.
 #include <QtTest>
 
+#include "app/backend_choice.h"
 #include "app/kernel_resources.h"
 #include "app/ladder.h"
 #include "app/ladder_runner.h"
@@ -194,6 +195,41 @@ private slots:
         QCOMPARE(rows.count(), 2 * n);  // traced, then timed
         QCOMPARE(progress.last().at(0).toInt(), 2 * n + 1);
         QVERIFY(!runner.isRunning());
+    }
+
+    // On a GPU (the lent H200): every variant timed beside the ceiling measured in the same run, the
+    // prediction beside each; the table printed for the notes. Skipped without a device.
+    void gpu_ladder_times_every_variant_data() {
+        QTest::addColumn<int>("family");
+        QTest::newRow("grayscale 7680x4320") << int(KernelFamily::Grayscale);
+        QTest::newRow("matmul 2048^3") << int(KernelFamily::Matmul);
+    }
+    void gpu_ladder_times_every_variant() {
+        if (!cuda_device_available()) QSKIP("no CUDA device: the ladder is modeled only (tested above)");
+        QFETCH(int, family);
+        SweepRequest request = family == int(KernelFamily::Grayscale)
+                                   ? gray_request(7680, 4320, PixelLayout::Interleaved)
+                                   : matmul_request(2048, 2048, 2048);
+        if (auto real = cuda_device_profile(0)) request.profile = *real;
+        const LadderResult r = run_ladder(request, default_ladder_timers());
+        QVERIFY2(r.status.is_ok(), qPrintable(r.note));
+        QVERIFY(!r.modeled);
+        QVERIFY2(r.reference.timing.timed, r.reference.timing.status.message().c_str());
+        qInfo("%s on %s; ceiling %s: %.1f us = %.0f %s", qPrintable(r.problem), qPrintable(r.device),
+              qPrintable(r.reference.label), r.reference.timing.median_ms * 1e3, r.reference.throughput,
+              qPrintable(r.throughputUnit()));
+        for (const LadderRow& row : r.rows) {
+            QCOMPARE(row.launch.state, SweepRowState::Timed);
+            QVERIFY(row.fraction_of_reference > 0);
+            qInfo("%-22s %-8s gpu %9.1f us  %8.0f %s  %5.1f%% of ceiling  predicted %9.1f us (%s)  sectors/req %.2f (%.2f)  "
+                  "wavefronts/req %.2f  conflicts %llu  ldB/FMA %.3f  occ %.0f%%  regs %d",
+                  qPrintable(row.name), qPrintable(row.launch.label()), row.launch.median_ms * 1e3, row.launch.throughput,
+                  qPrintable(r.throughputUnit()), 100 * row.fraction_of_reference, row.launch.prediction.total_us,
+                  qPrintable(row.launch.prediction.bound), row.figures.sectorsPerRequest(),
+                  row.figures.idealSectorsPerRequest(), row.figures.wavefrontsPerRequest(),
+                  (unsigned long long)row.figures.bankConflicts(), row.figures.loadBytesPerFma(),
+                  100 * row.launch.occupancy.occupancy, row.resources.registers);
+        }
     }
 
     void runner_cancel_stops_it() {
