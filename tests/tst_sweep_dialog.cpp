@@ -200,6 +200,16 @@ void TestSweepDialog::predict_without_gpu_fills_every_shape() {
         QVERIFY(d.table()->item(t, 1)->toolTip().contains(want.bound));
     }
     QVERIFY2(d.bestText().contains(QStringLiteral("Fastest predicted on H200")), qPrintable(d.bestText()));
+    // The heatmap colours the naive kernel's 2-D blocks by predicted time, the fastest outlined and green.
+    QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Predicted);
+    const int fastest = d.heatmap()->outlinedRow();
+    QVERIFY(fastest >= 0);
+    const SweepRow& f = r.rows[std::size_t(fastest)];
+    for (const SweepRow& row : r.rows)
+        if (row.in_heatmap()) QVERIFY(row.prediction.total_us >= f.prediction.total_us);
+    const QImage img = d.heatmap()->grab().toImage();
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::rampColor(0.0));
+    QCOMPARE_RGB(outline_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::bestOutlineColor());
 }
 
 void TestSweepDialog::timed_sweep_colours_and_outline() {

@@ -29,6 +29,7 @@
 #include "ui/windows/schedule_actions.h"
 #include "ui/panels/schedule_panel.h"
 #include "app/schedule_replay.h"
+#include "ui/windows/fit_to_screen.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 #include "ui/windows/window_screenshot.h"
@@ -232,6 +233,11 @@ int main(int argc, char* argv[]) {
     shot(QStringLiteral("matmul_source"), &w);
     w.resize(size);
 
+    // The sweep and the ladder on 512 x 512 matrices: large enough for the 128 x 128 block tiles.
+    if (wanted(QStringLiteral("sweep")) || wanted(QStringLiteral("ladder"))) {
+        mm->generate(512, 512, 512, 512, 1);
+        wait_for([&] { return mm->a() && mm->a()->rows == 512 && mm->c() && idle(w); });
+    }
     if (wanted(QStringLiteral("sweep"))) {
         w.openSweep();
         SweepDialog* sweep = w.sweepDialog();
@@ -245,7 +251,8 @@ int main(int argc, char* argv[]) {
         w.openLadder();  // the matrices page is in front: the matmul ladder
         LadderDialog* ladder = w.ladderDialog();
         ladder->move(0, 0);
-        ladder->resize(1180, 420);
+        ladder->resize(1280, 440);
+        fit_to_screen(ladder, ladder->frameGeometry().size() - ladder->size());
         ladder->startLadder();
         wait_for([&] { return !ladder->isRunning(); });
         shot(QStringLiteral("ladder"), ladder);

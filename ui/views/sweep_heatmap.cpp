@@ -98,25 +98,38 @@ void SweepHeatmap::rebuildIndex() {
 }
 
 // The time scale and the outline come from the heatmap's own cells, so that the colours span them.
+namespace {
+double predicted_ms(const SweepRow& r) {
+    return r.prediction.ok() && r.prediction.total_us > 0 ? r.prediction.total_us / 1e3 : 0.0;
+}
+}  // namespace
+
 void SweepHeatmap::rescale() {
     min_ms_ = max_ms_ = 0;
     outlined_ = -1;
+    const bool predicted = colorMode() == ColorMode::Predicted;
     for (int idx : cells_) {
         if (idx < 0) continue;
         const SweepRow& r = result_.rows[std::size_t(idx)];
-        if (r.state != SweepRowState::Timed) continue;
-        if (outlined_ < 0 || r.median_ms < min_ms_) {
-            min_ms_ = r.median_ms;
+        const double ms = predicted ? predicted_ms(r) : r.state == SweepRowState::Timed ? r.median_ms : 0.0;
+        if (ms <= 0) continue;
+        if (outlined_ < 0 || ms < min_ms_) {
+            min_ms_ = ms;
             outlined_ = idx;
         }
-        max_ms_ = std::max(max_ms_, r.median_ms);
+        max_ms_ = std::max(max_ms_, ms);
     }
 }
 
 SweepHeatmap::ColorMode SweepHeatmap::colorMode() const {
-    for (int idx : cells_)
-        if (idx >= 0 && result_.rows[std::size_t(idx)].state != SweepRowState::NotTimed) return ColorMode::Time;
-    return ColorMode::Occupancy;
+    bool predicted = false;
+    for (int idx : cells_) {
+        if (idx < 0) continue;
+        const SweepRow& r = result_.rows[std::size_t(idx)];
+        if (r.state != SweepRowState::NotTimed) return ColorMode::Time;
+        predicted = predicted || predicted_ms(r) > 0;
+    }
+    return predicted ? ColorMode::Predicted : ColorMode::Occupancy;
 }
 
 int SweepHeatmap::outlinedRow() const { return outlined_; }
@@ -160,6 +173,11 @@ QColor SweepHeatmap::cellColor(unsigned block_x, unsigned block_y) const {
         if (row.state != SweepRowState::Timed) return pendingColor();
         const double span = std::log(max_ms_ / min_ms_);
         return rampColor(span > 0 ? std::log(row.median_ms / min_ms_) / span : 0.0);
+    }
+    if (colorMode() == ColorMode::Predicted) {
+        if (predicted_ms(row) <= 0) return pendingColor();
+        const double span = std::log(max_ms_ / min_ms_);
+        return rampColor(span > 0 ? std::log(predicted_ms(row) / min_ms_) / span : 0.0);
     }
     if (row.occupancy.blocks_per_sm <= 0) return failedColor();
     return rampColor(1.0 - row.occupancy.occupancy);
@@ -212,13 +230,16 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
                       : row.state == SweepRowState::Failed ? tr("error")
                                                            : QStringLiteral("·");
                 bottom = row.occupancy.blocks_per_sm > 0 ? percent(row.occupancy.occupancy) : tr("none");
+            } else if (mode == ColorMode::Predicted) {
+                top = predicted_ms(row) > 0 ? format_ms(predicted_ms(row)) : QStringLiteral("·");
+                bottom = row.occupancy.blocks_per_sm > 0 ? percent(row.occupancy.occupancy) : tr("none");
             } else {
                 top = row.occupancy.blocks_per_sm > 0 ? percent(row.occupancy.occupancy) : tr("none");
                 bottom = tr("%1/SM").arg(row.occupancy.blocks_per_sm);
             }
             const QColor text = text_color_on(fill);
             p.setPen(text);
-            p.setFont(row.state == SweepRowState::Timed || mode == ColorMode::Occupancy ? bold : small);
+            p.setFont(row.state == SweepRowState::Timed || mode != ColorMode::Time ? bold : small);
             p.drawText(cell.adjusted(1, 1, -1, -ch / 2), Qt::AlignHCenter | Qt::AlignBottom, top);
             QColor faint = text;
             faint.setAlphaF(0.75f);
@@ -248,12 +269,14 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
     for (int i = 0; i <= 10; ++i) grad.setColorAt(i / 10.0, rampColor(i / 10.0));
     p.setPen(ink);
     p.setFont(small);
-    const bool timed = mode == ColorMode::Time && outlined_ >= 0;
+    const bool timed = mode != ColorMode::Occupancy && outlined_ >= 0;
     p.drawText(QRect(g.left(), ly - 2, 40, 16), Qt::AlignRight | Qt::AlignVCenter,
                timed ? tr("fast") : tr("100%"));
     p.fillRect(bar, grad);
-    QString right = timed ? tr("slow   %1 – %2 ms, log scale").arg(format_ms(min_ms_), format_ms(max_ms_))
-                          : tr("0%   modeled occupancy");
+    QString right = !timed ? tr("0%   modeled occupancy")
+                    : mode == ColorMode::Time
+                        ? tr("slow   %1 – %2 ms, log scale").arg(format_ms(min_ms_), format_ms(max_ms_))
+                        : tr("slow   %1 – %2 ms").arg(format_ms(min_ms_), format_ms(max_ms_));  // the note says predicted
     const QRect after(bar.right() + 6, ly - 2, g.right() - bar.right() - 6, 16);
     p.drawText(after, Qt::AlignLeft | Qt::AlignVCenter, right);
     const QFontMetrics fm(small);
@@ -262,7 +285,7 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
         p.setPen(QPen(bestOutlineColor(), 3));
         p.drawRect(QRect(x, ly, 16, 12));
         p.setPen(ink);
-        const QString t = tr("fastest 2-D");
+        const QString t = mode == ColorMode::Time ? tr("fastest 2-D") : tr("fastest");
         p.drawText(QRect(x + 20, ly - 2, fm.horizontalAdvance(t) + 4, 16), Qt::AlignLeft | Qt::AlignVCenter, t);
         x += 20 + fm.horizontalAdvance(t) + 12;
     }
@@ -279,6 +302,10 @@ QString SweepHeatmap::cellTooltip(int index) const {
                     .arg(r.launches);
     else if (r.state == SweepRowState::Failed)
         text += tr("<br>error: %1").arg(r.error.toHtmlEscaped());
+    if (predicted_ms(r) > 0)
+        text += tr("<br>predicted %1 ms on %2: %3")
+                    .arg(format_ms(predicted_ms(r)), r.prediction.profile.toHtmlEscaped(),
+                         r.prediction.summary().toHtmlEscaped());
     if (r.occupancy.blocks_per_sm > 0)
         text += tr("<br>modeled occupancy %1 (%2 blocks per SM, limited by %3)")
                     .arg(percent(r.occupancy.occupancy))
@@ -286,7 +313,8 @@ QString SweepHeatmap::cellTooltip(int index) const {
                     .arg(to_string(r.occupancy.limit));
     else
         text += tr("<br>%1").arg(r.occupancy.error.toHtmlEscaped());
-    if (index == outlined_) text += tr("<br><b>fastest 2-D block</b>");
+    if (index == outlined_)
+        text += colorMode() == ColorMode::Time ? tr("<br><b>fastest 2-D block</b>") : tr("<br><b>fastest predicted 2-D block</b>");
     return text + tr("<br><i>click to use this block</i>");
 }
 

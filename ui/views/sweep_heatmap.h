@@ -16,7 +16,9 @@ namespace cvz {
 class SweepHeatmap : public QWidget {
     Q_OBJECT
 public:
-    enum class ColorMode { Time, Occupancy };
+    // Time: measured times (a GPU); Predicted: the model's GPU times (no GPU, after Predict);
+    // Occupancy: the modeled occupancy, before anything is predicted or timed.
+    enum class ColorMode { Time, Predicted, Occupancy };
     static constexpr int kSides = 11;  // 2^0 .. 2^10
 
     explicit SweepHeatmap(QWidget* parent = nullptr);
@@ -30,7 +32,7 @@ public:
     QRect cellRect(unsigned block_x, unsigned block_y) const;
     int rowAt(const QPoint& pos) const;  // index into result().rows; -1 outside the cells or on a grey one
     QColor cellColor(unsigned block_x, unsigned block_y) const;  // the fill the cell is painted with
-    int outlinedRow() const;  // the fastest timed cell's row, -1 when none
+    int outlinedRow() const;  // the fastest timed (else predicted) cell's row, -1 when none
 
     static QColor invalidColor();      // x*y > 1024
     static QColor pendingColor();      // not timed yet while others are

@@ -428,8 +428,9 @@ void SweepDialog::refreshLabels() {
     const QString what = result_.kernel == SweepKernel::Grayscale ? tr("Grayscale") : tr("Matmul");
     QString note = result_.note;
     if (!runner_->hasTimer()) {
-        note = tr("no CUDA device here, so nothing is timed: Predict fills each shape's GPU time predicted on %1 "
-                  "(the performance model); the colours are its modeled occupancy (a formula, not a measurement).")
+        note = tr("no CUDA device here, so nothing is timed: Predict fills in and colours each shape's GPU time "
+                  "predicted on %1 (the performance model, not a measurement); until then the colours are the "
+                  "modeled occupancy.")
                    .arg(result_.profile);
     } else if (note.isEmpty() && !isRunning()) {
         note = tr("Start predicts every shape's GPU time on %1, then times each on the GPU (median of several runs); "
