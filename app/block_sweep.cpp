@@ -305,6 +305,10 @@ SweepResult model_sweep(const SweepRequest& request) {
     r.profile = request.profile.name;
     r.problem = problem_text(request);
     r.rows = sweep_rows(request.kernel, request.profile);
+    if (request.variant >= 0)
+        r.rows.erase(std::remove_if(r.rows.begin(), r.rows.end(),
+                                    [&](const SweepRow& row) { return row.ref().variant != request.variant; }),
+                     r.rows.end());
     return r;
 }
 

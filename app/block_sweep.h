@@ -113,6 +113,7 @@ struct SweepRequest {
     Matrix a;         // matmul
     Matrix b;
     DeviceProfile profile;  // for the occupancy model
+    int variant = -1;       // sweep one variant of the family (its catalogue index), or -1 for every one
     bool predict = true;    // predict every row's GPU time (perf_model) before timing, or instead of it
     int warmup = 3;
     int repeats = 20;
@@ -139,7 +140,8 @@ GpuPrediction predict_sweep_row(const SweepRequest& request, const SweepRow& row
 // The fastest predicted row, or -1 when none was predicted.
 int fastest_predicted(const std::vector<SweepRow>& rows);
 
-// The sweep before timing: the rows with their modeled occupancy, the problem and profile named.
+// The sweep before timing: the rows with their modeled occupancy (those of request.variant alone when
+// it names one), the problem and profile named.
 SweepResult model_sweep(const SweepRequest& request);
 
 // Runs a sweep on the calling thread (a worker): model_sweep, then every row's GPU time predicted

@@ -16,6 +16,7 @@
 #include "support/window_waits.h"
 #include "app/backend_choice.h"
 #include "app/block_sweep.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "ui/windows/sweep_dialog.h"
 #include "ui/views/sweep_heatmap.h"
 
@@ -106,6 +107,7 @@ private slots:
     void opens_non_modal_with_the_model();
     void modeled_sweep_without_gpu();
     void predict_without_gpu_fills_every_shape();
+    void any_one_variant_can_be_swept();
     void timed_sweep_colours_and_outline();
     void cancel_stops_the_sweep();
     void export_csv_writes_the_file();
@@ -210,6 +212,34 @@ void TestSweepDialog::predict_without_gpu_fills_every_shape() {
     const QImage img = d.heatmap()->grab().toImage();
     QCOMPARE_RGB(fill_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::rampColor(0.0));
     QCOMPARE_RGB(outline_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::bestOutlineColor());
+}
+
+// Issue 11, item 4: the sweep runs any variant of the catalogue, alone or with the others.
+void TestSweepDialog::any_one_variant_can_be_swept() {
+    SweepDialog d;
+    d.setTimer(fake_timer());
+    d.setImage(test_image(64, 48));
+    d.setMatrices(matrix(40, 24), matrix(24, 36));
+    for (KernelFamily family : {KernelFamily::Grayscale, KernelFamily::Matmul}) {
+        d.setKernel(family);
+        QCOMPARE(d.variantBox()->count(), 1 + int(family_catalogue(family).size()));
+        for (const KernelInfo& info : family_catalogue(family)) {
+            QVERIFY(d.selectVariant(QString::fromStdString(info.name)));
+            QCOMPARE(d.table()->rowCount(), int(sweep_blocks(info).size()));
+            QSignalSpy finished(&d, &SweepDialog::sweepFinished);
+            d.startSweep();
+            QVERIFY(finished.wait(60000));
+            for (const SweepRow& row : d.result().rows) {
+                QCOMPARE(row.ref().variant, info.variant);
+                QVERIFY2(row.state != SweepRowState::NotTimed, qPrintable(row.label()));
+            }
+        }
+        QVERIFY(d.selectVariant(QString()));
+        int all = 0;
+        for (const KernelInfo& info : family_catalogue(family)) all += int(sweep_blocks(info).size());
+        QCOMPARE(d.table()->rowCount(), all);
+    }
+    QVERIFY(!d.selectVariant(QStringLiteral("no_such_kernel")));
 }
 
 void TestSweepDialog::timed_sweep_colours_and_outline() {

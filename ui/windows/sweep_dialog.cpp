@@ -21,6 +21,7 @@
 
 #include "ui/windows/fit_to_screen.h"
 #include "app/backend_choice.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "app/prediction_session.h"
 #include "ui/views/sweep_heatmap.h"
 
@@ -56,6 +57,7 @@ SweepDialog::SweepDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
     runner_ = new SweepRunner(jobs, this);
     buildUi();
     fillProfiles();
+    fillVariants();
     updateKernelTexts();
     showModel();
 
@@ -88,8 +90,11 @@ void SweepDialog::buildUi() {
     profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses (the times come from the real GPU)"));
     start_ = new QPushButton(tr("Start"), this);
     start_->setDefault(true);
+    variant_box_ = new QComboBox(this);
+    variant_box_->setToolTip(tr("Sweep one variant of the kernel, or every one"));
     controls->addWidget(new QLabel(tr("Kernel:"), this));
     controls->addWidget(kernel_box_);
+    controls->addWidget(variant_box_);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Occupancy model:"), this));
     controls->addWidget(profile_box_);
@@ -165,13 +170,32 @@ void SweepDialog::buildUi() {
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(kernel_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         kernel_box_->setToolTip(kernel_box_->currentText());
+        fillVariants();
         showModel();
+    });
+    connect(variant_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (!isRunning()) showModel();
     });
     connect(profile_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SweepDialog::onProfileChanged);
     connect(heatmap_, &SweepHeatmap::cellClicked, this, &SweepDialog::choose);
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
         if (QTableWidgetItem* item = table_->item(r, kShape)) choose(item->data(kIndexRole).toInt());
     });
+}
+
+void SweepDialog::fillVariants() {
+    const QSignalBlocker block(variant_box_);
+    variant_box_->clear();
+    variant_box_->addItem(tr("All variants"), -1);
+    for (const KernelInfo& k : family_catalogue(kernel()))
+        variant_box_->addItem(QString::fromStdString(k.name), int(k.variant));
+}
+
+bool SweepDialog::selectVariant(const QString& name) {
+    const int i = name.isEmpty() ? 0 : variant_box_->findText(name);
+    if (i < 0) return false;
+    variant_box_->setCurrentIndex(i);
+    return true;
 }
 
 void SweepDialog::fillProfiles() {
@@ -220,7 +244,7 @@ void SweepDialog::updateKernelTexts() {
         if (!matrices_name_.isEmpty()) matrices = matrices_name_ + QStringLiteral(", ") + matrices;
     }
     kernel_box_->setItemText(0, tr("Grayscale on %1").arg(image));
-    kernel_box_->setItemText(1, tr("Matmul, every variant, on %1").arg(matrices));
+    kernel_box_->setItemText(1, tr("Matmul on %1").arg(matrices));
     kernel_box_->setToolTip(kernel_box_->currentText());  // the box may be narrower than its text
 }
 
@@ -256,6 +280,7 @@ SweepRequest SweepDialog::request() const {
     r.a = a_;
     r.b = b_;
     r.profile = profile();
+    r.variant = variant_box_->currentData().isValid() ? variant_box_->currentData().toInt() : -1;
     return r;
 }
 
@@ -301,6 +326,7 @@ void SweepDialog::onStarted(const SweepResult& modeled) {
     setResult(modeled);
     start_->setEnabled(false);
     kernel_box_->setEnabled(false);
+    variant_box_->setEnabled(false);
     cancel_->setText(tr("Cancel"));
     cancel_->setEnabled(true);
     progress_->setValue(0);
@@ -340,6 +366,7 @@ void SweepDialog::onFinished(const SweepResult& result) {
     setResult(r);
     start_->setEnabled(true);
     kernel_box_->setEnabled(true);
+    variant_box_->setEnabled(true);
     cancel_->setEnabled(false);
     cancel_->setText(tr("Cancel"));
     if (r.cancelled) {

@@ -60,6 +60,9 @@ public:
     QPushButton* exportButton() const { return export_; }
     QComboBox* kernelBox() const { return kernel_box_; }
     QComboBox* profileBox() const { return profile_box_; }
+    // "All variants", then each variant of the family: the sweep runs the one chosen, or every one.
+    QComboBox* variantBox() const { return variant_box_; }
+    bool selectVariant(const QString& name);  // a catalogue name, or empty for all; false if unknown
     QString noteText() const;
     QString bestText() const;
 
@@ -76,6 +79,7 @@ private:
     void fitToScreen();
     void showTimerState();  // Start, the time columns and the bar for a GPU or none
     void fillProfiles();
+    void fillVariants();
     void updateKernelTexts();
     SweepRequest request() const;
     void showModel();  // the current kernel's rows, modeled, untimed
@@ -104,6 +108,7 @@ private:
 
     QComboBox* kernel_box_ = nullptr;
     QComboBox* profile_box_ = nullptr;
+    QComboBox* variant_box_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;
