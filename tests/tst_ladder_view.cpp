@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 
+#include "app/backend_choice.h"
 #include "app/kernel_resources.h"
 #include "app/ladder.h"
 #include "app/ladder_runner.h"
@@ -178,6 +179,34 @@ private slots:
         QVERIFY(d.result().cancelled);
         QVERIFY(d.progressBar()->format().contains(QStringLiteral("cancelled")));
         QVERIFY(d.runButton()->isEnabled());
+    }
+
+    // On a GPU (the lent H200): the dialog's own timers fill the measured columns and the ceiling.
+    void on_a_gpu_the_measured_columns_fill() {
+        if (!cuda_device_available()) QSKIP("no CUDA device: the ladder is modeled (tested above)");
+        LadderDialog d;
+        RgbBuffer im;
+        im.width = 3840;
+        im.height = 2160;
+        im.bytes.assign(3 * std::size_t(im.width) * im.height, 77);
+        d.setImage(im);
+        d.setFamily(KernelFamily::Grayscale);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(!d.table()->isColumnHidden(LadderDialog::kGpuUs));
+        QVERIFY(run_to_end(d));
+        QVERIFY2(!d.result().modeled, qPrintable(d.noteText()));
+        for (int r = 0; r < d.table()->rowCount(); ++r) {
+            QVERIFY2(cell(d.table(), r, LadderDialog::kGpuUs) != QStringLiteral("—"), qPrintable(cell(d.table(), r, 0)));
+            QVERIFY(cell(d.table(), r, LadderDialog::kOfReference).endsWith(QLatin1Char('%')));
+            QStringList cells;
+            for (int c : {int(LadderDialog::kVariant), int(LadderDialog::kPredictedUs), int(LadderDialog::kGpuUs),
+                          int(LadderDialog::kThroughput), int(LadderDialog::kOfReference)})
+                cells << cell(d.table(), r, c);
+            qInfo("%s", qPrintable(cells.join(QStringLiteral(" | "))));
+        }
+        qInfo("%s", qPrintable(d.referenceText()));
+        d.grab().save(QString::fromLocal8Bit(qgetenv("LADDER_GRAB_DIR")) + QStringLiteral("/ladder_gpu.png"));
     }
 
     void double_click_chooses_the_variant() {
