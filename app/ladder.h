@@ -48,7 +48,7 @@ struct LadderRow {
     KernelResources resources;     // registers per thread, static shared bytes
     int block_shared_bytes = 0;    // static + dynamic shared memory per block
     LadderFigures figures;
-    double fraction_of_reference = 0;  // reference time / this time, when both were timed
+    double fraction_of_reference = 0;  // this throughput / the ceiling's, when both were timed
 };
 
 // The ceiling of a family, measured in the same run as its rows.

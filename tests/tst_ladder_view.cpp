@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
@@ -156,10 +157,22 @@ private slots:
         for (int r = 0; r < d.table()->rowCount(); ++r) {
             const double ms = (10.0 - r) * 1e-3;
             QCOMPARE(cell(d.table(), r, LadderDialog::kGpuUs), QString::number(ms * 1e3, 'f', 1));
-            QCOMPARE(cell(d.table(), r, LadderDialog::kOfReference), QStringLiteral("%1%").arg(100 * 2e-3 / ms, 0, 'f', 1));
+            QCOMPARE(cell(d.table(), r, LadderDialog::kOfReference),
+                     QStringLiteral("%1%").arg(100 * grayscale_gb_per_s(61 * 29, ms) / 1000, 0, 'f', 1));
         }
         QVERIFY2(d.referenceText().contains(QStringLiteral("fake ceiling")), qPrintable(d.referenceText()));
         QVERIFY2(d.noteText().contains(QStringLiteral("Fake GPU")), qPrintable(d.noteText()));
+        // Every line of the note is shown (two here: the times, then what was traced), at any width.
+        QVERIFY(d.noteText().contains(QStringLiteral("traced on the emulator")));
+        for (int width : {1200, 700}) {
+            d.resize(width, d.height());
+            QTRY_VERIFY(d.noteLabel()->width() < width && d.noteLabel()->width() > width / 2);
+            const int lines = width > 1000 ? 2 : 3;  // the times wrap once at 700
+            QTRY_VERIFY(d.noteLabel()->height() >= lines * d.noteLabel()->fontMetrics().lineSpacing());
+            QTRY_VERIFY(d.table()->geometry().top() >= d.noteLabel()->geometry().bottom());  // nothing covers it
+        }
+        if (!qEnvironmentVariableIsEmpty("LADDER_GRAB_DIR"))
+            d.grab().save(QString::fromLocal8Bit(qgetenv("LADDER_GRAB_DIR")) + QStringLiteral("/ladder_fake.png"));
     }
 
     void cancel_stops_and_says_so() {
@@ -172,6 +185,7 @@ private slots:
         d.startLadder();
         QVERIFY(d.cancelButton()->isEnabled());
         QVERIFY(!d.runButton()->isEnabled());
+        QVERIFY(!d.familyBox()->isEnabled());
         const int n = d.table()->rowCount();
         QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 60000);
         d.cancelButton()->click();

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -9,6 +10,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
+#include <QTextDocument>
+
+#include <cmath>
 #include <QVBoxLayout>
 
 #include "app/backend_choice.h"
@@ -76,6 +80,29 @@ void LadderDialog::showEvent(QShowEvent* event) {
     fit_to_screen(this, frameGeometry().size() - size());
 }
 
+bool LadderDialog::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == note_ && event->type() == QEvent::Resize) fitNoteHeight();
+    return QDialog::eventFilter(watched, event);
+}
+
+// A word-wrapped label in a dialog's layout keeps the height of its first text when a longer one
+// comes: its height is set from its width whenever either the text or the width changes (the
+// layout gives the width; the height follows, which changes no width, so this settles at once).
+void LadderDialog::fitNoteHeight() {
+    // Laid out as the label lays out rich text (a QTextDocument at the label's width); QLabel's own
+    // heightForWidth never answers less than its minimum height and was a line short here.
+    const int width = note_->contentsRect().width();
+    if (width <= 0) return;
+    QTextDocument doc;
+    doc.setDefaultFont(note_->font());
+    doc.setDocumentMargin(0);
+    doc.setHtml(note_->text());
+    doc.setTextWidth(width);
+    const QMargins m = note_->contentsMargins();
+    const int h = int(std::ceil(doc.size().height())) + m.top() + m.bottom() + 2;
+    if (h != note_->minimumHeight()) note_->setFixedHeight(h);
+}
+
 void LadderDialog::done(int r) {
     saveSettings();
     QDialog::done(r);
@@ -125,6 +152,7 @@ void LadderDialog::buildUi() {
     note_->setWordWrap(true);
     note_->setTextFormat(Qt::RichText);
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note_->installEventFilter(this);
     v->addWidget(note_);
 
     table_ = new QTableWidget(0, kColumns, this);
@@ -432,6 +460,7 @@ void LadderDialog::refreshLabels() {
     QString text = QStringLiteral("<b>%1</b> on %2 — %3").arg(what, result_.problem.toHtmlEscaped(), note.toHtmlEscaped());
     if (!result_.trace_note.isEmpty()) text += QStringLiteral("<br>") + result_.trace_note.toHtmlEscaped();
     note_->setText(text);
+    fitNoteHeight();
 
     const LadderReference& ref = result_.reference;
     if (ref.timing.timed) {

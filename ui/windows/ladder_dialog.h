@@ -59,6 +59,7 @@ public:
     QComboBox* familyBox() const { return family_box_; }
     QComboBox* profileBox() const { return profile_box_; }
     QString noteText() const;
+    QLabel* noteLabel() const { return note_; }
     QString referenceText() const;
 
 signals:
@@ -68,6 +69,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the note's resizes
     void done(int r) override;
 
 private:
@@ -79,6 +81,7 @@ private:
     void setResult(const LadderResult& result);
     void setTableRow(int index);
     void refreshLabels();
+    void fitNoteHeight();  // the note's lines all shown, whatever the width
     void onStarted(const LadderResult& modeled);
     void onRowUpdated(int index, const LadderRow& row);
     void onProgress(int done, int total);
