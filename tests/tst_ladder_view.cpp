@@ -90,6 +90,8 @@ private slots:
             QCOMPARE(cell(d.table(), r, LadderDialog::kVariant), QString::fromStdString(catalogue[std::size_t(r)].name));
         QVERIFY(d.table()->isColumnHidden(LadderDialog::kGpuUs));
         QVERIFY(d.table()->isColumnHidden(LadderDialog::kOfReference));
+        QCOMPARE(d.table()->horizontalHeaderItem(LadderDialog::kThroughput)->text(), QStringLiteral("TFLOP/s"));
+        QCOMPARE(d.table()->horizontalHeaderItem(LadderDialog::kOfReference)->text(), QStringLiteral("% of cuBLAS"));
         QVERIFY2(d.noteText().contains(QStringLiteral("modeled")), qPrintable(d.noteText()));
 
         QVERIFY(run_to_end(d));

@@ -42,6 +42,16 @@ QTableWidgetItem* number_item(const QString& text, const QString& tip = {}) {
     return item;
 }
 
+// GB/s as they come; matmul's GFLOP/s as TFLOP/s, the unit its ceiling is quoted in.
+QString throughput_text(KernelFamily family, double value) {
+    if (family == KernelFamily::Matmul) return QString::number(value / 1e3, 'f', value < 1e4 ? 2 : 1);
+    return QString::number(value, 'f', value < 100 ? 1 : 0);
+}
+
+QString throughput_unit(KernelFamily family) {
+    return family == KernelFamily::Matmul ? QStringLiteral("TFLOP/s") : QStringLiteral("GB/s");
+}
+
 QString bytes_text(int bytes) {
     if (bytes == 0) return QStringLiteral("0");
     if (bytes % 1024 == 0) return QStringLiteral("%1 KiB").arg(bytes / 1024);
@@ -373,7 +383,7 @@ void LadderDialog::setResult(const LadderResult& result) {
     table_->setColumnHidden(kGpuUs, !timed);
     table_->setColumnHidden(kThroughput, !timed);
     table_->setColumnHidden(kOfReference, !timed);
-    table_->horizontalHeaderItem(kThroughput)->setText(result_.throughputUnit());
+    table_->horizontalHeaderItem(kThroughput)->setText(throughput_unit(result_.family));
     table_->horizontalHeaderItem(kOfReference)
         ->setText(result_.family == KernelFamily::Grayscale ? tr("% of copy") : tr("% of cuBLAS"));
     table_->setRowCount(int(result_.rows.size()));
@@ -406,7 +416,7 @@ void LadderDialog::setTableRow(int index) {
     table_->setItem(index, kGpuUs,
                     number_item(time, timed ? tr("median of %1 launches").arg(l.launches) : l.error));
     table_->setItem(index, kThroughput,
-                    number_item(timed ? QString::number(l.throughput, 'f', l.throughput < 100 ? 1 : 0) : dash()));
+                    number_item(timed ? throughput_text(result_.family, l.throughput) : dash()));
     table_->setItem(index, kOfReference,
                     number_item(r.fraction_of_reference > 0 ? QStringLiteral("%1%").arg(100 * r.fraction_of_reference, 0, 'f', 1)
                                                            : dash()));
@@ -466,7 +476,7 @@ void LadderDialog::refreshLabels() {
     if (ref.timing.timed) {
         reference_->setText(tr("Ceiling, same run: <b>%1</b> — %2 µs · %3 %4")
                                 .arg(ref.label.toHtmlEscaped(), us_text(ref.timing.median_ms),
-                                     QString::number(ref.throughput, 'f', 0), result_.throughputUnit()));
+                                     throughput_text(result_.family, ref.throughput), throughput_unit(result_.family)));
     } else if (!ref.label.isEmpty()) {
         reference_->setText(tr("Ceiling: %1 not timed: %2")
                                 .arg(ref.label.toHtmlEscaped(), QString::fromStdString(ref.timing.status.message()).toHtmlEscaped()));
