@@ -40,8 +40,11 @@ QString problem_text(const SweepRequest& r) {
     return QStringLiteral("A %1×%2 @ B %3×%4").arg(r.a.rows).arg(r.a.cols).arg(r.b.rows).arg(r.b.cols);
 }
 
-// Empty when the request's input can be timed, else why not.
-QString input_error(const SweepRequest& r) {
+}  // namespace
+
+// ---- inputs and timings ----
+
+QString sweep_input_error(const SweepRequest& r) {
     if (r.kernel == SweepKernel::Grayscale) {
         if (r.image.width == 0 || r.image.height == 0) return QStringLiteral("there is no image to time the kernel on");
         if (r.image.bytes.size() != 3 * std::size_t(r.image.width) * r.image.height)
@@ -52,25 +55,23 @@ QString input_error(const SweepRequest& r) {
     return check_matmul_shapes(r.a, r.b);
 }
 
-double throughput(const SweepRequest& r, double ms) {
+double sweep_throughput(const SweepRequest& r, double ms) {
     if (r.kernel == SweepKernel::Grayscale) return grayscale_gb_per_s(std::uint64_t(r.image.width) * r.image.height, ms);
     return matmul_gflop_per_s(r.a.rows, r.b.cols, r.a.cols, ms);
 }
 
-void apply_timing(const SweepRequest& request, const ShapeTiming& t, SweepRow* row) {
+void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& t, SweepRow* row) {
     if (t.timed) {
         row->state = SweepRowState::Timed;
         row->median_ms = t.median_ms;
         row->launches = t.launches;
-        row->throughput = throughput(request, t.median_ms);
+        row->throughput = sweep_throughput(request, t.median_ms);
         row->error.clear();
     } else if (!t.status) {
         row->state = SweepRowState::Failed;
         row->error = QString::fromStdString(t.status.message());
     }
 }
-
-}  // namespace
 
 // ---- shape sets ----
 
@@ -317,7 +318,7 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
     SweepResult result = model_sweep(request);
     const std::size_t total = result.rows.size();
     // Predictions first: they need no GPU, and with one they stand beside the times as these come in.
-    const bool predicting = request.predict && input_error(request).isEmpty();
+    const bool predicting = request.predict && sweep_input_error(request).isEmpty();
     const std::size_t steps = (predicting ? total : 0) + (timer ? total : 0);
     if (predicting) {
         for (std::size_t i = 0; i < total; ++i) {
@@ -340,7 +341,7 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
         options.progress = [total, chained = std::move(options.progress)](std::size_t done, std::size_t) {
             chained(total + done, 2 * total);
         };
-    if (const QString e = input_error(request); !e.isEmpty()) {
+    if (const QString e = sweep_input_error(request); !e.isEmpty()) {
         result.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
         result.note = e;
         return result;
@@ -354,12 +355,12 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
             if (chained) chained(i, t);
             if (i >= total) return;
             SweepRow row = result.rows[i];
-            apply_timing(request, t, &row);
+            apply_sweep_timing(request, t, &row);
             row_done(int(i), row);
         };
     }
     const TimingSweep timing = timer(request, result.rows, options);
-    for (std::size_t i = 0; i < total && i < timing.shapes.size(); ++i) apply_timing(request, timing.shapes[i], &result.rows[i]);
+    for (std::size_t i = 0; i < total && i < timing.shapes.size(); ++i) apply_sweep_timing(request, timing.shapes[i], &result.rows[i]);
     result.best = mark_best(&result.rows);
     result.status = timing.status;
     result.cancelled = timing.cancelled;

@@ -121,6 +121,13 @@ struct SweepRequest {
     int device = 0;
 };
 
+// Empty when the request's input can be timed (an image, or matrices that multiply), else why not.
+QString sweep_input_error(const SweepRequest& request);
+// GB/s (grayscale) or GFLOP/s (matmul) of the request's problem done in `ms`.
+double sweep_throughput(const SweepRequest& request, double ms);
+// A shape's timing onto its row: Timed with its median and throughput, or Failed with the reason.
+void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& timing, SweepRow* row);
+
 // Times the rows of a request: the kernels' GPU sweeps, or a fake in tests. It must call
 // options.progress/shape_done and honour options.cancel as run_timing_loop does (use it), and return
 // one ShapeTiming per row.

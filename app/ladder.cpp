@@ -18,35 +18,6 @@ constexpr std::size_t kCopyBytes = std::size_t(256) << 20;
 
 double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
 
-double row_throughput(const SweepRequest& r, double ms) {
-    if (r.kernel == KernelFamily::Grayscale) return grayscale_gb_per_s(std::uint64_t(r.image.width) * r.image.height, ms);
-    return matmul_gflop_per_s(r.a.rows, r.b.cols, r.a.cols, ms);
-}
-
-void apply_timing(const SweepRequest& request, const ShapeTiming& t, SweepRow* row) {
-    if (t.timed) {
-        row->state = SweepRowState::Timed;
-        row->median_ms = t.median_ms;
-        row->launches = t.launches;
-        row->throughput = row_throughput(request, t.median_ms);
-        row->error.clear();
-    } else if (!t.status) {
-        row->state = SweepRowState::Failed;
-        row->error = QString::fromStdString(t.status.message());
-    }
-}
-
-QString input_error(const SweepRequest& r) {
-    if (r.kernel == KernelFamily::Grayscale) {
-        if (r.image.width == 0 || r.image.height == 0) return QStringLiteral("there is no image to run the ladder on");
-        if (r.image.bytes.size() != 3 * std::size_t(r.image.width) * r.image.height)
-            return QStringLiteral("the RGB buffer does not hold width x height pixels");
-        return {};
-    }
-    if (r.a.size() == 0 || r.b.size() == 0) return QStringLiteral("there are no matrices to run the ladder on");
-    return check_matmul_shapes(r.a, r.b);
-}
-
 // "1920 × 1080" or "512×256×384": the request's size as the trace names what it traced.
 QString problem_size_text(const SweepRequest& r) {
     if (r.kernel == KernelFamily::Grayscale) return QStringLiteral("%1 × %2").arg(r.image.width).arg(r.image.height);
@@ -130,7 +101,7 @@ std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& pro
 
 LadderFigures trace_ladder_row(const SweepRequest& request, const LadderRow& row, const CancelToken* cancel) {
     LadderFigures f;
-    if (const QString e = input_error(request); !e.isEmpty()) {
+    if (const QString e = sweep_input_error(request); !e.isEmpty()) {
         f.error = e;
         return f;
     }
@@ -208,7 +179,7 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
     };
     const auto cancelled = [&] { return options.cancel && options.cancel->requested(); };
 
-    if (const QString e = input_error(request); !e.isEmpty()) {
+    if (const QString e = sweep_input_error(request); !e.isEmpty()) {
         result.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
         result.note = e;
         return result;
@@ -243,7 +214,7 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
     timing.progress = [&](std::size_t, std::size_t) { step(); };
     timing.shape_done = [&](std::size_t i, const ShapeTiming& t) {
         if (i >= n) return;
-        apply_timing(request, t, &result.rows[i].launch);
+        apply_sweep_timing(request, t, &result.rows[i].launch);
         if (row_done) row_done(int(i), result.rows[i]);
     };
     std::vector<SweepRow> launches;
