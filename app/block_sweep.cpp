@@ -28,7 +28,12 @@ QString csv_field(const QString& text) {
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-QString problem_text(const SweepRequest& r) {
+
+}  // namespace
+
+// ---- inputs and timings ----
+
+QString sweep_problem_text(const SweepRequest& r) {
     if (r.kernel == SweepKernel::Grayscale && (r.image.width == 0 || r.image.height == 0))
         return QStringLiteral("no image");
     if (r.kernel == SweepKernel::Matmul && (r.a.size() == 0 || r.b.size() == 0)) return QStringLiteral("no matrices");
@@ -39,10 +44,6 @@ QString problem_text(const SweepRequest& r) {
             .arg(r.layout == PixelLayout::Planar ? QStringLiteral("planar") : QStringLiteral("interleaved"));
     return QStringLiteral("A %1×%2 @ B %3×%4").arg(r.a.rows).arg(r.a.cols).arg(r.b.rows).arg(r.b.cols);
 }
-
-}  // namespace
-
-// ---- inputs and timings ----
 
 QString sweep_input_error(const SweepRequest& r) {
     if (r.kernel == SweepKernel::Grayscale) {
@@ -304,7 +305,7 @@ SweepResult model_sweep(const SweepRequest& request) {
     SweepResult r;
     r.kernel = request.kernel;
     r.profile = request.profile.name;
-    r.problem = problem_text(request);
+    r.problem = sweep_problem_text(request);
     r.rows = sweep_rows(request.kernel, request.profile);
     if (request.variant >= 0)
         r.rows.erase(std::remove_if(r.rows.begin(), r.rows.end(),

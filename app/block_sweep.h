@@ -121,6 +121,8 @@ struct SweepRequest {
     int device = 0;
 };
 
+// "1920 × 1080 image, interleaved" or "A 512×256 @ B 256×384" ("no image", "no matrices").
+QString sweep_problem_text(const SweepRequest& request);
 // Empty when the request's input can be timed (an image, or matrices that multiply), else why not.
 QString sweep_input_error(const SweepRequest& request);
 // GB/s (grayscale) or GFLOP/s (matmul) of the request's problem done in `ms`.

@@ -163,13 +163,18 @@ QString ladder_modeled_note(const QString& profile) {
         .arg(profile);
 }
 
-LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options,
-                        const std::function<void(int, const LadderRow&)>& row_done) {
+LadderResult model_ladder(const SweepRequest& request) {
     LadderResult result;
     result.family = request.kernel;
     result.profile = request.profile.name;
-    result.problem = model_sweep(request).problem;
+    result.problem = sweep_problem_text(request);
     result.rows = ladder_rows(request.kernel, request.profile);
+    return result;
+}
+
+LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options,
+                        const std::function<void(int, const LadderRow&)>& row_done) {
+    LadderResult result = model_ladder(request);
     const std::size_t n = result.rows.size();
     const std::size_t total = timers.rows ? 2 * n + 1 : n;
     std::size_t done = 0;

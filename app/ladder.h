@@ -82,6 +82,10 @@ SweepRow ladder_launch(const KernelInfo& variant);
 // `profile`; not traced, not timed.
 std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& profile);
 
+// The ladder before anything ran: the rows with their registers and modeled occupancy, the problem
+// and the profile named.
+LadderResult model_ladder(const SweepRequest& request);
+
 // The problem the figures are traced on: the request's own when it is small enough, else its corner
 // (an image's first rows, matrices cut to at most kLadderTraceSide a side): sectors and wavefronts per
 // request do not change with the size once a launch has a few waves of whole blocks.

@@ -24,12 +24,7 @@ void LadderRunner::cancel() { ticket_.cancel(); }
 
 void LadderRunner::start(SweepRequest request) {
     running_ = true;
-    LadderResult modeled;
-    modeled.family = request.kernel;
-    modeled.profile = request.profile.name;
-    modeled.problem = model_sweep(request).problem;
-    modeled.rows = ladder_rows(request.kernel, request.profile);
-    emit started(modeled);
+    emit started(model_ladder(request));
 
     // Worker thread: `this` is touched only in what is posted back, which runs on its thread, and only
     // while the job is still the latest (its id).

@@ -328,11 +328,7 @@ bool LadderDialog::isRunning() const { return runner_->isRunning(); }
 
 // The rows before anything ran: registers and modeled occupancy of each variant.
 void LadderDialog::showModel() {
-    LadderResult r;
-    r.family = family();
-    r.profile = profile().name;
-    r.problem = model_sweep(request()).problem;
-    r.rows = ladder_rows(r.family, profile());
+    const LadderResult r = model_ladder(request());
     progress_->setValue(0);
     progress_->setFormat(tr("not run"));
     setResult(r);
