@@ -189,7 +189,7 @@ private slots:
         QSignalSpy finished(&runner, &LadderRunner::finished);
         runner.start(matmul_request(21, 18, 25));
         QCOMPARE(started.count(), 1);
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(120000));
         const auto result = finished.takeFirst().at(0).value<LadderResult>();
         const int n = int(family_catalogue(KernelFamily::Matmul).size());
         QCOMPARE(int(result.rows.size()), n);
@@ -240,9 +240,9 @@ private slots:
         QSignalSpy finished(&runner, &LadderRunner::finished);
         runner.start(gray_request(40, 30, PixelLayout::Planar));
         const int n = int(family_catalogue(KernelFamily::Grayscale).size());
-        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 60000);  // every row traced, the first timed
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 120000);  // every row traced, the first timed
         runner.cancel();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(120000));
         const auto result = finished.takeFirst().at(0).value<LadderResult>();
         QVERIFY(result.cancelled);
         QCOMPARE(result.rows[0].launch.state, SweepRowState::Timed);

@@ -21,6 +21,8 @@
 #include "kernels/trace/matmul_trace.h"
 #include "ui/windows/ladder_dialog.h"
 
+#include "support/window_waits.h"
+
 using namespace cvz;
 
 namespace {
@@ -83,7 +85,7 @@ private slots:
         d.setFamily(KernelFamily::Matmul);
         QVERIFY(d.selectProfile(QStringLiteral("H200")));
         d.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(cvz::test::wait_exposed(&d));
         const auto& catalogue = family_catalogue(KernelFamily::Matmul);
         QCOMPARE(d.table()->rowCount(), int(catalogue.size()));
         for (int r = 0; r < d.table()->rowCount(); ++r)
@@ -151,7 +153,7 @@ private slots:
         d.setImage(odd_image());
         d.setFamily(KernelFamily::Grayscale);
         d.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(cvz::test::wait_exposed(&d));
         QVERIFY(!d.table()->isColumnHidden(LadderDialog::kGpuUs));
         QCOMPARE(d.table()->horizontalHeaderItem(LadderDialog::kOfReference)->text(), QStringLiteral("% of copy"));
         QVERIFY(run_to_end(d));
@@ -168,10 +170,10 @@ private slots:
         QVERIFY(d.noteText().contains(QStringLiteral("traced on the emulator")));
         for (int width : {1200, 700}) {
             d.resize(width, d.height());
-            QTRY_VERIFY(d.noteLabel()->width() < width && d.noteLabel()->width() > width / 2);
+            QTRY_VERIFY_WITH_TIMEOUT(d.noteLabel()->width() < width && d.noteLabel()->width() > width / 2, 120000);
             const int lines = width > 1000 ? 2 : 3;  // the times wrap once at 700
-            QTRY_VERIFY(d.noteLabel()->height() >= lines * d.noteLabel()->fontMetrics().lineSpacing());
-            QTRY_VERIFY(d.table()->geometry().top() >= d.noteLabel()->geometry().bottom());  // nothing covers it
+            QTRY_VERIFY_WITH_TIMEOUT(d.noteLabel()->height() >= lines * d.noteLabel()->fontMetrics().lineSpacing(), 120000);
+            QTRY_VERIFY_WITH_TIMEOUT(d.table()->geometry().top() >= d.noteLabel()->geometry().bottom(), 120000);  // nothing covers it
         }
         if (!qEnvironmentVariableIsEmpty("LADDER_GRAB_DIR"))
             d.grab().save(QString::fromLocal8Bit(qgetenv("LADDER_GRAB_DIR")) + QStringLiteral("/ladder_fake.png"));
@@ -189,9 +191,9 @@ private slots:
         QVERIFY(!d.runButton()->isEnabled());
         QVERIFY(!d.familyBox()->isEnabled());
         const int n = d.table()->rowCount();
-        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() >= n + 1, 120000);
         d.cancelButton()->click();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(120000));
         QVERIFY(d.result().cancelled);
         QVERIFY(d.progressBar()->format().contains(QStringLiteral("cancelled")));
         QVERIFY(d.runButton()->isEnabled());
@@ -208,7 +210,7 @@ private slots:
         d.setImage(im);
         d.setFamily(KernelFamily::Grayscale);
         d.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(cvz::test::wait_exposed(&d));
         QVERIFY(!d.table()->isColumnHidden(LadderDialog::kGpuUs));
         QVERIFY(run_to_end(d));
         QVERIFY2(!d.result().modeled, qPrintable(d.noteText()));

@@ -21,7 +21,7 @@ private slots:
         const LaunchShape shape = LaunchShape::two_d(32, 8);
         s.predictGrayscale(h200(), shape, 301, 77, PixelLayout::Planar);
         QVERIFY(s.pending());
-        QVERIFY(changed.wait(60000));
+        QVERIFY(changed.wait(120000));
         const GpuPrediction want = predict_grayscale(h200(), shape, 301, 77, PixelLayout::Planar);
         QVERIFY(!s.pending());
         QCOMPARE(s.prediction().total_us, want.total_us);
@@ -36,9 +36,9 @@ private slots:
         QSignalSpy changed(&s, &PredictionSession::predictionChanged);
         const MatmulLaunch naive = MatmulLaunch::naive(16, 16), tiled = MatmulLaunch::tiled(8);
         s.predictMatmul(h200(), naive, 33, 47, 29);
-        QVERIFY(changed.wait(60000));
+        QVERIFY(changed.wait(120000));
         s.predictMatmul(h200(), tiled, 33, 47, 29);
-        QVERIFY(changed.wait(60000));
+        QVERIFY(changed.wait(120000));
         QCOMPARE(s.cached(), 2);
         changed.clear();
         s.predictMatmul(h200(), naive, 33, 47, 29);  // remembered: the signal comes before the call returns
@@ -51,7 +51,7 @@ private slots:
         PredictionSession s;
         QSignalSpy changed(&s, &PredictionSession::predictionChanged);
         for (unsigned x : {1u, 2u, 4u, 8u, 16u, 32u}) s.predictGrayscale(h200(), LaunchShape::two_d(x, 4), 200, 100, PixelLayout::Interleaved);
-        QTRY_VERIFY_WITH_TIMEOUT(!s.pending(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.pending(), 120000);
         // Only the latest launch is reported, whatever the older ones did.
         QCOMPARE(changed.last().at(0).value<GpuPrediction>().total_us,
                  predict_grayscale(h200(), LaunchShape::two_d(32, 4), 200, 100).total_us);

@@ -228,7 +228,7 @@ void TestSweepDialog::any_one_variant_can_be_swept() {
             QCOMPARE(d.table()->rowCount(), int(sweep_blocks(info).size()));
             QSignalSpy finished(&d, &SweepDialog::sweepFinished);
             d.startSweep();
-            QVERIFY(finished.wait(60000));
+            QVERIFY(finished.wait(120000));
             for (const SweepRow& row : d.result().rows) {
                 QCOMPARE(row.ref().variant, info.variant);
                 QVERIFY2(row.state != SweepRowState::NotTimed, qPrintable(row.label()));
