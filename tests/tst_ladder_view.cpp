@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableWidget>
 
 #include "app/backend_choice.h"
@@ -78,6 +80,31 @@ bool run_to_end(LadderDialog& d) {
 class TestLadderView : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // settings go to a test location, not the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+        QCoreApplication::setApplicationName(QStringLiteral("cudaviz-ladder-view-test"));
+        QSettings().clear();
+    }
+
+    // The window's size comes back the next time it is opened.
+    void size_is_remembered() {
+        {
+            LadderDialog d;
+            d.setTimers({});
+            d.show();
+            QVERIFY(cvz::test::wait_exposed(&d));
+            d.resize(930, 470);
+            QTRY_COMPARE_WITH_TIMEOUT(d.size(), QSize(930, 470), 120000);
+            d.reject();  // Close
+        }
+        LadderDialog again;
+        again.setTimers({});
+        again.show();
+        QVERIFY(cvz::test::wait_exposed(&again));
+        QCOMPARE(again.size(), QSize(930, 470));
+    }
+
     void without_a_gpu_every_variant_is_listed_and_modeled() {
         LadderDialog d;
         d.setTimers({});

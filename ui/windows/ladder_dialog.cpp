@@ -26,7 +26,6 @@ namespace {
 
 constexpr int kIndexRole = Qt::UserRole;
 const QString kGeometryKey = QStringLiteral("ladder/geometry");
-const QString kHeaderKey = QStringLiteral("ladder/columns");
 
 QString dash() { return QStringLiteral("—"); }
 
@@ -84,7 +83,6 @@ void LadderDialog::showEvent(QShowEvent* event) {
         restored_ = true;
         QSettings settings;
         restoreGeometry(settings.value(kGeometryKey).toByteArray());
-        table_->horizontalHeader()->restoreState(settings.value(kHeaderKey).toByteArray());
     }
     QDialog::showEvent(event);
     fit_to_screen(this, frameGeometry().size() - size());
@@ -121,7 +119,6 @@ void LadderDialog::done(int r) {
 void LadderDialog::saveSettings() const {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kHeaderKey, table_->horizontalHeader()->saveState());
 }
 
 void LadderDialog::buildUi() {

@@ -22,7 +22,8 @@ class LadderRunner;
 // and, with a GPU, times each and the family's ceiling (a device copy, cuBLAS SGEMM) in the same run;
 // registers and occupancy are there from the start. Without a GPU the table says its figures are
 // modeled. The work runs on the main window's worker with a progress bar and Cancel. Double-clicking a
-// row chooses that variant's launch. The window's size and columns are remembered.
+// row chooses that variant's launch. The window's size and place are remembered (the columns fit
+// their contents as the figures come in).
 class LadderDialog : public QDialog {
     Q_OBJECT
 public:
