@@ -25,6 +25,11 @@ CVZ_HD constexpr std::uint8_t vec48_byte(const Vec16& a, const Vec16& b, const V
     return j < 16 ? vec16_byte(a, j) : j < 32 ? vec16_byte(b, j - 16) : vec16_byte(c, j - 32);
 }
 
+// Word i (0..11) of 48 bytes held in three Vec16.
+CVZ_HD constexpr std::uint32_t vec48_word(const Vec16& a, const Vec16& b, const Vec16& c, unsigned i) {
+    return i < 4 ? a.w[i] : i < 8 ? b.w[i - 4] : c.w[i - 8];
+}
+
 // Four floats, 16-byte aligned (CUDA's float4 without cuda_runtime.h).
 struct alignas(16) Float4 {
     float x, y, z, w;

@@ -12,11 +12,15 @@ namespace cvz {
 // out = 0.2989 R + 0.5870 G + 0.1140 B in float, truncated to uint8 as in the lecture.
 // The order and the fused multiply-adds are explicit so that no compiler contraction can change the
 // result: nvcc and g++ compute exactly the same float, hence the same byte.
+CVZ_HD float luma_float(float r, float g, float b) {
+    float acc = 0.2989f * r;
+    acc = fmaf(0.5870f, g, acc);
+    acc = fmaf(0.1140f, b, acc);
+    return acc;
+}
+
 CVZ_HD std::uint8_t luma_u8(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
-    float acc = 0.2989f * float(r);
-    acc = fmaf(0.5870f, float(g), acc);
-    acc = fmaf(0.1140f, float(b), acc);
-    return std::uint8_t(acc);
+    return std::uint8_t(luma_float(float(r), float(g), float(b)));
 }
 
 // Flat index of channel c (0 R, 1 G, 2 B) of pixel i in an image of n pixels.

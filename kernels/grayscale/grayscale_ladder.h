@@ -7,6 +7,7 @@
 #include "../core/index_math.h"
 #include "../core/vec16.h"
 #include "grayscale_body.h"
+#include "luma_words.h"
 
 namespace cvz {
 
@@ -30,6 +31,36 @@ CVZ_HD bool grayscale_vec16_ok(const GrayscaleImage& im) {
     return is_aligned16(im.rgb) && is_aligned16(im.gray) && (im.layout == PixelLayout::Interleaved || im.pixels() % 16 == 0);
 }
 
+// The grey bytes of 16 pixels held in x, y, z: three planes (R, G, B: pixel j is byte j of each) or
+// 48 interleaved bytes (pixel j is bytes 3j, 3j + 1, 3j + 2), by luma_words.h's exact shortcuts.
+template <bool PLANAR>
+CVZ_HD Vec16 luma_16(const Vec16& x, const Vec16& y, const Vec16& z) {
+    Vec16 out;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned q = 0; q < 4; ++q) {  // output word q: pixels 4q .. 4q + 3
+        std::uint32_t grey[4];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (unsigned e = 0; e < 4; ++e) {
+            float c[3];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (unsigned ch = 0; ch < 3; ++ch) {
+                const unsigned byte = 3 * (4 * q + e) + ch;  // interleaved: byte of the 48
+                c[ch] = PLANAR ? word_byte_to_float((ch == 0 ? x : ch == 1 ? y : z).w[q], e)
+                               : word_byte_to_float(vec48_word(x, y, z, byte / 4), byte % 4);
+            }
+            grey[e] = truncated_byte(luma_float(c[0], c[1], c[2]));
+        }
+        out.w[q] = pack_low_bytes(grey[0], grey[1], grey[2], grey[3]);
+    }
+    return out;
+}
+
 // 16 pixels q*16 .. q*16+15 with 16-byte accesses: three loads (the three planes, or the 48
 // interleaved bytes) and one store.
 template <class Ctx>
@@ -46,17 +77,7 @@ CVZ_HD void grayscale_16_vector(const Ctx& ctx, const GrayscaleImage& im, std::u
         y = ctx.load(src + 1);
         z = ctx.load(src + 2);
     }
-    Vec16 out{{0, 0, 0, 0}};
-    const bool planar = im.layout == PixelLayout::Planar;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned j = 0; j < 16; ++j) {
-        const std::uint8_t r = planar ? vec16_byte(x, j) : vec48_byte(x, y, z, 3 * j);
-        const std::uint8_t g = planar ? vec16_byte(y, j) : vec48_byte(x, y, z, 3 * j + 1);
-        const std::uint8_t b = planar ? vec16_byte(z, j) : vec48_byte(x, y, z, 3 * j + 2);
-        out.w[j / 4] |= std::uint32_t(luma_u8(r, g, b)) << (8 * (j % 4));
-    }
+    const Vec16 out = im.layout == PixelLayout::Planar ? luma_16<true>(x, y, z) : luma_16<false>(x, y, z);
     ctx.store(reinterpret_cast<Vec16*>(im.gray + 16 * q), out);
 }
 
