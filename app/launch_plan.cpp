@@ -1,5 +1,7 @@
 #include "launch_plan.h"
 
+#include <algorithm>
+
 #include "kernels/core/index_math.h"
 #include "kernels/grayscale/grayscale_launch.h"
 
@@ -16,7 +18,12 @@ ThreadOfPixel LaunchPlan::thread_of_pixel(std::uint32_t x, std::uint32_t y) cons
     const Dim3 bd = shape.block;
     r.global_index = std::uint64_t(y) * width + x;
     if (one_d) {
-        const std::uint64_t t = r.global_index / items_per_thread;  // the thread's global 1-D index
+        // The thread's global 1-D index; a grid smaller than the image (sized in waves) covers it in
+        // passes of its grid-stride loop.
+        const std::uint64_t grid_threads = std::max<std::uint64_t>(1, std::uint64_t(grid.x) * bd.x);
+        const std::uint64_t chunk = r.global_index / items_per_thread;
+        r.pass = std::uint32_t(chunk / grid_threads);
+        const std::uint64_t t = chunk % grid_threads;
         r.block = Dim3{unsigned(t / bd.x), 0, 0};
         r.thread = Dim3{unsigned(t % bd.x), 0, 0};
     } else {
@@ -75,6 +82,7 @@ LaunchPlan plan_grayscale_launch(const LaunchShape& shape, std::uint32_t width, 
     p.total_warps = p.blocks * p.warps_per_block;
     p.partial_warps = (p.threads_per_block % kWarpSize) ? p.blocks : 0;
     if (!p.one_d) p.passes = std::uint32_t(cdiv(height, row_stride(p.grid, shape.block)));
+    else if (p.total_threads) p.passes = std::uint32_t(std::max<std::uint64_t>(1, cdiv(cdiv(std::uint64_t(width) * height, p.items_per_thread), p.total_threads)));
 
     // Only the last column and the last row of blocks can hold guarded-off threads; every block of
     // one class (interior, right edge, bottom edge, corner) looks alike, so one of each is visited.

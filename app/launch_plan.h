@@ -15,7 +15,7 @@ struct ThreadOfPixel {
     std::uint64_t warp = 0;           // within the block
     unsigned lane = 0;
     std::uint64_t global_index = 0;   // i = y * width + x, the flat pixel index
-    std::uint32_t pass = 0;           // grid-stride pass in y (0 unless gridDim.y hit its cap)
+    std::uint32_t pass = 0;           // grid-stride pass: 2-D in y (0 unless gridDim.y hit its cap), 1-D over the image (0 unless the grid is sized in waves)
 };
 
 struct LaunchPlan {
@@ -33,7 +33,7 @@ struct LaunchPlan {
     std::uint64_t partial_warps = 0;    // warps with fewer than 32 threads (block size not a multiple of 32)
     std::uint64_t idle_warps = 0;       // warps whose threads are all switched off
     std::uint64_t divergent_warps = 0;  // warps with both active and idle threads
-    std::uint32_t passes = 1;           // grid-stride passes in y
+    std::uint32_t passes = 1;           // grid-stride passes (in y for 2-D, over the image for 1-D)
     bool one_d = true;                  // the variant's launch rule is 1-D (over the flattened image)
     std::uint32_t items_per_thread = 1; // consecutive pixels (1-D) or columns (2-D) one thread handles
 

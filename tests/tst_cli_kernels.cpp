@@ -153,6 +153,7 @@ void TestCliKernels::json_lists_the_catalogue() {
         QStringList want{"family", "name", "title", "block", "exact"};
         if (gray) want << "layouts";
         if (!k.tiles.empty()) want << "tiles";
+        if (k.grid_threads) want << "grid_threads";
         QStringList keys = o.keys();
         keys.sort();
         want.sort();
@@ -165,6 +166,7 @@ void TestCliKernels::json_lists_the_catalogue() {
         QCOMPARE(o.value("block").toString(), QString::fromLatin1(to_string(k.block)));
         QVERIFY(o.value("exact").isBool());
         QCOMPARE(o.value("exact").toBool(), k.exact);
+        if (k.grid_threads) QCOMPARE(qint64(o.value("grid_threads").toDouble()), qint64(k.grid_threads));
         if (gray) {
             QStringList layouts;
             for (const QJsonValue& v : o.value("layouts").toArray()) layouts << v.toString();

@@ -45,6 +45,7 @@ private slots:
     void matches_kernel();
     void lecture_examples();
     void thread_of_pixel_uses_kernel_indices();
+    void waves_grid_covers_the_image_in_passes();
 };
 
 void TestLaunchPlan::matches_kernel_data() {
@@ -144,6 +145,30 @@ void TestLaunchPlan::thread_of_pixel_uses_kernel_indices() {
     QCOMPARE(u.thread.x, 104u);
     QCOMPARE(u.warp, 3u);
     QCOMPARE(u.lane, 8u);
+}
+
+// gray_vec16_waves at 8K: a grid of 4 waves of the H200 (4 x 132 x 2048 threads = 4224 blocks of 256),
+// 16 pixels a thread, so its grid-stride loop takes two passes over the 2,073,600 chunks; the plan
+// names the pass and the thread of the grid-stride loop that writes each pixel.
+void TestLaunchPlan::waves_grid_covers_the_image_in_passes() {
+    const LaunchShape waves = LaunchShape::of(GrayscaleVariant::GrayVec16Waves, Dim3{256, 1, 1});
+    const LaunchPlan p = plan_grayscale_launch(waves, 7680, 4320);
+    QCOMPARE(p.grid, (Dim3{4224, 1, 1}));
+    QCOMPARE(p.passes, 2u);
+    QCOMPARE(p.idle_threads, 0ull);
+    const std::uint64_t grid_pixels = 4224ull * 256 * 16;  // one pass
+    const ThreadOfPixel last = p.thread_of_pixel(std::uint32_t((grid_pixels - 1) % 7680), std::uint32_t((grid_pixels - 1) / 7680));
+    QCOMPARE(last.pass, 0u);
+    QCOMPARE(last.block, (Dim3{4223, 0, 0}));
+    QCOMPARE(last.thread, (Dim3{255, 0, 0}));
+    const ThreadOfPixel next = p.thread_of_pixel(std::uint32_t(grid_pixels % 7680), std::uint32_t(grid_pixels / 7680));
+    QCOMPARE(next.pass, 1u);
+    QCOMPARE(next.block, (Dim3{0, 0, 0}));
+    QCOMPARE(next.thread, (Dim3{0, 0, 0}));
+    // A small image needs fewer threads than the cap: the grid covers it in one pass, as gray_vec16's.
+    const LaunchPlan small = plan_grayscale_launch(waves, 451, 300);
+    QCOMPARE(small.grid, plan_grayscale_launch(LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{256, 1, 1}), 451, 300).grid);
+    QCOMPARE(small.passes, 1u);
 }
 
 QTEST_APPLESS_MAIN(TestLaunchPlan)

@@ -49,6 +49,7 @@ QString catalogue_text() {
         if (!k.layouts.empty()) facts << QStringLiteral("layouts %1").arg(join(k.layouts));
         if (!k.tiles.empty()) facts << QStringLiteral("TILE %1").arg(tiles_text(k.tiles));
         facts << (k.exact ? QStringLiteral("exact") : QStringLiteral("not bit-identical"));
+        if (k.grid_threads) facts << QStringLiteral("grid of at most %1 threads").arg(qulonglong(k.grid_threads));
         text += QStringLiteral("  %1  %2\n  %3  %4\n")
                     .arg(QString::fromStdString(k.name).leftJustified(int(width)), QString::fromStdString(k.title),
                          QString(int(width), QLatin1Char(' ')), facts.join(QStringLiteral(" · ")));
@@ -73,6 +74,7 @@ QJsonDocument kernel_catalogue_json() {
             o.insert(QStringLiteral("tiles"), tiles);
         }
         o.insert(QStringLiteral("exact"), k.exact);
+        if (k.grid_threads) o.insert(QStringLiteral("grid_threads"), qint64(k.grid_threads));
         kernels.append(o);
     }
     QJsonObject root;
@@ -85,7 +87,8 @@ int run_kernels_command(const QStringList& arguments, QTextStream& out, QTextStr
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption json{"json", "Print the catalogue as JSON: {\"kernels\": [{\"family\", \"name\", "
                                           "\"title\", \"block\", \"layouts\" (grayscale), \"tiles\" (when the "
-                                          "kernel takes a TILE), \"exact\"}, ...]}."};
+                                          "kernel takes a TILE), \"exact\", \"grid_threads\" (a grid capped at that many "
+                                          "threads, a grid-stride loop covering the rest)}, ...]}."};
     parser.addOption(json);
     parser.setApplicationDescription(QString("Lists the kernel catalogue: every variant of every kernel family, with "
                                              "the name that\n`grayscale --kernel` and `matmul --kernel` accept, its "

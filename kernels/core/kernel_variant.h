@@ -50,6 +50,9 @@ struct KernelInfo {
     bool exact = true;                 // bit-identical to the family's reference variant
     bool barriers = false;             // calls __syncthreads(): the emulator runs it with fibers
     unsigned items_per_thread = 1;     // elements one thread handles (the grid rule divides by it)
+    // 1-D rule only: 0, or the most threads the grid has (a grid sized in waves of a device); the
+    // body's grid-stride loop covers the elements past them.
+    std::uint64_t grid_threads = 0;
 
     KernelRef ref(unsigned tile = 0) const { return {family, variant, tiles.empty() ? 0u : tile}; }
 };

@@ -15,6 +15,7 @@
 //   template <class Ctx> CVZ_HD static void run(const Ctx&, const Problem&, ...);
 //   static constexpr std::size_t shared_bytes(Dim3 block);  dynamic shared memory of a launch
 //   static constexpr KernelResources ptxas;                  registers and static shared bytes (sm_90)
+// and a 1-D variant whose body loops grid-stride may cap its grid with grid_threads (KernelInfo).
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -50,6 +51,7 @@ struct VariantDefaults {
     static constexpr bool barriers = false;
     static constexpr unsigned items_per_thread = 1;
     static constexpr Dim3 fixed_block{1, 1, 1};
+    static constexpr std::uint64_t grid_threads = 0;
 };
 
 // "8, 16, 32"
@@ -122,6 +124,7 @@ KernelInfo variant_info(KernelFamily family) {
     info.exact = Spec::exact;
     info.barriers = Spec::barriers;
     info.items_per_thread = Spec::items_per_thread;
+    info.grid_threads = Spec::grid_threads;
     return info;
 }
 

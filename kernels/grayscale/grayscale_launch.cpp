@@ -32,7 +32,9 @@ Dim3 grayscale_grid(const LaunchShape& shape, std::uint32_t width, std::uint32_t
     const LaunchLimits limits;
     const std::uint64_t items = grayscale_items_per_thread(shape);
     if (grayscale_rule(shape) == BlockRule::OneD) {
-        const std::uint64_t blocks = cdiv(std::uint64_t(width) * height, std::max(1u, shape.block.x) * items);
+        std::uint64_t blocks = cdiv(std::uint64_t(width) * height, std::max(1u, shape.block.x) * items);
+        const KernelInfo* info = grayscale_variant_info(shape.kind);
+        if (info && info->grid_threads) blocks = std::min(blocks, cdiv(info->grid_threads, std::max(1u, shape.block.x)));
         return Dim3{unsigned(std::min<std::uint64_t>(blocks, 0xFFFFFFFFull)), 1, 1};
     }
     const std::uint64_t gx = cdiv(width, std::max(1u, shape.block.x) * items);

@@ -15,7 +15,8 @@ unsigned grayscale_items_per_thread(const LaunchShape& shape);
 // True when the shape's variant launches a 1-D grid over the flattened image.
 inline bool is_one_d(const LaunchShape& shape) { return grayscale_rule(shape) == BlockRule::OneD; }
 
-// The grid the launchers compute from the variant's rule: 1-D cdiv(n, threads * items) blocks; 2-D
+// The grid the launchers compute from the variant's rule: 1-D cdiv(n, threads * items) blocks (at most
+// cdiv(grid_threads, threads) for a variant with a grid sized in waves, KernelInfo::grid_threads); 2-D
 // cdiv(w, bx * items) x cdiv(h, by) blocks, with y capped at CUDA's 65535 (the 2-D body's grid-stride
 // loop covers the remaining rows).
 Dim3 grayscale_grid(const LaunchShape& shape, std::uint32_t width, std::uint32_t height);

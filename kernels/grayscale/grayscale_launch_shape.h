@@ -14,6 +14,7 @@ enum class GrayscaleVariant : std::uint8_t {
     Gray2d,
     Gray1dX4,
     GrayVec16,
+    GrayVec16Waves,
     // The names of the lecture's two launches, which the code called GridKind before the catalogue.
     OneD = Gray1d,
     TwoD = Gray2d,
