@@ -52,12 +52,14 @@ std::string body_class(KernelFamily f, const std::string& name, unsigned tile) {
         {"gray_2d", "Gray2d"},
         {"gray_1d_x4", "Gray1dX4"},
         {"gray_vec16", "GrayVec16"},
+        {"gray_vec16_waves", "GrayVec16Waves"},
         {"matmul_naive", "MatmulNaive"},
         {"matmul_tiled", "MatmulTiledBody"},
         {"matmul_blocktile_1d", "MatmulBlocktile1dBody"},
         {"matmul_blocktile_2d", "MatmulBlocktile2dBody"},
         {"matmul_blocktile_vec", "MatmulBlocktileVecBody"},
         {"matmul_warptile", "MatmulWarptileBody"},
+        {"matmul_double_buffer", "MatmulDoubleBufferBody"},
     };
     auto it = classes.find(name);
     const std::string cls = it == classes.end() ? name : it->second;

@@ -19,6 +19,7 @@
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_variants.h"
+#include "kernels/trace/matmul_trace.h"
 #include "support/random_data.h"
 
 using namespace cvz;
@@ -61,13 +62,22 @@ private slots:
     void matmul_ladder_is_exact_data();
     void matmul_ladder_is_exact();
     void blocktiled_grid_covers_the_block_tiles();
+    void double_buffer_shared_loads_are_conflict_free();
 };
 
 void TestKernelLadder::ladder_is_in_the_catalogue() {
     QVERIFY(family_catalogue(KernelFamily::Grayscale).size() >= 4);
     QVERIFY(family_catalogue(KernelFamily::Matmul).size() >= 6);
-    for (const char* name : {"gray_1d_x4", "gray_vec16"}) QVERIFY2(find_kernel(KernelFamily::Grayscale, name), name);
-    for (const char* name : {"matmul_blocktile_1d", "matmul_blocktile_2d", "matmul_blocktile_vec", "matmul_warptile"}) {
+    for (const char* name : {"gray_1d_x4", "gray_vec16", "gray_vec16_waves"}) QVERIFY2(find_kernel(KernelFamily::Grayscale, name), name);
+    // The waves rung: a grid of at most four waves of the H200 (132 SMs x 2048 threads), else gray_vec16's.
+    QCOMPARE(find_kernel(KernelFamily::Grayscale, "gray_vec16_waves")->grid_threads, 4ull * 132 * 2048);
+    QCOMPARE(find_kernel(KernelFamily::Grayscale, "gray_vec16")->grid_threads, 0ull);
+    const LaunchShape waves = LaunchShape::of(GrayscaleVariant::GrayVec16Waves, Dim3{256, 1, 1});
+    QCOMPARE(grayscale_grid(waves, 7680, 4320), (Dim3{4224, 1, 1}));
+    QCOMPARE(grayscale_grid(waves, 37, 23), (Dim3{1, 1, 1}));
+    QCOMPARE(grayscale_grid(LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{256, 1, 1}), 7680, 4320), (Dim3{8100, 1, 1}));
+    for (const char* name :
+         {"matmul_blocktile_1d", "matmul_blocktile_2d", "matmul_blocktile_vec", "matmul_warptile", "matmul_double_buffer"}) {
         const KernelInfo* k = find_kernel(KernelFamily::Matmul, name);
         QVERIFY2(k, name);
         QVERIFY(k->exact && k->barriers && k->block == BlockRule::Fixed);
@@ -174,10 +184,11 @@ void TestKernelLadder::matmul_ladder_is_exact_data() {
     QTest::addColumn<quint32>("k");
     QTest::addColumn<quint32>("n");
     QTest::addColumn<int>("offset");  // floats the matrices start past a 16-byte boundary
-    // Odd shapes, rows and columns, several block tiles in each direction (129x67x131, 257x9x130),
-    // and multiples of 4 where the float4 path runs (132x68x136, 64x8x32).
-    const quint32 shapes[][3] = {{37, 23, 41}, {1, 45, 77}, {77, 45, 1}, {129, 67, 131}, {257, 9, 130},
-                                 {132, 68, 136}, {64, 8, 32}, {3, 1, 5}};
+    // Odd shapes, rows and columns, several block tiles in each direction (129x67x131, 257x9x130,
+    // 67x45x129), and multiples of 4 where the float4 path runs (132x68x136, 64x8x32; 260x36x132: K
+    // two phases of 16 and a part phase for the double-buffered kernel, N past one block tile).
+    const quint32 shapes[][3] = {{37, 23, 41}, {1, 45, 77}, {77, 45, 1}, {129, 67, 131}, {257, 9, 130}, {67, 45, 129},
+                                 {132, 68, 136}, {64, 8, 32}, {260, 36, 132}, {3, 1, 5}};
     for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul))
         for (const auto& s : shapes)
             for (int offset : {0, 1})
@@ -229,8 +240,30 @@ void TestKernelLadder::blocktiled_grid_covers_the_block_tiles() {
     QCOMPARE(wt.block_shape(), (Dim3{128, 1, 1}));
     QCOMPARE(matmul_grid(wt, 257, 129), (Dim3{2, 3, 1}));
     QCOMPARE(bt.shared_bytes(), std::size_t(2 * 128 * 8 * sizeof(float)));
+    // Double buffer: 256 threads for 128 x 128 outputs, two buffers of a 16 x 132 (padded) A tile and a
+    // 16 x 128 B tile.
+    const MatmulLaunch db = MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{}, 0);
+    QCOMPARE(db.block_shape(), (Dim3{256, 1, 1}));
+    QCOMPARE(matmul_grid(db, 257, 129), (Dim3{2, 3, 1}));
+    QCOMPARE(db.shared_bytes(), std::size_t(2 * (16 * 132 + 16 * 128) * sizeof(float)));
     // A fixed-block variant launches its own block whatever the launch's block field says.
     QCOMPARE(MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{8, 8, 1}, 0).block_shape(), (Dim3{16, 16, 1}));
+}
+
+// The double-buffered kernel's layout choices, seen in the trace: the 4 x 4 sub-tiles make a warp's
+// float4 shared loads read consecutive words (or broadcast): no load needs more wavefronts than its
+// ideal. Its transposed A-tile stores are padded (rows of 132), which at BK = 16 still leaves lanes 8 k
+// apart on one bank: at most 2 wavefronts a store request, never more.
+void TestKernelLadder::double_buffer_shared_loads_are_conflict_free() {
+    TraceOptions keep0;
+    keep0.keep_blocks = {0};
+    const TraceResult db = trace_matmul(nullptr, nullptr, 128, 48, 128, MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{}, 0), keep0);
+    QVERIFY2(db.status.is_ok(), db.status.message().c_str());
+    const RequestCounts& ld = db.trace.totals.shared_ld;
+    const RequestCounts& st = db.trace.totals.shared_st;
+    QVERIFY(ld.requests > 0 && st.requests > 0);
+    QCOMPARE(ld.bank_conflicts(), 0ull);
+    QVERIFY(st.wavefronts <= 2 * st.ideal_wavefronts);
 }
 
 QTEST_APPLESS_MAIN(TestKernelLadder)

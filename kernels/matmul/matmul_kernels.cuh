@@ -10,7 +10,7 @@ namespace cvz {
 namespace {
 
 template <class Body>
-__global__ void __launch_bounds__(Body::max_threads) matmul_kernel(MatmulProblem p) {
+__global__ void __launch_bounds__(Body::max_threads, body_min_blocks<Body>::value) matmul_kernel(MatmulProblem p) {
     Body::run(DeviceContext{}, p);
 }
 

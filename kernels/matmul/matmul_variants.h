@@ -11,6 +11,7 @@
 #include "../core/kernel_variant.h"
 #include "../core/variant_dispatch.h"
 #include "matmul_blocktiling.h"
+#include "matmul_double_buffer.h"
 #include "matmul_body.h"
 #include "matmul_launch.h"
 
@@ -172,8 +173,48 @@ struct MatmulWarptile : VariantDefaults {
     template <unsigned> using body = MatmulWarptileBody;
 };
 
-using MatmulVariants =
-    VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec, MatmulWarptile>;
+// Double buffering (the fp32 ladder's last rung, matmul_double_buffer.h): 128 x 128 outputs per block,
+// BK = 16, 256 threads of 8 x 8 outputs in four 4 x 4 sub-tiles 64 apart, two shared buffers, the next
+// phase fetched into registers during the current one. Tuned on the H200 at 4096^3 against BK = 8,
+// warps of 8 x 4 and 4 x 8 threads, 128 x 64, 64 x 128, 128 x 256 and 256 x 128 tiles (README). Two
+// blocks an SM (min_blocks) cap it at 128 registers, which costs 20 bytes of spill and pays.
+struct MatmulDoubleBufferBody {
+    using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16>;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = Tiles::THREADS;
+    static constexpr unsigned min_blocks = 2;
+    static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
+    static constexpr KernelResources ptxas{128, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return 2 * std::size_t(Tiles::STAGE_FLOATS) * sizeof(float); }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_double_buffer<Tiles>(ctx, p);
+    }
+};
+
+struct MatmulDoubleBuffer : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::DoubleBuffer;
+    static constexpr const char* name = "matmul_double_buffer";
+    static constexpr const char* title =
+        "128x128 block tile (BK 16), 8x8 outputs per thread in 4x4 sub-tiles, two shared buffers with the next tiles "
+        "fetched during the multiply";
+    static constexpr const char* label = "double buffer";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulDoubleBufferBody::max_threads, 1, 1};
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = 64;
+    template <unsigned> using body = MatmulDoubleBufferBody;
+};
+
+using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec,
+                                   MatmulWarptile, MatmulDoubleBuffer>;
+
+// The blocks an SM a body asks the compiler to fit (__launch_bounds__'s second argument): the body's
+// min_blocks, else 1.
+template <class Body, class = void>
+struct body_min_blocks : std::integral_constant<unsigned, 1> {};
+template <class Body>
+struct body_min_blocks<Body, std::void_t<decltype(Body::min_blocks)>> : std::integral_constant<unsigned, Body::min_blocks> {};
 
 // The dispatcher: f(Body{}) with the body of `variant` for `tile` (ignored by variants without one).
 template <class F>
