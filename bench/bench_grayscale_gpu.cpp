@@ -1,8 +1,9 @@
 // The grayscale kernel on the GPU: kernel time (CUDA events, median of --repeats after a warm-up)
 // and bandwidth (3n bytes read + n written) at 1920x1080, 3840x2160 and 7680x4320 for every variant
-// of the catalogue (1-D ones with 256-thread blocks, 2-D ones with 16x16 and 32x8, and gray_vec16 again
-// on a grid of SMs x resident blocks per SM), both layouts; and, in the same run, a
-// device-to-device copy of a large buffer as the bandwidth ceiling (bytes read + written).
+// of the catalogue (1-D ones with 256-thread blocks, 2-D ones with 16x16 and 32x8), both layouts; and,
+// in the same run, a device-to-device copy of a large buffer as the bandwidth ceiling (bytes read +
+// written), and at each size a copy of as many bytes as the kernel moves (2n copied: 4n read + written),
+// which pays the same launch, ramp-up and tail as the kernel.
 // "cold" times flush the L2 cache before each launch (what a new picture costs); "warm" times run
 // back to back, so an image that fits the L2 cache is read from it.
 //
@@ -18,8 +19,8 @@
 #include "kernels/cuda/cuda_devices.h"
 #include "kernels/cuda/cuda_event.h"
 #include "kernels/cuda/device_buffer.h"
-#include "kernels/cuda/occupancy_api.h"
 #include "kernels/grayscale/grayscale_device_launch.h"
+#include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/grayscale/grayscale_variants.h"
 
@@ -32,6 +33,7 @@ struct Row {
     std::string shape, layout;
     double cold_ms, warm_ms;
     double cold_gbs, warm_gbs;
+    double same_copy_cold_ms, same_copy_warm_ms;  // cudaMemcpy of 2n bytes at this size, same run
 };
 
 double median(std::vector<double> v) {
@@ -122,17 +124,6 @@ int main(int argc, char** argv) {
             shapes.push_back(LaunchShape::of(v, info.block == BlockRule::Fixed ? info.fixed_block : Dim3{256, 1, 1}));
         }
     }
-    // gray_vec16 once more on a grid sized in waves of the device: SMs x resident blocks per SM (the
-    // occupancy API), its grid-stride loop covering the image.
-    const LaunchShape waves_shape = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{256, 1, 1});
-    int sms = 0, per_sm = 0;
-    if (!check(cuda_status(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count"), "SM count") ||
-        !check(cuda_kernel_occupancy(KernelRef{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::GrayVec16), 0}, 256,
-                                     0, &per_sm, nullptr),
-               "occupancy"))
-        return 1;
-    const Dim3 waves_grid{unsigned(sms * per_sm), 1, 1};
-    shapes.push_back(waves_shape);  // the last entry: launched on waves_grid
     std::vector<Row> rows;
     std::mt19937 rng(1);
     for (const Size& sz : sizes) {
@@ -143,22 +134,28 @@ int main(int argc, char** argv) {
         if (!check(d_rgb.allocate(3 * n), "rgb") || !check(d_gray.allocate(n), "gray")) return 1;
         if (!check(cuda_status(cudaMemcpy(d_rgb.get(), rgb.data(), 3 * n, cudaMemcpyHostToDevice), "upload"), "upload"))
             return 1;
+        // A copy of 2n bytes (within the flush buffer `src`, whose first 256 MiB the L2 flush rewrites).
+        double same_cold = 0, same_warm = 0;
+        {
+            std::uint8_t* from = src.get() + copy_bytes / 2;
+            auto copy = [&] {
+                return cuda_status(cudaMemcpyAsync(src.get() + flush_bytes, from, 2 * n, cudaMemcpyDeviceToDevice, nullptr),
+                                   "cudaMemcpyAsync");
+            };
+            if (!time_ms(5, repeats, flush, copy, &same_cold) || !time_ms(5, repeats, nullptr, copy, &same_warm)) return 1;
+        }
         for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar}) {
             // The bytes are random, so the same buffer serves as either layout; the reference says which.
             grayscale_reference({rgb.data(), want.data(), sz.w, sz.h, layout});
             const GrayscaleImage im{d_rgb.get(), d_gray.get(), sz.w, sz.h, layout};
             for (std::size_t si = 0; si < shapes.size(); ++si) {
                 const LaunchShape& shape = shapes[si];
-                const bool waves = si + 1 == shapes.size();
-                auto run = [&] {
-                    return waves ? launch_grayscale_unvalidated(im, shape.kind, waves_grid, shape.block, 0, nullptr)
-                                 : launch_grayscale_on_device(im, shape, nullptr);
-                };
+                auto run = [&] { return launch_grayscale_on_device(im, shape, nullptr); };
                 if (!check(cuda_status(cudaMemset(d_gray.get(), 0xAB, n), "poison"), "poison")) return 1;
                 Row r{sz.w, sz.h,
-                      grayscale_variant_info(shape.kind)->name + " " + to_string(shape) +
-                          (waves ? " waves " + std::to_string(waves_grid.x) : std::string()),
-                      layout == PixelLayout::Planar ? "planar" : "interleaved", 0, 0, 0, 0};
+                      grayscale_variant_info(shape.kind)->name + " " + to_string(shape) + " grid " +
+                          std::to_string(grayscale_grid(shape, sz.w, sz.h).x),
+                      layout == PixelLayout::Planar ? "planar" : "interleaved", 0, 0, 0, 0, same_cold, same_warm};
                 if (!time_ms(5, repeats, flush, run, &r.cold_ms) || !time_ms(5, repeats, nullptr, run, &r.warm_ms))
                     return 1;
                 if (!check(cuda_status(cudaMemcpy(got.data(), d_gray.get(), n, cudaMemcpyDeviceToHost), "download"), "download"))
@@ -178,13 +175,16 @@ int main(int argc, char** argv) {
     std::printf("device: %s; medians of %d launches after warm-up, CUDA events\n", device.c_str(), repeats);
     std::printf("ceiling: device-to-device copy of %zu MiB: %.3f ms = %.0f GB/s (read + write)\n", copy_mib, copy_ms,
                 copy_gbs);
-    std::printf("%-10s %-28s %-12s %10s %9s %7s %10s %9s\n", "size", "shape", "layout", "cold us", "GB/s",
-                "%copy", "warm us", "GB/s");
+    std::printf("%%copy: of the large copy's GB/s; %%same: of the GB/s of a copy of 2n bytes at that size (cold with\n"
+                "cold, warm with warm), which pays the same launch, ramp-up and tail\n");
+    std::printf("%-10s %-36s %-12s %9s %7s %6s %6s %9s %7s %6s %6s\n", "size", "shape", "layout", "cold us", "GB/s",
+                "%copy", "%same", "warm us", "GB/s", "%copy", "%same");
     for (const Row& r : rows)
-        std::printf("%-10s %-28s %-12s %10.1f %9.0f %6.0f%% %10.1f %9.0f\n",
+        std::printf("%-10s %-36s %-12s %9.1f %7.0f %5.0f%% %5.0f%% %9.1f %7.0f %5.0f%% %5.0f%%\n",
                     (std::to_string(r.width) + "x" + std::to_string(r.height)).c_str(), r.shape.c_str(),
-                    r.layout.c_str(), r.cold_ms * 1e3, r.cold_gbs, 100 * r.cold_gbs / copy_gbs, r.warm_ms * 1e3,
-                    r.warm_gbs);
+                    r.layout.c_str(), r.cold_ms * 1e3, r.cold_gbs, 100 * r.cold_gbs / copy_gbs,
+                    100 * r.same_copy_cold_ms / r.cold_ms, r.warm_ms * 1e3, r.warm_gbs, 100 * r.warm_gbs / copy_gbs,
+                    100 * r.same_copy_warm_ms / r.warm_ms);
 
     if (!json.empty()) {
         std::ofstream f(json);
@@ -196,7 +196,9 @@ int main(int argc, char** argv) {
             f << "    {\"width\": " << r.width << ", \"height\": " << r.height << ", \"shape\": \"" << r.shape
               << "\", \"layout\": \"" << r.layout << "\", \"cold_ms\": " << r.cold_ms << ", \"cold_gb_per_s\": "
               << r.cold_gbs << ", \"warm_ms\": " << r.warm_ms << ", \"warm_gb_per_s\": " << r.warm_gbs
-              << ", \"fraction_of_copy\": " << r.cold_gbs / copy_gbs << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+              << ", \"fraction_of_copy\": " << r.cold_gbs / copy_gbs << ", \"warm_fraction_of_copy\": "
+              << r.warm_gbs / copy_gbs << ", \"same_size_copy_cold_ms\": " << r.same_copy_cold_ms
+              << ", \"same_size_copy_warm_ms\": " << r.same_copy_warm_ms << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
         }
         f << "  ]\n}\n";
         if (!f) {

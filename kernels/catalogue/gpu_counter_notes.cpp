@@ -35,6 +35,16 @@ std::string gpu_counter_note(const std::string& name) {
          "Global figures and shared instruction counts equal Nsight Compute's on the H200; its float4 shared loads take "
          "5/6 of the wavefronts counted here per quarter-warp, and at sizes that are not multiples of the tile the "
          "stores show under 1% more wavefronts and conflicts on the GPU."},
+        {"gray_vec16_waves",
+         "The body is gray_vec16's, and so are the figures: equal to Nsight Compute's on the H200 but for planar "
+         "images whose pixel count is not a multiple of 16 (9 load and 3 store requests more on the GPU at "
+         "1537x1023, where the byte-by-byte tail runs)."},
+        {"matmul_double_buffer",
+         "Global loads, all instruction counts and the shared stores' wavefronts and bank conflicts (the transposed A "
+         "tile's 2-way conflicts) equal Nsight Compute's on the H200. Its float4 shared loads take 3/4 of the "
+         "wavefronts counted here per quarter-warp, with a few bank conflicts (under 0.2%) that the addresses do not "
+         "have. Global store sectors: 1% fewer on the GPU at odd sizes, and 2.5 times as many requests and sectors at "
+         "256x128@128x256, where every store is a float4: not explained yet."},
         {"matmul_warptile",
          "Global loads and all instruction counts equal Nsight Compute's on the H200; its float4 shared loads take 5/6 "
          "of the wavefronts counted here. At odd sizes the GPU counted 3-11% fewer global store sectors for the same "
