@@ -22,7 +22,7 @@ Status kernel_address(KernelRef id, const void** f) {
             });
         case KernelFamily::Matmul:
             return with_matmul_variant(MatmulVariant(id.variant), id.tile, [f](auto body) {
-                *f = reinterpret_cast<const void*>(&matmul_kernel<decltype(body)>);
+                *f = reinterpret_cast<const void*>(matmul_kernel_for<decltype(body)>());
             });
     }
     return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");

@@ -32,7 +32,7 @@ struct Gray1d : GrayscaleVariantDefaults {
     static constexpr const char* title = "1-D grid over the flattened image, one pixel per thread";
     static constexpr const char* label = "1-D";
     static constexpr BlockRule block = BlockRule::OneD;
-    static constexpr KernelResources ptxas{16, 0};
+    static constexpr KernelResources ptxas{14, 0};
     template <unsigned> using body = Gray1d;
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {
@@ -80,7 +80,7 @@ struct GrayVec16 : GrayscaleVariantDefaults {
     static constexpr const char* label = "vec16";
     static constexpr BlockRule block = BlockRule::OneD;
     static constexpr unsigned items_per_thread = 16;
-    static constexpr KernelResources ptxas{32, 0};
+    static constexpr KernelResources ptxas{31, 0};
     template <unsigned> using body = GrayVec16;
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const GrayscaleImage& im) {

@@ -20,7 +20,7 @@ Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cu
     const dim3 grid(g.x, g.y, 1), block(b.x, b.y, 1);
     return with_matmul_variant(l, [&](auto body) {
         using Body = decltype(body);
-        matmul_kernel<Body><<<grid, block, Body::shared_bytes(b), stream>>>(p);
+        matmul_kernel_for<Body>()<<<grid, block, Body::shared_bytes(b), stream>>>(p);
         return cuda_status(cudaGetLastError(), ("matmul kernel launch (" + to_string(l) + ")").c_str());
     });
 }

@@ -10,8 +10,23 @@ namespace cvz {
 namespace {
 
 template <class Body>
-__global__ void __launch_bounds__(Body::max_threads, body_min_blocks<Body>::value) matmul_kernel(MatmulProblem p) {
+__global__ void __launch_bounds__(Body::max_threads) matmul_kernel(MatmulProblem p) {
     Body::run(DeviceContext{}, p);
+}
+
+// A body that asks for MIN_BLOCKS blocks an SM (its min_blocks) gets them as __launch_bounds__'s second
+// argument. The others keep the one-argument form: an explicit 1 changes ptxas's register choice
+// (matmul_naive: 32 registers become 56, and runs slower).
+template <class Body, unsigned MIN_BLOCKS>
+__global__ void __launch_bounds__(Body::max_threads, MIN_BLOCKS) matmul_kernel(MatmulProblem p) {
+    Body::run(DeviceContext{}, p);
+}
+
+// The compiled kernel of a body, for launches and for CUDA's questions about it.
+template <class Body>
+constexpr auto matmul_kernel_for() {
+    if constexpr (has_min_blocks<Body>::value) return &matmul_kernel<Body, Body::min_blocks>;
+    else return &matmul_kernel<Body>;
 }
 
 }  // namespace

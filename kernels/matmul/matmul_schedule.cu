@@ -14,7 +14,7 @@ namespace {
 
 // The same launch bounds as matmul_kernel, so the body gets the same register budget.
 template <class Body>
-__global__ void __launch_bounds__(Body::max_threads, body_min_blocks<Body>::value) matmul_recorded_kernel(MatmulProblem p, ScheduleRecordingContext ctx) {
+__global__ void __launch_bounds__(Body::max_threads) matmul_recorded_kernel(MatmulProblem p, ScheduleRecordingContext ctx) {
     ctx.block_started();
     Body::run(ctx, p);
     ctx.block_ended();

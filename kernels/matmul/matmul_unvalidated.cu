@@ -14,7 +14,7 @@ Status launch_matmul_unvalidated(const MatmulProblem& p, const MatmulLaunch& l, 
                                  std::size_t dynamic_shared_bytes, cudaStream_t stream) {
     const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, b.z);
     return with_matmul_variant(l, [&](auto body) {
-        matmul_kernel<decltype(body)><<<grid, block, dynamic_shared_bytes, stream>>>(p);
+        matmul_kernel_for<decltype(body)>()<<<grid, block, dynamic_shared_bytes, stream>>>(p);
         const cudaError_t err = cudaGetLastError();
         if (err == cudaSuccess) return Status::ok();
         const std::string what = "matmul " + to_string(l) + " kernel launch (grid " + to_string(g) + ", block " +

@@ -209,12 +209,11 @@ struct MatmulDoubleBuffer : VariantDefaults {
 using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec,
                                    MatmulWarptile, MatmulDoubleBuffer>;
 
-// The blocks an SM a body asks the compiler to fit (__launch_bounds__'s second argument): the body's
-// min_blocks, else 1.
+// A body with min_blocks asks the compiler to fit that many blocks an SM (matmul_kernels.cuh).
 template <class Body, class = void>
-struct body_min_blocks : std::integral_constant<unsigned, 1> {};
+struct has_min_blocks : std::false_type {};
 template <class Body>
-struct body_min_blocks<Body, std::void_t<decltype(Body::min_blocks)>> : std::integral_constant<unsigned, Body::min_blocks> {};
+struct has_min_blocks<Body, std::void_t<decltype(Body::min_blocks)>> : std::true_type {};
 
 // The dispatcher: f(Body{}) with the body of `variant` for `tile` (ignored by variants without one).
 template <class F>
