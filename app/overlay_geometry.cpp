@@ -19,11 +19,14 @@ GridCell grid_cell(const LaunchPlan& plan, std::int64_t x, std::int64_t y) {
     if (x < 0 || y < 0) return cell;
     const GridExtent extent = grid_extent(plan);
     if (std::uint64_t(x) >= extent.width || std::uint64_t(y) >= extent.height) return cell;
-    // In 1-D only the first total_threads cells of the flattened extent hold a thread.
-    if (plan.one_d && std::uint64_t(y) * plan.width + std::uint64_t(x) >= plan.total_threads * plan.items_per_thread)
+    const bool inside = std::uint64_t(x) < plan.width && std::uint64_t(y) < plan.height;
+    // In 1-D, past the image only the first total_threads cells of the flattened extent hold a thread;
+    // inside it, a grid smaller than the image (sized in waves) reaches every pixel in later passes.
+    if (plan.one_d && !inside &&
+        std::uint64_t(y) * plan.width + std::uint64_t(x) >= plan.total_threads * plan.items_per_thread)
         return cell;
     cell.in_grid = true;
-    cell.inside = std::uint64_t(x) < plan.width && std::uint64_t(y) < plan.height;
+    cell.inside = inside;
     cell.thread = plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y));
     cell.active = plan.thread_active(cell.thread.block, cell.thread.thread);
     return cell;

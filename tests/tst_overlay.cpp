@@ -152,6 +152,7 @@ private slots:
     void line_merge_keeps_lines_apart();
     void overlay_off_draws_the_plain_image();
     void integer_math_exact_past_2_to_the_24();
+    void grid_in_waves_covers_the_image_in_passes();
     void extent_and_cells_data();
     void extent_and_cells();
     void inspector_shows_grid_stride_pass();
@@ -578,6 +579,52 @@ void TestOverlay::integer_math_exact_past_2_to_the_24() {
             ++checked;
         }
     QVERIFY(checked > 50);
+}
+
+// gray_vec16_waves caps its grid at 4 waves of the H200 (4 x 132 x 2048 threads of 16 pixels =
+// 17,301,504 pixels); a larger image is covered by further passes of the grid-stride loop, so its
+// last pixels belong to the first threads again, both in grid_cell and on screen.
+void TestOverlay::grid_in_waves_covers_the_image_in_passes() {
+    const QSize size(4200, 4200);  // 17,640,000 pixels: the second pass starts in row 4119
+    OverlayState state = full_overlay(LaunchShape::of(GrayscaleVariant::GrayVec16Waves, Dim3{256, 1, 1}), size, OverlayColoring::Block);
+    state.show_idle = false;
+    const std::uint64_t span = state.plan.total_threads * state.plan.items_per_thread;
+    QCOMPARE(span, std::uint64_t(4) * 132 * 2048 * 16);
+    QCOMPARE(state.extent(), size);  // no row past the image: every cell is a pixel
+    for (const std::uint64_t i : {span - 1, span, span + 17, std::uint64_t(size.width()) * size.height() - 1}) {
+        const GridCell cell = grid_cell(state.plan, std::int64_t(i % 4200), std::int64_t(i / 4200));
+        QVERIFY2(cell.in_grid && cell.inside && cell.active, qPrintable(QString::number(i)));
+        const std::uint64_t t = (i % span) / 16;
+        QCOMPARE(cell.thread.linear_block, t / 256);
+        QCOMPARE(cell.thread.pass, std::uint32_t(i / span));
+    }
+    if (!gl_) QSKIP("no OpenGL here");
+    QImage image(size, QImage::Format_Grayscale8);
+    image.fill(128);
+    Rig rig(false, false);
+    QVERIFY(rig.exposed());
+    if (!rig.gl()->integerIndexMath()) QSKIP("this GL has no GLSL 1.30: the float path is exact below 2^24 only");
+    rig.surface()->setImage(image);
+    ViewTransform* t = rig.surface()->transform();
+    t->setImageSize(image.size());
+    t->setZoom(kZoom);
+    t->setCenter(QPointF(double(span % 4200) + 0.5, double(span / 4200) + 0.5));
+    rig.surface()->setOverlay(state);
+    const QImage shot = rig.surface()->grabImage();
+    int checked = 0, wrapped = 0;
+    for (int y = 4115; y < 4123; ++y)
+        for (int x = 0; x < 4200; ++x) {
+            const QPointF w = rig.surface()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+            if (!shot.rect().contains(w.toPoint())) continue;
+            const ThreadOfPixel tp = state.plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y));
+            const QRgb got = shot.pixel(w.toPoint());
+            QVERIFY2(near(got, rgbf(color_for_id(tp.linear_block)), 2),
+                     qPrintable(QStringLiteral("(%1,%2) block %3 pass %4: %5").arg(x).arg(y).arg(tp.linear_block).arg(tp.pass).arg(hex(got))));
+            ++checked;
+            wrapped += tp.pass == 1;
+        }
+    QVERIFY(checked > 50);
+    QVERIFY(wrapped > 10);
 }
 
 void TestOverlay::extent_and_cells_data() {

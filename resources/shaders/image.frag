@@ -143,9 +143,12 @@ Cell cell_at(IDX x, IDX y) {
     {
         if (x >= u_w) return c;
         IDX i = y * u_w + x;  // the flat index: rows continue past the last pixel
-        if (i >= u_threads * u_items) return c;
+        IDX span = u_threads * u_items;       // pixels one pass of the grid covers
+        // Past the grid: outside the image nothing runs; inside it, a grid sized in waves covers the
+        // rest in further passes of its grid-stride loop (pass = i / span).
+        if (i >= span && !c.inside) return c;
         c.grid = true;
-        IDX t = idiv(i, u_items);             // the thread's index: i = t * items + j
+        IDX t = idiv(i - span * idiv(i, span), u_items);  // the thread's index: i mod span = t * items + j
         c.block = idiv(t, u_bx);              // t = blockIdx.x * blockDim.x + threadIdx.x
         c.thread = t - c.block * u_bx;
         c.runs = c.inside;                  // if (i < n)
