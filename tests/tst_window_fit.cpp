@@ -26,6 +26,7 @@
 #include "ui/pages/matmul_page.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/views/display_path.h"
+#include "ui/windows/elided_label.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -198,6 +199,13 @@ void TestWindowFit::every_page_fits_the_screen() {
         if (kTeachingLabels.contains(label->objectName()))
             if (const QString why = clipped(label); !why.isEmpty()) problems << why;
     for (const QString& tab : cut_tabs(w)) problems << QStringLiteral("dock tab '%1' is cut").arg(tab);
+    // One-line titles that may be cut (the matrix titles, the status bar) say so with "…" and keep
+    // their whole text in the tooltip.
+    for (const ElidedLabel* label : w.findChildren<ElidedLabel*>()) {
+        if (!label->isVisibleTo(&w) || label->shownText() == label->text()) continue;
+        if (!label->shownText().endsWith(QChar(0x2026)) || label->toolTip() != label->text())
+            problems << QStringLiteral("'%1' is cut to '%2' without an ellipsis and its tooltip").arg(label->text(), label->shownText());
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
 }
 

@@ -1,5 +1,6 @@
 #include "app/counted.h"
 #include "ui/pages/matmul_page.h"
+#include "ui/windows/elided_label.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -77,9 +78,9 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     a_view_->setName(QStringLiteral("A"));
     b_view_->setName(QStringLiteral("B"));
     c_view_->setName(QStringLiteral("C"));
-    a_title_ = new QLabel(this);
-    b_title_ = new QLabel(this);
-    c_title_ = new QLabel(this);
+    a_title_ = new ElidedLabel(this);  // cut with "…" on a narrow window; whole in the tooltip
+    b_title_ = new ElidedLabel(this);
+    c_title_ = new ElidedLabel(this);
 
     auto rich = [this] {
         auto* l = new QLabel(this);

@@ -54,7 +54,8 @@ QString throughput_unit(KernelFamily family) {
 QString bytes_text(int bytes) {
     if (bytes == 0) return QStringLiteral("0");
     if (bytes % 1024 == 0) return QStringLiteral("%1 KiB").arg(bytes / 1024);
-    return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1024) return QStringLiteral("%1 B").arg(bytes);
+    return QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'f', 1);  // 33280 -> "32.5 KiB", as the others read
 }
 
 }  // namespace
