@@ -9,10 +9,14 @@ namespace cvz {
 
 MatmulThread matmul_thread_of_element(const MatmulLaunch& launch, std::uint32_t row, std::uint32_t col) {
     const Dim3 b = launch.block_shape();
+    const Dim3 per = matmul_output_tile(launch);
     MatmulThread t;
-    if (b.x == 0 || b.y == 0) return t;
-    t.block = Dim3{col / b.x, row / b.y, 0};
-    t.thread = Dim3{col % b.x, row % b.y, 0};
+    if (b.x == 0 || b.y == 0 || per.x == 0 || per.y == 0) return t;
+    t.block = Dim3{col / per.x, row / per.y, 0};
+    // One output per thread: the inverse of r = blockIdx.y*blockDim.y + threadIdx.y, c = ...x. A
+    // register-tiled block spreads its outputs over its threads in the variant's own pattern.
+    t.one_output_per_thread = per.x == b.x && per.y == b.y;
+    if (t.one_output_per_thread) t.thread = Dim3{col % b.x, row % b.y, 0};
     return t;
 }
 
@@ -35,7 +39,7 @@ int MatmulPhaseModel::steps() const {
 }
 
 MatrixRect MatmulPhaseModel::output_tile(Dim3 block) const {
-    const Dim3 b = launch_.block_shape();
+    const Dim3 b = matmul_output_tile(launch_);
     if (!valid_ || block.x >= grid_.x || block.y >= grid_.y) return {};
     const std::uint64_t row = std::uint64_t(block.y) * b.y, col = std::uint64_t(block.x) * b.x;
     return {std::uint32_t(row), std::uint32_t(col), std::uint32_t(std::min<std::uint64_t>(b.y, m_ - row)),

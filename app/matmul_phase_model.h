@@ -17,9 +17,12 @@ struct MatrixRect {
 
 // The thread that computes output element (row, col) of C: the inverse of the kernels'
 // r = blockIdx.y*blockDim.y + threadIdx.y, c = blockIdx.x*blockDim.x + threadIdx.x.
+// The block is the variant's: its output tile (matmul_output_tile) is blockDim for the lecture's
+// kernels and the block tile (BN x BM) for the register-tiled ones.
 struct MatmulThread {
     Dim3 block{0, 0, 0};
-    Dim3 thread{0, 0, 0};
+    Dim3 thread{0, 0, 0};               // valid when one_output_per_thread
+    bool one_output_per_thread = true;  // false for a register-tiled variant: its thread is not modeled here
 };
 MatmulThread matmul_thread_of_element(const MatmulLaunch& launch, std::uint32_t row, std::uint32_t col);
 

@@ -2,7 +2,13 @@
 // closed forms the matrix view shows (naive: K loads per operand per output; tiled: K/TILE per thread).
 #include <QtTest>
 
+#include "app/matmul_phase_model.h"
 #include "app/matmul_traffic.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/trace/matmul_trace.h"
+
+#include <set>
+#include <utility>
 
 using namespace cvz;
 
@@ -14,6 +20,7 @@ private slots:
     void counted_equals_predicted_data();
     void counted_equals_predicted();
     void tiling_divides_global_loads_by_tile();
+    void every_block_writes_the_output_tile_the_view_draws();
 };
 
 void TestMatmulTraffic::counted_equals_predicted_data() {
@@ -54,4 +61,46 @@ void TestMatmulTraffic::tiling_divides_global_loads_by_tile() {
 }
 
 QTEST_APPLESS_MAIN(TestMatmulTraffic)
+// The matrix view's output tile of a block (MatmulPhaseModel::output_tile) and the block it names for
+// an element of C (matmul_thread_of_element) are the elements the block's threads really store, as
+// the traced emulator records them, for every catalogue variant (the register-tiled ones cover a
+// block tile larger than the block), on odd sizes, for the first block and the ragged last one.
+void TestMatmulTraffic::every_block_writes_the_output_tile_the_view_draws() {
+    const std::uint32_t m = 150, k = 37, n = 133;
+    for (const KernelInfo& info : family_catalogue(KernelFamily::Matmul)) {
+        const MatmulVariant v = MatmulVariant(info.variant);
+        const MatmulLaunch launch = info.block == BlockRule::Fixed ? MatmulLaunch::of(v, info.fixed_block, 16)
+                                    : info.block == BlockRule::Tile ? MatmulLaunch::of(v, Dim3{16, 16, 1}, 16)
+                                                                    : MatmulLaunch::of(v, Dim3{16, 16, 1}, 16);
+        const MatmulPhaseModel model(launch, m, k, n);
+        QVERIFY(model.valid());
+        const Dim3 grid = model.grid();
+        for (const std::uint64_t id : {std::uint64_t(0), std::uint64_t(grid.x) * grid.y - 1}) {
+            const Dim3 block{unsigned(id % grid.x), unsigned(id / grid.x), 0};
+            TraceOptions o;
+            o.keep_blocks = {id};
+            const TraceResult r = trace_matmul(nullptr, nullptr, m, k, n, launch, o);
+            QVERIFY2(r.status.is_ok(), r.status.message().c_str());
+            std::set<std::pair<std::uint32_t, std::uint32_t>> stored;
+            for (const MemoryRequest& q : r.trace.requests) {
+                if (q.block != id || q.space != MemorySpace::Global || q.access != Access::Store) continue;
+                QCOMPARE(QString::fromStdString(r.trace.buffers[std::size_t(q.buffer)].name), QStringLiteral("C"));
+                for (const LaneAccess& a : q.lanes)
+                    for (std::uint64_t byte = a.offset; byte < a.offset + a.bytes; byte += 4)
+                        stored.insert({std::uint32_t(byte / 4 / n), std::uint32_t(byte / 4 % n)});
+            }
+            const MatrixRect tile = model.output_tile(block);
+            const QString what = QStringLiteral("%1 block (%2, %3)").arg(QString::fromStdString(info.name)).arg(block.x).arg(block.y);
+            QVERIFY2(stored.size() == std::size_t(tile.rows) * tile.cols,
+                     qPrintable(what + QStringLiteral(": %1 stored, tile %2x%3").arg(stored.size()).arg(tile.rows).arg(tile.cols)));
+            for (const auto& [row, col] : stored) {
+                QVERIFY2(row >= tile.row && row < tile.row + tile.rows && col >= tile.col && col < tile.col + tile.cols,
+                         qPrintable(what + QStringLiteral(": C[%1, %2] outside its tile").arg(row).arg(col)));
+                const MatmulThread t = matmul_thread_of_element(launch, row, col);
+                QVERIFY2(t.block.x == block.x && t.block.y == block.y, qPrintable(what + QStringLiteral(": C[%1, %2] named to another block").arg(row).arg(col)));
+            }
+        }
+    }
+}
+
 #include "tst_matmul_traffic.moc"

@@ -38,16 +38,22 @@ std::string to_string(const MatmulLaunch& l) {
     return info->label + " " + std::to_string(b.x) + "x" + std::to_string(b.y);
 }
 
-Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
+Dim3 matmul_output_tile(const MatmulLaunch& l) {
     const Dim3 b = l.block_shape();
     if (b.x == 0 || b.y == 0) return Dim3{0, 0, 1};
     const KernelInfo* info = matmul_variant_info(l.kernel);
-    const std::uint64_t items = info ? std::max(1u, info->items_per_thread) : 1u;
-    Dim3 per{unsigned(b.x * items), b.y, 1};  // outputs one block covers: columns, rows
+    const unsigned items = info ? std::max(1u, info->items_per_thread) : 1u;
+    Dim3 per{b.x * items, b.y, 1};  // outputs one block covers: columns, rows
     with_matmul_variant(l, [&](auto body) {
         using Body = decltype(body);
         if constexpr (has_block_tile<Body>::value) per = Body::block_tile;
     });
+    return per;
+}
+
+Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
+    const Dim3 per = matmul_output_tile(l);
+    if (per.x == 0 || per.y == 0) return Dim3{0, 0, 1};
     return Dim3{unsigned(cdiv(n, per.x)), unsigned(cdiv(m, per.y)), 1};
 }
 

@@ -38,6 +38,10 @@ struct MatmulLaunch {
 
 std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled TILE=16"
 
+// The outputs of C one block computes, columns x rows: blockDim for the lecture's kernels, the body's
+// block_tile (BN x BM) for a blocktiled variant.
+Dim3 matmul_output_tile(const MatmulLaunch& launch);
+
 // The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows; for a blocktiled
 // variant (its body has a block_tile of BN x BM outputs), cdiv(N, BN) by cdiv(M, BM).
 Dim3 matmul_grid(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);

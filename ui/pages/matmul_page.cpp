@@ -552,9 +552,19 @@ QString MatmulPage::inspectorText() const {
     const Dim3 bd = session_->launch().block_shape();
     QStringList lines;
     lines << tr("C[%1, %2]").arg(r).arg(col);
-    lines << tr("blockIdx = (%1, %2)   threadIdx = (%3, %4)").arg(t.block.x).arg(t.block.y).arg(t.thread.x).arg(t.thread.y);
-    lines << tr("  row    = blockIdx.y·blockDim.y + threadIdx.y = %1·%2 + %3").arg(t.block.y).arg(bd.y).arg(t.thread.y);
-    lines << tr("  column = blockIdx.x·blockDim.x + threadIdx.x = %1·%2 + %3").arg(t.block.x).arg(bd.x).arg(t.thread.x);
+    if (t.one_output_per_thread) {
+        lines << tr("blockIdx = (%1, %2)   threadIdx = (%3, %4)").arg(t.block.x).arg(t.block.y).arg(t.thread.x).arg(t.thread.y);
+        lines << tr("  row    = blockIdx.y·blockDim.y + threadIdx.y = %1·%2 + %3").arg(t.block.y).arg(bd.y).arg(t.thread.y);
+        lines << tr("  column = blockIdx.x·blockDim.x + threadIdx.x = %1·%2 + %3").arg(t.block.x).arg(bd.x).arg(t.thread.x);
+    } else {
+        // A register-tiled block: its output tile is larger than the block, each thread computes a
+        // tile of outputs in the variant's own pattern (not drawn here).
+        const Dim3 per = matmul_output_tile(session_->launch());
+        lines << tr("blockIdx = (%1, %2): its %3 threads compute a %4×%5 tile of C").arg(t.block.x).arg(t.block.y)
+                     .arg(bd.x * bd.y * bd.z).arg(per.y).arg(per.x);
+        lines << tr("  row    in rows %1–%2 = blockIdx.y·%3 + …").arg(t.block.y * per.y).arg(t.block.y * per.y + per.y - 1).arg(per.y);
+        lines << tr("  column in columns %1–%2 = blockIdx.x·%3 + …").arg(t.block.x * per.x).arg(t.block.x * per.x + per.x - 1).arg(per.x);
+    }
     lines << tr("dot product of A row %1 and B column %2: K = %3 terms").arg(r).arg(col).arg(session_->model().k());
     // The float64 reference of this one element, on the fly: K multiply-adds.
     double ref = 0;
