@@ -7,6 +7,7 @@
 
 #include "backend_choice.h"
 #include "job_runner.h"
+#include "row_job.h"
 #include "kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_planar.h"
@@ -402,32 +403,18 @@ void SweepRunner::start(SweepRequest request) {
     emit started(model_sweep(request));
 
     // The request (an image can be large) moves to the worker; nothing of it stays shared. A newer
-    // sweep (same tag) asks this one to stop; whatever this one posted after that is recognised by
-    // its id and says nothing more.
-    ticket_ = jobs_->submit(kSweepTag, this, [this, request = std::move(request), timer = timer_](
-                                                 JobControl& job) -> JobRunner::Continuation {
-        // Worker thread: `this` is touched only in what is posted back, which runs on its thread.
-        const quint64 id = job.id();
-        TimingOptions options;
-        options.cancel = &job.cancelToken();
-        options.progress = [this, job, id](std::size_t done, std::size_t total) {
-            job.reportProgress(total ? double(done) / double(total) : 1.0);
-            job.post([this, id, done, total] {
-                if (id == ticket_.id()) emit progress(int(done), int(total));
-            });
-        };
-        const auto row_done = [this, job, id](int index, const SweepRow& row) {
-            job.post([this, id, index, row] {
-                if (id == ticket_.id()) emit rowUpdated(index, row);
-            });
-        };
-        SweepResult result = run_sweep(request, timer, options, row_done);
-        return [this, id, result = std::move(result)] {
-            if (id != ticket_.id()) return;
+    // sweep (same tag) asks this one to stop; whatever this one posted after that says nothing more.
+    ticket_ = submit_row_job<SweepRow>(
+        *jobs_, kSweepTag, this, &ticket_,
+        [request = std::move(request), timer = timer_](const TimingOptions& options, const auto& row_done) {
+            return run_sweep(request, timer, options, row_done);
+        },
+        [this](int done, int total) { emit progress(done, total); },
+        [this](int index, const SweepRow& row) { emit rowUpdated(index, row); },
+        [this](const SweepResult& result) {
             running_ = false;
             emit finished(result);
-        };
-    });
+        });
 }
 
 }  // namespace cvz

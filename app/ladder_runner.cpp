@@ -1,6 +1,7 @@
 #include "ladder_runner.h"
 
 #include "job_runner.h"
+#include "row_job.h"
 
 namespace cvz {
 
@@ -26,31 +27,18 @@ void LadderRunner::start(SweepRequest request) {
     running_ = true;
     emit started(model_ladder(request));
 
-    // Worker thread: `this` is touched only in what is posted back, which runs on its thread, and only
-    // while the job is still the latest (its id).
-    ticket_ = jobs_->submit(kLadderTag, this, [this, request = std::move(request), timers = timers_](
-                                                  JobControl& job) -> JobRunner::Continuation {
-        const quint64 id = job.id();
-        TimingOptions options;
-        options.cancel = &job.cancelToken();
-        options.progress = [this, job, id](std::size_t done, std::size_t total) {
-            job.reportProgress(total ? double(done) / double(total) : 1.0);
-            job.post([this, id, done, total] {
-                if (id == ticket_.id()) emit progress(int(done), int(total));
-            });
-        };
-        const auto row_done = [this, job, id](int index, const LadderRow& row) {
-            job.post([this, id, index, row] {
-                if (id == ticket_.id()) emit rowUpdated(index, row);
-            });
-        };
-        LadderResult result = run_ladder(request, timers, options, row_done);
-        return [this, id, result = std::move(result)] {
-            if (id != ticket_.id()) return;
+    // A newer ladder (same tag) or a cancel silences this one: what it posted afterwards says nothing.
+    ticket_ = submit_row_job<LadderRow>(
+        *jobs_, kLadderTag, this, &ticket_,
+        [request = std::move(request), timers = timers_](const TimingOptions& options, const auto& row_done) {
+            return run_ladder(request, timers, options, row_done);
+        },
+        [this](int done, int total) { emit progress(done, total); },
+        [this](int index, const LadderRow& row) { emit rowUpdated(index, row); },
+        [this](const LadderResult& result) {
             running_ = false;
             emit finished(result);
-        };
-    });
+        });
 }
 
 }  // namespace cvz
