@@ -19,6 +19,7 @@
 #include "app/ladder_runner.h"
 #include "app/prediction_session.h"
 #include "ui/windows/fit_to_screen.h"
+#include "ui/windows/workload_texts.h"
 
 namespace cvz {
 
@@ -223,17 +224,7 @@ void LadderDialog::buildUi() {
     });
 }
 
-void LadderDialog::fillProfiles() {
-    profiles_.clear();
-    if (cuda_device_available())
-        if (std::optional<DeviceProfile> real = cuda_device_profile(0)) profiles_.append(*real);
-    profiles_.append(builtin_device_profiles());
-    for (const DeviceProfile& p : profiles_) {
-        const QString text = p.measured ? tr("This GPU: %1 (sm_%2%3)").arg(p.name).arg(p.cc_major).arg(p.cc_minor) : p.name;
-        profile_box_->addItem(text, p.name);
-    }
-    profile_box_->setCurrentIndex(0);
-}
+void LadderDialog::fillProfiles() { profiles_ = fill_profile_box(profile_box_); }
 
 // ---- inputs ----
 
@@ -258,16 +249,8 @@ void LadderDialog::setMatrices(const Matrix& a, const Matrix& b, const QString& 
 }
 
 void LadderDialog::updateFamilyTexts() {
-    QString image = tr("no image");
-    if (image_.width && image_.height) {
-        image = QStringLiteral("%1 × %2").arg(image_.width).arg(image_.height);
-        if (!image_name_.isEmpty()) image = image_name_ + QStringLiteral(", ") + image;
-    }
-    QString matrices = tr("no matrices");
-    if (a_.size() && b_.size()) {
-        matrices = QStringLiteral("A %1×%2 @ B %3×%4").arg(a_.rows).arg(a_.cols).arg(b_.rows).arg(b_.cols);
-        if (!matrices_name_.isEmpty()) matrices = matrices_name_ + QStringLiteral(", ") + matrices;
-    }
+    const QString image = image_description(image_, image_name_, tr("no image"));
+    const QString matrices = matrices_description(a_, b_, matrices_name_, tr("no matrices"));
     family_box_->setItemText(0, tr("Grayscale variants on %1").arg(image));
     family_box_->setItemText(1, tr("Matmul variants on %1").arg(matrices));
     family_box_->setToolTip(family_box_->currentText());
