@@ -506,7 +506,7 @@ void TestMemoryTrace::request_cost_by_hand() {
 }
 
 void TestMemoryTrace::grayscale_equals_hand_model() {
-    const Size sizes[] = {{1, 53}, {53, 1}, {97, 33}, {33, 97}, {1, 1}};
+    const std::vector<Size> sizes = light<Size>({{97, 33}, {1, 53}, {53, 1}, {33, 97}, {1, 1}}, 2);
     for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale))
         for (const Dim3& b : grayscale_blocks(k))
             for (const Size& sz : sizes)
@@ -527,8 +527,8 @@ void TestMemoryTrace::grayscale_large_image_equals_hand_model() {
     // The lecture's two launches (the smaller sizes above cover every variant and block); the model's
     // sets make this the slow case, so two launches only.
     const std::uint32_t w = 1537, h = 1023;
-    for (const auto& [shape, layout] : {std::pair{LaunchShape::one_d(256), PixelLayout::Interleaved},
-                                        std::pair{LaunchShape::two_d(16, 16), PixelLayout::Planar}}) {
+    for (const auto& [shape, layout] : light<std::pair<LaunchShape, PixelLayout>>(
+             {std::pair{LaunchShape::one_d(256), PixelLayout::Interleaved}, std::pair{LaunchShape::two_d(16, 16), PixelLayout::Planar}}, 1)) {
         const std::uint64_t kept = grayscale_grid(shape, w, h).volume() - 1;  // the ragged last block
         const TraceResult r = trace_grayscale(nullptr, w, h, layout, shape, keep(kept));
         QVERIFY2(r.status.is_ok(), r.status.message().c_str());
@@ -555,7 +555,7 @@ void TestMemoryTrace::matmul_equals_hand_model() {
     struct Shape {
         std::uint32_t m, k, n;
     };
-    const Shape shapes[] = {{97, 33, 61}, {1, 40, 53}, {53, 40, 1}, {1, 1, 1}, {40, 17, 9}};
+    const std::vector<Shape> shapes = light<Shape>({{97, 33, 61}, {40, 17, 9}, {1, 40, 53}, {53, 40, 1}, {1, 1, 1}}, 2);
     std::vector<MatmulLaunch> launches;
     for (Dim3 b : {Dim3{1, 1, 1}, Dim3{7, 3, 1}, Dim3{16, 16, 1}, Dim3{32, 8, 1}, Dim3{3, 37, 1}}) launches.push_back(MatmulLaunch::naive(b.x, b.y));
     for (unsigned t : {8u, 16u, 32u}) {
