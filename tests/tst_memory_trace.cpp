@@ -564,6 +564,8 @@ void TestMemoryTrace::matmul_equals_hand_model() {
         racy.second_barrier = false;  // the missing barrier changes values, not addresses
         launches.push_back(racy);
     }
+    // Under the sanitizers: one naive block shape, one TILE with and without the second barrier.
+    if (qEnvironmentVariableIsSet("CUDAVIZ_TEST_SANITIZED")) launches = {launches[1], launches[7], launches[8]};
     for (const MatmulLaunch& l : launches)
         for (const Shape& s : shapes) {
             const std::uint64_t kept = matmul_grid(l, s.m, s.n).volume() - 1;
