@@ -24,19 +24,22 @@ MatmulPhaseModel::MatmulPhaseModel(const MatmulLaunch& launch, std::uint32_t m, 
     : launch_(launch), m_(m), k_(k), n_(n) {
     valid_ = validate_matmul_launch(launch, m, k, n).empty();
     if (valid_) grid_ = matmul_grid(launch, m, n);
+    k_slice_ = matmul_k_slice(launch);
+}
+
+bool MatmulPhaseModel::closed_form_counters() const {
+    return launch_.kernel == MatmulKernel::Naive || launch_.kernel == MatmulKernel::Tiled;
 }
 
 std::uint32_t MatmulPhaseModel::naive_chunk() const { return std::max<std::uint32_t>(1, k_ / 32); }
 
 std::uint32_t MatmulPhaseModel::phases() const {
     if (!valid_) return 0;
-    if (launch_.kernel == MatmulKernel::Tiled) return tile_phases(k_, launch_.tile);
+    if (staged()) return tile_phases(k_, k_slice_);
     return std::uint32_t(cdiv(k_, naive_chunk()));
 }
 
-int MatmulPhaseModel::steps() const {
-    return int(launch_.kernel == MatmulKernel::Tiled ? phases() * 3 : phases());
-}
+int MatmulPhaseModel::steps() const { return int(staged() ? phases() * 3 : phases()); }
 
 MatrixRect MatmulPhaseModel::output_tile(Dim3 block) const {
     const Dim3 b = matmul_output_tile(launch_);
@@ -69,6 +72,10 @@ MatmulStepCounters MatmulPhaseModel::counters(std::uint32_t loaded, std::uint32_
         c.block_global_stores = std::uint64_t(tile.rows) * tile.cols;
         c.thread_global_stores = active ? 1 : 0;
     }
+    if (!closed_form_counters()) {  // the register-tiled kernels: counted off the trace by the page
+        c.k_done = staged() ? std::uint32_t(std::min<std::uint64_t>(k_, std::uint64_t(multiplied) * k_slice_)) : loaded;
+        return c;
+    }
     if (launch_.kernel == MatmulKernel::Naive) {
         // `loaded` counts terms: a thread loads one element of A and one of B per term.
         c.k_done = loaded;
@@ -98,7 +105,7 @@ MatmulStep MatmulPhaseModel::step(int position, Dim3 block, Dim3 thread) const {
     s.phases = phases();
     s.c_tile = output_tile(block);
     const MatrixRect& tile = s.c_tile;
-    const bool tiled = launch_.kernel == MatmulKernel::Tiled;
+    const bool tiled = staged();
     if (position == last) {
         s.stage = MatmulStage::Done;
         s.phase = s.phases;
@@ -110,7 +117,7 @@ MatmulStep MatmulPhaseModel::step(int position, Dim3 block, Dim3 thread) const {
     }
     std::uint32_t loaded = 0, multiplied = 0, slice = 0;
     if (tiled) {
-        slice = launch_.tile;
+        slice = k_slice_;
         s.phase = std::uint32_t(position / 3);
         s.stage = position % 3 == 0 ? MatmulStage::Load : position % 3 == 1 ? MatmulStage::Multiply : MatmulStage::Barrier;
         loaded = s.phase + 1;

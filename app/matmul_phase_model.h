@@ -64,8 +64,9 @@ struct MatmulStep {
 };
 
 // The animation of a matmul launch over an M x K @ K x N problem, for one selected block at a time.
-// Tiled: three steps per phase (position = phase*3 + {load, multiply, barrier}). Naive: the dot
-// product in chunks of max(1, K/32). Positions run from 0 to steps(); steps() itself is "done".
+// Staged through shared memory (tiled, blocktiled, warptiled, double-buffered): three steps per phase
+// of k_slice() (position = phase*3 + {load, multiply, barrier}). Naive: the dot product in chunks of
+// max(1, K/32). Positions run from 0 to steps(); steps() itself is "done".
 class MatmulPhaseModel {
 public:
     MatmulPhaseModel() = default;
@@ -77,6 +78,12 @@ public:
     std::uint32_t n() const { return n_; }
     Dim3 grid() const { return grid_; }
     bool valid() const { return valid_; }
+    // A kernel that stages K through shared memory (matmul_k_slice > 0) is animated phase by phase.
+    bool staged() const { return k_slice_ > 0; }
+    std::uint32_t k_slice() const { return k_slice_; }
+    // The step counters are closed forms for the lecture's kernels (naive, tiled); for the others
+    // they hold k_done only, and the page counts the accesses off the trace (matmul_traced_counters).
+    bool closed_form_counters() const;
 
     int steps() const;
     std::uint32_t naive_chunk() const;  // terms per naive step
@@ -96,6 +103,7 @@ private:
     std::uint32_t m_ = 0, k_ = 0, n_ = 0;
     Dim3 grid_{0, 0, 1};
     bool valid_ = false;
+    std::uint32_t k_slice_ = 0;
 };
 
 }  // namespace cvz

@@ -61,6 +61,46 @@ std::vector<const MemoryRequest*> matmul_step_requests(const std::vector<const M
     return out;
 }
 
+MatmulStepCounters matmul_traced_counters(const MemoryTrace& trace, std::uint64_t block, std::uint32_t thread,
+                                          const MatmulStep& step, std::uint32_t k) {
+    MatmulStepCounters c;
+    c.k_done = step.counters.k_done;  // the model's: how far along K the step is
+    const std::uint32_t warps = (trace.block.x * trace.block.y * trace.block.z + 31) / 32;
+    // Stage order within a phase: the staging loads and shared stores, then the multiply's shared loads.
+    auto order = [](const MemoryRequest& r) { return r.space == MemorySpace::Shared && r.access == Access::Load ? 1 : 0; };
+    const int current = step.stage == MatmulStage::Load ? 0 : 1;  // Multiply and Barrier: both stages of the phase done
+    for (std::uint32_t w = 0; w < warps; ++w) {
+        const std::vector<const MemoryRequest*> requests = trace.requests_of(block, w);
+        const std::map<std::uint32_t, std::uint32_t> n = executions(requests);
+        for (const MemoryRequest* r : requests) {
+            const bool global = r->space == MemorySpace::Global, load = r->access == Access::Load;
+            const std::uint64_t runs = n.at(r->site);
+            bool done = false;
+            if (step.stage == MatmulStage::Done) {
+                done = true;
+            } else if (global && !load) {
+                done = false;  // C is stored at the end
+            } else if (step.stage == MatmulStage::NaiveChunk) {
+                done = global && std::uint64_t(r->occurrence) * k / runs < step.k_end;
+            } else if (step.phases > 0) {
+                const std::uint64_t phase = std::uint64_t(r->occurrence) * step.phases / runs;
+                done = phase < step.phase || (phase == step.phase && order(*r) <= current);
+            }
+            if (!done) continue;
+            const std::uint64_t lanes = r->lanes.size();
+            const bool mine = w == thread / 32 && std::any_of(r->lanes.begin(), r->lanes.end(),
+                                                             [&](const LaneAccess& a) { return a.lane == thread % 32; });
+            auto add = [&](std::uint64_t& block_count, std::uint64_t& thread_count) {
+                block_count += lanes;
+                thread_count += mine ? 1 : 0;
+            };
+            if (global) add(load ? c.block_global_loads : c.block_global_stores, load ? c.thread_global_loads : c.thread_global_stores);
+            else if (load) add(c.block_shared_loads, c.thread_shared_loads);
+        }
+    }
+    return c;
+}
+
 QString matmul_step_caption(const MemoryTrace* trace, const std::vector<const MemoryRequest*>& step_requests,
                             const MatmulStep& step, bool traced) {
     QString head;

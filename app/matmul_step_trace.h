@@ -17,6 +17,14 @@ namespace cvz {
 std::vector<const MemoryRequest*> matmul_step_requests(const std::vector<const MemoryRequest*>& warp_requests,
                                                        const MatmulStep& step, std::uint32_t k);
 
+// The loads and stores of a traced block up to and including a step, and of one of its threads (a
+// linear id t = tx + ty*bx), counted off the trace's requests by the rule above: a request belongs to
+// the phase (or k-slice) its occurrence falls in, and within a phase the load stage comes before the
+// multiply. For the lecture's kernels this equals MatmulPhaseModel's closed forms (tst_matmul_step_trace);
+// for the register-tiled ones it is how the page counts. Zero when the trace did not keep the block.
+MatmulStepCounters matmul_traced_counters(const MemoryTrace& trace, std::uint64_t block, std::uint32_t thread,
+                                          const MatmulStep& step, std::uint32_t k);
+
 // The step's caption from its requests: the phase (or k-slice), then per source line what the warp
 // loads and stores and where ("line 48: load A → store shared"), and the requests and sectors or
 // wavefronts they cost. `traced` false: the warp's requests are not in hand yet, and the caption says so.

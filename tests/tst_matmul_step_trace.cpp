@@ -9,6 +9,7 @@
 #include "app/matmul_phase_model.h"
 #include "app/matmul_step_trace.h"
 #include "kernels/core/index_math.h"
+#include "kernels/matmul/matmul_variants.h"
 #include "kernels/trace/matmul_trace.h"
 
 using namespace cvz;
@@ -18,6 +19,9 @@ class TestMatmulStepTrace : public QObject {
 private slots:
     void naive_chunks_take_their_k_slice();
     void tiled_stages_take_their_phase();
+    void traced_counters_equal_closed_forms_data();
+    void traced_counters_equal_closed_forms();
+    void register_tiled_counters_add_up_to_the_kernel();
 };
 
 // Naive 16 x 16 over 37 x 45 @ 45 x 29: block (1, 2), warp 3 = rows ty 6, 7 of the block: r = 38, 39
@@ -105,6 +109,93 @@ void TestMatmulStepTrace::tiled_stages_take_their_phase() {
                 break;
             case MatmulStage::NaiveChunk: QFAIL("a tiled launch has no naive chunk");
         }
+    }
+}
+
+Q_DECLARE_METATYPE(cvz::MatmulLaunch)
+
+void TestMatmulStepTrace::traced_counters_equal_closed_forms_data() {
+    QTest::addColumn<MatmulLaunch>("launch");
+    for (const MatmulLaunch& l : {MatmulLaunch::naive(16, 16), MatmulLaunch::naive(7, 3), MatmulLaunch::tiled(8), MatmulLaunch::tiled(16)})
+        QTest::newRow(to_string(l).c_str()) << l;
+}
+
+// The page counts a register-tiled kernel's step off the trace; for the lecture's kernels the same
+// counting must give the phase model's closed forms, at every step, for the block and for its first,
+// last and a middle thread, on odd sizes (37 x 45 @ 45 x 29: ragged in M, N and K).
+void TestMatmulStepTrace::traced_counters_equal_closed_forms() {
+    QFETCH(MatmulLaunch, launch);
+    const std::uint32_t m = 37, k = 45, n = 29;
+    const MatmulPhaseModel model(launch, m, k, n);
+    QVERIFY(model.valid() && model.closed_form_counters());
+    const Dim3 grid = model.grid(), bd = launch.block_shape();
+    for (const std::uint64_t id : {std::uint64_t(0), std::uint64_t(grid.x) * grid.y - 1}) {
+        const Dim3 block{unsigned(id % grid.x), unsigned(id / grid.x), 0};
+        TraceOptions options;
+        options.keep_blocks = {id};
+        const TraceResult result = trace_matmul(nullptr, nullptr, m, k, n, launch, options);
+        QVERIFY(result.status.is_ok());
+        for (const Dim3 th : {Dim3{0, 0, 0}, Dim3{bd.x - 1, bd.y - 1, 0}, Dim3{bd.x / 2, 1 % bd.y, 0}}) {
+            const std::uint32_t t = th.x + th.y * bd.x;
+            for (int position = 0; position <= model.steps(); ++position) {
+                const MatmulStep step = model.step(position, block, th);
+                const MatmulStepCounters want = step.counters;
+                const MatmulStepCounters got = matmul_traced_counters(result.trace, id, t, step, k);
+                const QByteArray where = QStringLiteral("block %1 thread (%2, %3) step %4").arg(id).arg(th.x).arg(th.y).arg(position).toUtf8();
+                QVERIFY2(got.block_global_loads == want.block_global_loads, where);
+                QVERIFY2(got.thread_global_loads == want.thread_global_loads, where);
+                QVERIFY2(got.block_shared_loads == want.block_shared_loads, where);
+                QVERIFY2(got.thread_shared_loads == want.thread_shared_loads, where);
+                QVERIFY2(got.block_global_stores == want.block_global_stores, where);
+                QVERIFY2(got.thread_global_stores == want.thread_global_stores, where);
+                QCOMPARE(got.k_done, want.k_done);
+            }
+        }
+    }
+}
+
+// A register-tiled kernel is staged phase by phase of its BK; counted off the trace, the block's
+// accesses grow step by step and at "done" equal every request of the block.
+void TestMatmulStepTrace::register_tiled_counters_add_up_to_the_kernel() {
+    const std::uint32_t m = 150, k = 37, n = 133;
+    for (const MatmulVariant v : {MatmulVariant::Blocktile1d, MatmulVariant::Blocktile2d, MatmulVariant::Warptile,
+                                  MatmulVariant::DoubleBuffer}) {
+        const KernelInfo* info = matmul_variant_info(v);
+        QVERIFY(info);
+        const MatmulLaunch launch = MatmulLaunch::of(v, info->fixed_block, 16);
+        const MatmulPhaseModel model(launch, m, k, n);
+        QVERIFY(model.valid() && model.staged() && !model.closed_form_counters());
+        QCOMPARE(model.phases(), std::uint32_t(cdiv(k, model.k_slice())));
+        QCOMPARE(model.steps(), int(3 * model.phases()));
+        TraceOptions options;
+        options.keep_blocks = {0};
+        const TraceResult result = trace_matmul(nullptr, nullptr, m, k, n, launch, options);
+        QVERIFY(result.status.is_ok());
+        std::uint64_t global_loads = 0, shared_loads = 0, stores = 0;
+        for (const MemoryRequest& r : result.trace.requests) {
+            if (r.block != 0) continue;
+            if (r.space == MemorySpace::Shared) {
+                if (r.access == Access::Load) shared_loads += r.lanes.size();
+            } else {
+                (r.access == Access::Load ? global_loads : stores) += r.lanes.size();
+            }
+        }
+        MatmulStepCounters last;
+        for (int position = 0; position <= model.steps(); ++position) {
+            const MatmulStep step = model.step(position, Dim3{0, 0, 0}, Dim3{0, 0, 0});
+            const MatmulStepCounters c = matmul_traced_counters(result.trace, 0, 0, step, k);
+            QVERIFY(c.block_global_loads >= last.block_global_loads && c.block_shared_loads >= last.block_shared_loads);
+            QVERIFY(c.thread_global_loads <= c.block_global_loads);
+            if (step.stage == MatmulStage::Load) QVERIFY2(c.block_global_loads > last.block_global_loads, info->name.c_str());
+            if (step.stage == MatmulStage::Multiply) QVERIFY2(c.block_shared_loads > last.block_shared_loads, info->name.c_str());
+            last = c;
+        }
+        QCOMPARE(last.block_global_loads, global_loads);
+        QCOMPARE(last.block_shared_loads, shared_loads);
+        QCOMPARE(last.block_global_stores, stores);
+        // Thread 0 of block 0 stores its whole register tile: element by element, or (double buffer)
+        // as float4 where a row of C is 16-byte aligned, which N = 133 rules out.
+        QCOMPARE(last.thread_global_stores, std::uint64_t(info->items_per_thread));
     }
 }
 

@@ -332,8 +332,11 @@ void MatmulSession::selectThread(Dim3 block, Dim3 thread) {
     const Dim3 bdim = launch_.block_shape();
     const std::uint64_t r = global_row(block, thread, bdim), c = global_col(block, thread, bdim);
     sel_block_ = Dim3{block.x, block.y, 0};
-    // A guarded-off thread selects its block only: it computes no element.
-    if (r < model_.m() && c < model_.n()) {
+    // A guarded-off thread selects its block only: it computes no element. So does a thread of a
+    // register-tiled kernel, whose outputs the index formula above does not give (the page reads
+    // them off the trace: MatmulThreadTiles).
+    const Dim3 per = matmul_output_tile(launch_);
+    if (per.x == bdim.x && per.y == bdim.y && r < model_.m() && c < model_.n()) {
         sel_row_ = int(r);
         sel_col_ = int(c);
     } else {

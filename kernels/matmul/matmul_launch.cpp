@@ -51,6 +51,15 @@ Dim3 matmul_output_tile(const MatmulLaunch& l) {
     return per;
 }
 
+unsigned matmul_k_slice(const MatmulLaunch& l) {
+    unsigned slice = 0;
+    with_matmul_variant(l, [&](auto body) {
+        using Body = decltype(body);
+        if constexpr (has_k_slice<Body>::value) slice = Body::k_slice;
+    });
+    return slice;
+}
+
 Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
     const Dim3 per = matmul_output_tile(l);
     if (per.x == 0 || per.y == 0) return Dim3{0, 0, 1};

@@ -42,6 +42,10 @@ std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled T
 // block_tile (BN x BM) for a blocktiled variant.
 Dim3 matmul_output_tile(const MatmulLaunch& launch);
 
+// How much of K one phase stages through shared memory: TILE for the tiled kernel, BK for the
+// blocktiled ones; 0 for a kernel that reads A and B straight from global memory (the naive one).
+unsigned matmul_k_slice(const MatmulLaunch& launch);
+
 // The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows; for a blocktiled
 // variant (its body has a block_tile of BN x BM outputs), cdiv(N, BN) by cdiv(M, BM).
 Dim3 matmul_grid(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);

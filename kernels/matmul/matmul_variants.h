@@ -44,6 +44,7 @@ struct MatmulNaive : VariantDefaults {
 template <unsigned TILE>
 struct MatmulTiledBody {
     static constexpr unsigned tile = TILE;
+    static constexpr unsigned k_slice = TILE;  // K per phase staged through shared memory
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = TILE * TILE;
     static constexpr KernelResources ptxas{TILE == 32 ? 31 : 32, 0};
@@ -72,10 +73,18 @@ struct has_block_tile : std::false_type {};
 template <class Body>
 struct has_block_tile<Body, std::void_t<decltype(Body::block_tile)>> : std::true_type {};
 
+// A body that stages A and B through shared memory phase by phase says how much of K a phase covers:
+// k_slice (TILE, or BK). The matrix view animates such a kernel phase by phase.
+template <class Body, class = void>
+struct has_k_slice : std::false_type {};
+template <class Body>
+struct has_k_slice<Body, std::void_t<decltype(Body::k_slice)>> : std::true_type {};
+
 // 1-D blocktiling, BM = 64, BN = 32, BK = 8, TM = 8: 32 x 8 = 256 threads, 8 outputs of a column each
 // (siboehm uses BN = 64 and 512 threads; ptxas -v then reports 40 registers and 20 bytes of spill stores for sm_90).
 struct MatmulBlocktile1dBody {
     static constexpr unsigned BM = 64, BN = 32, BK = 8, TM = 8;
+    static constexpr unsigned k_slice = BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = BN * (BM / TM);
     static constexpr Dim3 block_tile{BN, BM, 1};
@@ -103,6 +112,7 @@ struct MatmulBlocktile1d : VariantDefaults {
 // each (siboehm's kernel 5).
 struct MatmulBlocktile2dBody {
     static constexpr unsigned BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+    static constexpr unsigned k_slice = BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = (BN / TN) * (BM / TM);
     static constexpr Dim3 block_tile{BN, BM, 1};
@@ -149,6 +159,7 @@ struct MatmulBlocktileVec : MatmulBlocktile2d {
 // four 64 x 16 sub-tiles; a thread holds 8 x 4 outputs per sub-tile (128 in all). 128 threads.
 struct MatmulWarptileBody {
     static constexpr unsigned BM = 128, BN = 128, BK = 16, WM = 64, WN = 64, WNITER = 4, TM = 8, TN = 4;
+    static constexpr unsigned k_slice = BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = (BM / WM) * (BN / WN) * 32;
     static constexpr Dim3 block_tile{BN, BM, 1};
@@ -180,6 +191,7 @@ struct MatmulWarptile : VariantDefaults {
 // blocks an SM (min_blocks) cap it at 128 registers, which costs 20 bytes of spill and pays.
 struct MatmulDoubleBufferBody {
     using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16>;
+    static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = Tiles::THREADS;
     static constexpr unsigned min_blocks = 2;

@@ -69,6 +69,8 @@ QRect to_rect(const MatrixRect& r) { return QRect(int(r.col), int(r.row), int(r.
 QColor MatmulPage::selectionBandColor() { return QColor(255, 176, 0, 110); }
 QColor MatmulPage::sharedTileColor() { return QColor(0, 150, 150, 120); }
 QColor MatmulPage::consumedColor() { return QColor(0, 150, 150, 45); }
+QColor MatmulPage::warpTileColor() { return QColor(140, 60, 220, 40); }
+QColor MatmulPage::threadTileColor() { return QColor(255, 140, 0, 170); }
 
 MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     : KernelPage(parent), session_(new MatmulSession(runner, this)) {
@@ -385,11 +387,13 @@ void MatmulPage::onOperandsChanged() {
 
 void MatmulPage::onPlanChanged() {
     const MatmulLaunch launch = session_->launch();
-    const Dim3 b = launch.block_shape();
-    const bool tiled = launch.kernel == MatmulKernel::Tiled;
-    c_view_->setTileGrid(int(b.y), int(b.x));
-    a_view_->setTileGrid(int(b.y), tiled ? int(launch.tile) : 0);
-    b_view_->setTileGrid(tiled ? int(launch.tile) : 0, int(b.x));
+    // The blocks' output tiles in C (blockDim for the lecture's kernels, the block tile for the
+    // register-tiled ones), and the K-slices a phase stages from A and B.
+    const Dim3 per = matmul_output_tile(launch);
+    const int slice = int(matmul_k_slice(launch));
+    c_view_->setTileGrid(int(per.y), int(per.x));
+    a_view_->setTileGrid(int(per.y), slice);
+    b_view_->setTileGrid(slice, int(per.x));
     refreshTitles();
     if (animationSteps() != announced_steps_ || animationUnit() != announced_unit_) {
         announced_steps_ = animationSteps();
@@ -463,7 +467,7 @@ void MatmulPage::showTimes() {
 int MatmulPage::animationSteps() const { return session_->animationSteps(); }
 
 QString MatmulPage::animationUnit() const {
-    return session_->launch().kernel == MatmulKernel::Tiled ? tr("step") : tr("chunk");
+    return session_->model().staged() ? tr("step") : tr("chunk");
 }
 
 void MatmulPage::setAnimationPosition(int position) { session_->setAnimationPosition(position); }
@@ -489,28 +493,69 @@ void MatmulPage::traceLaunch() {
     trace_->setLaunch(session_->traceJob());
 }
 
+void MatmulPage::refreshThreadTiles(std::uint64_t block) {
+    const MemoryTrace* trace = trace_->warpTraced() && trace_->block() == block ? trace_->trace() : nullptr;
+    if (!trace) {
+        if (!thread_tiles_.empty() && thread_tiles_.block() != block) thread_tiles_ = {};
+        return;
+    }
+    if (trace == tiles_trace_ && thread_tiles_.block() == block && !thread_tiles_.empty()) return;
+    tiles_trace_ = trace;
+    thread_tiles_ = MatmulThreadTiles::of_block(*trace, block, session_->model().n());
+}
+
 void MatmulPage::showTracedStep() {
     const MatmulPhaseModel& model = session_->model();
     if (!model.valid()) {
         trace_->clearWarp();
         step_requests_.clear();
+        thread_tiles_ = {};
+        thread_id_.reset();
         trace_docks_->setWarpTitle(QString());
         trace_docks_->setStep({}, true);
         return;
     }
-    const Dim3 block = session_->selectedBlock(), thread = session_->selectedThread();
+    const Dim3 block = session_->selectedBlock();
     const Dim3 shape = session_->launch().block_shape();
-    const std::uint64_t linear_thread = thread.x + std::uint64_t(thread.y) * shape.x;
-    const std::uint32_t warp = std::uint32_t(linear_thread / 32);
-    trace_->pickWarp(linear_block_id(block, model.grid()), warp);
+    const std::uint64_t block_id = linear_block_id(block, model.grid());
+    // The selected element's thread: the kernels' index formula for the lecture's kernels; for the
+    // register-tiled ones, the thread whose traced store wrote it (known once the block is traced).
+    thread_id_.reset();
+    if (session_->selectedRow() >= 0) {
+        const std::uint32_t r = std::uint32_t(session_->selectedRow()), c = std::uint32_t(session_->selectedCol());
+        const MatmulThread t = matmul_thread_of_element(session_->launch(), r, c);
+        if (t.one_output_per_thread) thread_id_ = t.thread.x + t.thread.y * shape.x;
+        else {
+            // Pick the block first, so that its trace is what the session keeps.
+            if (!(trace_->hasWarp() && trace_->block() == block_id)) trace_->pickWarp(block_id, 0);
+            refreshThreadTiles(block_id);
+            thread_id_ = thread_tiles_.thread_of(r, c);
+        }
+    }
+    const std::uint32_t linear_thread = thread_id_.value_or(0);
+    const std::uint32_t warp = linear_thread / 32;
+    trace_->pickWarp(block_id, warp);
+    refreshThreadTiles(block_id);
     step_requests_ = matmul_step_requests(trace_->warpRequests(), session_->step(), model.k());
     const std::uint64_t threads = std::uint64_t(shape.x) * shape.y;
     trace_docks_->setWarpTitle(tr("Block (%1, %2) · warp %3: threads %4–%5 · thread (%6, %7) is lane %8")
                                    .arg(block.x).arg(block.y).arg(warp)
                                    .arg(std::uint64_t(warp) * 32)
                                    .arg(std::min<std::uint64_t>(std::uint64_t(warp) * 32 + 32, threads) - 1)
-                                   .arg(thread.x).arg(thread.y).arg(linear_thread % 32));
+                                   .arg(linear_thread % shape.x).arg(linear_thread / shape.x).arg(linear_thread % 32));
     trace_docks_->setStep(step_requests_, false);
+}
+
+MatmulStepCounters MatmulPage::animationCounters() const {
+    const MatmulPhaseModel& model = session_->model();
+    if (!model.valid() || model.closed_form_counters()) return session_->step().counters;
+    const MemoryTrace* trace = trace_->warpTraced() ? trace_->trace() : nullptr;
+    if (!trace) {
+        MatmulStepCounters c;
+        c.k_done = session_->step().counters.k_done;
+        return c;
+    }
+    return matmul_traced_counters(*trace, trace_->block(), thread_id_.value_or(0), session_->step(), model.k());
 }
 
 void MatmulPage::refreshAnimation() {
@@ -527,8 +572,22 @@ void MatmulPage::refreshAnimation() {
         b.append({to_rect(session_->step().b_current), sharedTileColor(), true});
         c.append({to_rect(session_->step().c_tile), tile_fill, true});
         if (session_->selectedRow() >= 0) {
-            a.append({QRect(0, session_->selectedRow(), int(session_->model().k()), 1), selectionBandColor(), true});
-            b.append({QRect(session_->selectedCol(), 0, 1, int(session_->model().k())), selectionBandColor(), true});
+            // The selected thread's outputs, and its warp's: read off the block's traced stores.
+            const std::vector<MatrixRect> own = thread_id_ && !thread_tiles_.empty() ? thread_tiles_.thread_tile(*thread_id_)
+                                                                                     : std::vector<MatrixRect>{};
+            if (thread_id_ && !thread_tiles_.empty())
+                for (const MatrixRect& r : thread_tiles_.warp_tile(*thread_id_ / 32)) c.append({to_rect(r), warpTileColor(), true});
+            for (const MatrixRect& r : own) c.append({to_rect(r), threadTileColor(), true});
+            // The rows of A and columns of B the thread reads: its tile's, or the selected element's.
+            const int k = int(session_->model().k());
+            if (own.empty()) {
+                a.append({QRect(0, session_->selectedRow(), k, 1), selectionBandColor(), true});
+                b.append({QRect(session_->selectedCol(), 0, 1, k), selectionBandColor(), true});
+            }
+            for (const MatrixRect& r : own) {
+                a.append({QRect(0, int(r.row), k, int(r.rows)), selectionBandColor(), true});
+                b.append({QRect(int(r.col), 0, int(r.cols), k), selectionBandColor(), true});
+            }
         }
     }
     a_view_->setHighlights(a);
@@ -557,14 +616,20 @@ QString MatmulPage::inspectorText() const {
         lines << tr("  row    = blockIdx.y·blockDim.y + threadIdx.y = %1·%2 + %3").arg(t.block.y).arg(bd.y).arg(t.thread.y);
         lines << tr("  column = blockIdx.x·blockDim.x + threadIdx.x = %1·%2 + %3").arg(t.block.x).arg(bd.x).arg(t.thread.x);
     } else {
-        // A register-tiled block: its output tile is larger than the block, each thread computes a
-        // tile of outputs in the variant's own pattern (not drawn here).
+        // A register-tiled block: its output tile is larger than the block; which thread computes
+        // which outputs is the variant's own pattern, read off the block's traced stores.
         const Dim3 per = matmul_output_tile(session_->launch());
-        lines << tr("blockIdx = (%1, %2): its %3 threads compute a %4×%5 tile of C").arg(t.block.x).arg(t.block.y)
-                     .arg(bd.x * bd.y * bd.z).arg(per.y).arg(per.x);
-        lines << tr("  row    in rows %1–%2 = blockIdx.y·%3 + …").arg(t.block.y * per.y).arg(t.block.y * per.y + per.y - 1).arg(per.y);
-        lines << tr("  column in columns %1–%2 = blockIdx.x·%3 + …").arg(t.block.x * per.x).arg(t.block.x * per.x + per.x - 1).arg(per.x);
+        if (thread_id_)
+            lines << tr("blockIdx = (%1, %2)   threadIdx = (%3, %4)").arg(t.block.x).arg(t.block.y)
+                         .arg(*thread_id_ % bd.x).arg(*thread_id_ / bd.x);
+        else
+            lines << tr("blockIdx = (%1, %2)   threadIdx: reading the block's trace…").arg(t.block.x).arg(t.block.y);
+        lines << tr("  the block's %1 threads compute a %2×%3 tile of C: rows %4–%5, columns %6–%7")
+                     .arg(bd.x * bd.y * bd.z).arg(per.y).arg(per.x)
+                     .arg(t.block.y * per.y).arg(t.block.y * per.y + per.y - 1)
+                     .arg(t.block.x * per.x).arg(t.block.x * per.x + per.x - 1);
     }
+    lines << threadTileLines();
     lines << tr("dot product of A row %1 and B column %2: K = %3 terms").arg(r).arg(col).arg(session_->model().k());
     // The float64 reference of this one element, on the fly: K multiply-adds.
     double ref = 0;
@@ -584,6 +649,39 @@ QString MatmulPage::inspectorText() const {
         lines << tr("kernel (float32)    = %1").arg(session_->running() ? tr("computing…") : tr("—"));
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+// "rows 8–15 × columns 0–7", or for several rectangles "4 rectangles of 8×4 (rows 0–71, columns 0–67)".
+QString rects_text(const std::vector<MatrixRect>& rects) {
+    if (rects.empty()) return {};
+    std::uint32_t r0 = rects[0].row, r1 = 0, c0 = rects[0].col, c1 = 0;
+    bool same = true;
+    for (const MatrixRect& r : rects) {
+        r0 = std::min(r0, r.row), c0 = std::min(c0, r.col);
+        r1 = std::max(r1, r.row + r.rows - 1), c1 = std::max(c1, r.col + r.cols - 1);
+        same &= r.rows == rects[0].rows && r.cols == rects[0].cols;
+    }
+    const QString span = MatmulPage::tr("rows %1–%2 × columns %3–%4").arg(r0).arg(r1).arg(c0).arg(c1);
+    if (rects.size() == 1) return span;
+    if (same) return MatmulPage::tr("%1 tiles of %2×%3 within %4").arg(rects.size()).arg(rects[0].rows).arg(rects[0].cols).arg(span);
+    return MatmulPage::tr("%1 rectangles within %2").arg(rects.size()).arg(span);
+}
+
+}  // namespace
+
+QStringList MatmulPage::threadTileLines() const {
+    if (!thread_id_ || thread_tiles_.empty()) return {};
+    const std::uint32_t t = *thread_id_, warp = t / 32;
+    const std::vector<MatrixRect> own = thread_tiles_.thread_tile(t), lanes = thread_tiles_.warp_tile(warp);
+    std::size_t warp_outputs = 0;
+    for (const MatrixRect& r : lanes) warp_outputs += std::size_t(r.rows) * r.cols;
+    QStringList lines;
+    lines << tr("thread %1 of the block = warp %2, lane %3 (orange: its outputs; violet: its warp's)").arg(t).arg(warp).arg(t % 32);
+    lines << tr("  it computes %1: %2").arg(counted(qulonglong(thread_tiles_.outputs_of_thread(t)), tr("output"), tr("outputs")), rects_text(own));
+    lines << tr("  warp %1 computes %2: %3").arg(warp).arg(counted(qulonglong(warp_outputs), tr("output"), tr("outputs")), rects_text(lanes));
+    return lines;
 }
 
 // ---- text ---------------------------------------------------------------------------------------
@@ -613,10 +711,10 @@ void MatmulPage::refreshInfo() {
         totals_label_->clear();
         return;
     }
-    const MatmulStep& s = session_->step();
-    const MatmulStepCounters& n = s.counters;
-    const bool tiled = session_->launch().kernel == MatmulKernel::Tiled;
-    const Dim3 th = session_->selectedThread();
+    const MatmulStepCounters n = animationCounters();
+    const bool tiled = session_->model().staged();
+    const Dim3 bd = session_->launch().block_shape();
+    const Dim3 th = thread_id_ ? Dim3{*thread_id_ % bd.x, *thread_id_ / bd.x, 0} : session_->selectedThread();
     // One line per request of the selected thread's warp in this step, from the trace.
     const QString detail = matmul_step_details(trace_->trace(), step_requests_).join(QStringLiteral("<br>"));
     step_label_->setText(QStringLiteral("<b>%1</b><br>%2").arg(animationCaption().toHtmlEscaped(), detail));
@@ -633,6 +731,20 @@ void MatmulPage::refreshInfo() {
     row(tr("global stores"), n.block_global_stores, n.thread_global_stores);
     html += QStringLiteral("</table>");
     counters_label_->setText(html);
+    if (!session_->model().closed_form_counters()) {
+        // Register-tiled: no closed form here; the step's counts come from the selected block's trace.
+        if (!trace_->warpTraced()) counters_label_->setText(tr("<i>Counting the block's accesses off its trace…</i>"));
+        html = tr("<p>Whole kernel");
+        if (const std::optional<MatmulTraffic> m = session_->measuredTraffic()) {
+            html += tr(", counted by the traced emulator: <b>%1</b> global loads (at most %2 per thread), %3 shared loads, "
+                       "%4 barriers")
+                        .arg(count(m->global_loads), count(m->max_global_loads_per_thread), count(m->shared_loads), count(m->barriers));
+        } else {
+            html += session_->running() ? tr(": counting…") : tr(": too large to count access by access (the Memory dock has the figures)");
+        }
+        totals_label_->setText(html + QStringLiteral(".</p>"));
+        return;
+    }
     const MatmulTraffic p = predictedTraffic();
     html = tr("<p>Whole kernel: <b>%1</b> global loads (at most %2 per thread)")
                 .arg(count(p.global_loads), count(p.max_global_loads_per_thread));

@@ -10,6 +10,7 @@
 #include "app/matmul/matmul_session.h"
 #include "app/matmul_phase_model.h"
 #include "app/matmul_runner.h"
+#include "app/matmul_thread_tiles.h"
 #include "app/matmul_traffic.h"
 #include "app/matrix.h"
 #include "kernels/trace/memory_trace.h"
@@ -92,7 +93,14 @@ public:
     const MatmulResult& lastResult() const { return session_->lastResult(); }
     MatmulLaunch resultLaunch() const { return session_->resultLaunch(); }
     MatmulStep animationStep() const { return session_->step(); }
-    MatmulStepCounters animationCounters() const { return session_->step().counters; }
+    // The counters the page shows for the current step: the phase model's closed forms for the
+    // lecture's kernels, counted off the selected block's trace for the register-tiled ones.
+    MatmulStepCounters animationCounters() const;
+    // The selected element's thread (a linear id tx + ty*bx of the selected block), and its thread
+    // and warp tiles of C as the matrix view draws them; nothing until the block's trace arrived for a
+    // register-tiled kernel, or when no element is selected.
+    std::optional<std::uint32_t> selectedThreadId() const { return thread_id_; }
+    const MatmulThreadTiles& threadTiles() const { return thread_tiles_; }
     MatmulTraffic predictedTraffic() const { return session_->predictedTraffic(); }
     std::optional<MatmulTraffic> measuredTraffic() const { return session_->measuredTraffic(); }
     long long wrongCount() const { return session_->wrongCount(); }  // -1 unless the barrier-removed run was compared
@@ -109,6 +117,8 @@ public:
     static QColor selectionBandColor();  // the selected element's row of A and column of B
     static QColor sharedTileColor();     // the K-slice staged in shared memory (tiled) or being summed (naive)
     static QColor consumedColor();       // the K already accumulated
+    static QColor warpTileColor();       // the outputs of C the selected thread's warp computes
+    static QColor threadTileColor();     // the outputs of C the selected thread computes
 
 signals:
     void statusMessage(const QString& message);
@@ -137,6 +147,8 @@ private:
     void refreshAnimation();
     void traceLaunch();
     void showTracedStep();  // the selected thread's warp and the current step's requests
+    void refreshThreadTiles(std::uint64_t block);  // thread_tiles_ of the block, when its trace is in hand
+    QStringList threadTileLines() const;           // the inspector's lines on the thread's and warp's tiles
     void refreshTitles();
     void refreshInfo();
     void updateStretch();
@@ -152,6 +164,9 @@ private:
     QString run_summary_, run_status_;  // the last run's message, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
     std::vector<const MemoryRequest*> step_requests_;
+    MatmulThreadTiles thread_tiles_;          // of the selected block, read off its trace
+    const MemoryTrace* tiles_trace_ = nullptr;  // the trace thread_tiles_ was read from
+    std::optional<std::uint32_t> thread_id_;  // the selected element's thread, when known
     QSettings* settings_ = nullptr;
     QString last_error_;
     int announced_steps_ = -1;  // what animationChanged() last announced

@@ -22,6 +22,7 @@
 #include "app/memory_trace_session.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul_page.h"
+#include "kernels/matmul/matmul_variants.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/timeline_bar.h"
@@ -234,7 +235,7 @@ int main(int argc, char* argv[]) {
     w.resize(size);
 
     // The sweep and the ladder on 512 x 512 matrices: large enough for the 128 x 128 block tiles.
-    if (wanted(QStringLiteral("sweep")) || wanted(QStringLiteral("ladder"))) {
+    if (wanted(QStringLiteral("sweep")) || wanted(QStringLiteral("ladder")) || wanted(QStringLiteral("matmul_warptile"))) {
         mm->generate(512, 512, 512, 512, 1);
         wait_for([&] { return mm->a() && mm->a()->rows == 512 && mm->c() && idle(w); });
     }
@@ -256,6 +257,20 @@ int main(int argc, char* argv[]) {
         ladder->startLadder();
         wait_for([&] { return !ladder->isRunning(); });
         shot(QStringLiteral("ladder"), ladder);
+        ladder->hide();
+    }
+    // A register-tiled kernel in the matrix view: the 128 x 128 block tile, the selected thread's four
+    // 8 x 4 sub-tiles and its warp's 64 x 64 tile, read off the block's trace.
+    if (wanted(QStringLiteral("matmul_warptile"))) {
+        raise_dock(w, PageDocks::Inspector);
+        const KernelInfo* warptile = matmul_variant_info(MatmulVariant::Warptile);
+        w.launchPanel()->setMatmulLaunch(MatmulLaunch::of(MatmulVariant::Warptile, warptile->fixed_block, 16));
+        wait_for([&] { return mm->c() && mm->resultLaunch().kernel == MatmulVariant::Warptile && idle(w); });
+        mm->selectElement(200, 150);
+        w.timeline()->setPosition(7);
+        traced(mm_trace);
+        wait_for([&] { return w.matmulPage()->selectedThreadId().has_value(); });
+        shot(QStringLiteral("matmul_warptile"), &w);
     }
     return failures;
 }
