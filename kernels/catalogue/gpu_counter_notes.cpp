@@ -43,12 +43,24 @@ std::string gpu_counter_note(const std::string& name) {
          "Global loads, all instruction counts and the shared stores' wavefronts and bank conflicts (the transposed A "
          "tile's 2-way conflicts) equal Nsight Compute's on the H200. Its float4 shared loads take 3/4 of the "
          "wavefronts counted here per quarter-warp, with a few bank conflicts (under 0.2%) that the addresses do not "
-         "have. Global store sectors: 1% fewer on the GPU at odd sizes, and 2.5 times as many requests and sectors at "
-         "256x128@128x256, where every store is a float4: not explained yet."},
+         "have. Global stores: where every output is a float4 (256x128@128x256), nvcc kept only 8 of a thread's 16 "
+         "float4 stores (the SASS has 8 STG.E.128 beside 144 STG.E) and writes the other 8 outputs float by float, "
+         "so a warp executes 40 store instructions where the source makes 16 requests: 1,280 requests and 20,480 "
+         "sectors on the GPU against 512 and 8,192 here. At odd sizes the GPU counts 2% fewer store sectors: the "
+         "stores sit in unrolled loops under a guard, and a request here is the k-th execution of the line by each "
+         "lane (issue 10's definition), so a lane the guard skipped for some iterations is grouped with others' "
+         "earlier iterations; the GPU issues one predicated instruction per unrolled iteration. Grouped by "
+         "iteration, the addresses give Nsight Compute's 34,816 sectors at 257x129@129x255 (35,552 by the "
+         "definition)."},
         {"matmul_warptile",
          "Global loads and all instruction counts equal Nsight Compute's on the H200; its float4 shared loads take 5/6 "
-         "of the wavefronts counted here. At odd sizes the GPU counted 3-11% fewer global store sectors for the same "
-         "store addresses: not explained yet."},
+         "of the wavefronts counted here. At odd sizes the GPU counts 3-11% fewer global store sectors for the same "
+         "requests: each of a thread's 128 stores is an unrolled iteration under the guard r < M && c < N. A request "
+         "here is the k-th execution of the store's line by each lane (issue 10's definition), so once the guard "
+         "skips a lane for some iterations, its later stores are grouped with other lanes' earlier ones; the GPU "
+         "issues one predicated instruction per iteration and groups the lanes by iteration. Grouped by iteration, "
+         "the same addresses give exactly Nsight Compute's figures: 3,728 sectors at 97x33@33x61 and 40,960 at "
+         "257x129@129x255 (4,196 and 42,176 by the definition)."},
     };
     const auto it = notes.find(name);
     return it == notes.end() ? std::string() : it->second;
