@@ -19,15 +19,12 @@ void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access)
 }
 
 std::int32_t TraceWorker::locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset) {
-    const std::size_t shared = ranges_.size() - 1;
-    for (std::size_t n = 0; n < ranges_.size(); ++n) {
-        const std::size_t i = n == 0 ? shared : n - 1;
-        if (q >= ranges_[i].base && q < ranges_[i].base + ranges_[i].bytes) {
-            offset = std::uint64_t(q - ranges_[i].base);
+    for (std::size_t i = 0; i < ranges_.size(); ++i)
+        if (within(std::int32_t(i), q, offset)) {
+            c.previous = c.buffer;
             c.buffer = std::int32_t(i);
-            return std::int32_t(i);
+            return c.buffer;
         }
-    }
     offset = reinterpret_cast<std::uintptr_t>(q);
     ++unmapped;
     return -1;

@@ -54,12 +54,12 @@ public:
         if (!(c.line == site.line && c.file == site.file && c.access == access)) new_site(c, site, access);
         const std::uint32_t s = c.id;
         const std::uint32_t k = occurrences_[std::size_t(s) * threads_ + tid]++;
-        // The buffer this site hit last (a site almost always addresses one buffer); else a search.
+        // The two buffers this site hit last (a site addresses one buffer, or two when a line holds two
+        // accesses: `ctx.load(a + i) * ctx.load(b + j)`); else a search.
         const auto* q = static_cast<const unsigned char*>(address);
-        std::uint64_t offset = std::uint64_t(reinterpret_cast<std::uintptr_t>(q) -
-                                             reinterpret_cast<std::uintptr_t>(ranges_[c.buffer].base));
+        std::uint64_t offset;
         std::int32_t buffer = c.buffer;
-        if (offset >= ranges_[c.buffer].bytes) buffer = locate(c, q, offset);
+        if (!within(buffer, q, offset) && !within(buffer = c.previous, q, offset)) buffer = locate(c, q, offset);
         const std::uint32_t warp = tid / kWarpSize;
         const std::vector<std::uint32_t>& slots = slots_[std::size_t(s) * warps_ + warp];
         const std::uint32_t index = k < slots.size() ? slots[k] : open_request(s, warp, k, access, buffer);
@@ -84,7 +84,7 @@ private:
         unsigned line = 0;
         Access access = Access::Load;
         std::uint32_t id = 0;
-        std::int32_t buffer = 0;  // index into ranges_: the buffer the site addressed last
+        std::int32_t buffer = 0, previous = 0;  // indices into ranges_: the buffers the site addressed last
     };
 
     // Direct-mapped by line: the few sites of a body never collide in 64 slots in practice, and a
@@ -93,7 +93,12 @@ private:
     // Out of line: once per request, and it grows vectors (the flattened runner must not inline that).
     std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
                                std::int32_t buffer);
-    // The shared memory first, then the global buffers in order; -1 (offset: the address) in none.
+    bool within(std::int32_t range, const unsigned char* q, std::uint64_t& offset) const {
+        offset = std::uint64_t(reinterpret_cast<std::uintptr_t>(q) - reinterpret_cast<std::uintptr_t>(ranges_[range].base));
+        return offset < ranges_[range].bytes;
+    }
+    // The range that holds q, remembered as the site's last (ranges never overlap: each is its own
+    // allocation); -1 (offset: the address) in none.
     std::int32_t locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset);
 
     MemoryRecorder* owner_ = nullptr;

@@ -47,34 +47,53 @@ RequestCost walk_intervals(std::size_t n, Interval interval) {
     return c;
 }
 
+// The sectors and distinct offsets of accesses that each cover one aligned power-of-two size of at
+// most 32 bytes, in nondecreasing order: no access crosses a sector and two either coincide or are
+// disjoint, so both follow from neighbours alone, without branches.
+struct NeighbourCounts {
+    std::uint32_t sectors = 1, offsets = 1;
+    void add(std::uint64_t o, std::uint64_t prev) {
+        sectors += std::uint32_t((o ^ prev) >= 32);  // another 32-byte sector than the previous one
+        offsets += std::uint32_t(o != prev);
+    }
+};
+
 }  // namespace
 
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
     if (count == 0) return {};
-    // The common request: every lane moves the same power-of-two size of at most 32 bytes, aligned
-    // to it, in ascending addresses. No access then crosses a sector and two accesses either coincide
-    // or are disjoint, so sectors and distinct bytes follow from neighbours alone, without branches.
+    // The common request: every lane moves the same aligned power-of-two size of at most 32 bytes, in
+    // ascending addresses (pixels, rows, a broadcast); one pass tells it and counts it.
     const std::uint32_t size = lanes[0].bytes;
-    bool uniform = size != 0 && size <= 32 && (size & (size - 1)) == 0 && (lanes[0].offset & (size - 1)) == 0;
-    std::uint32_t sectors = 1, offsets = 1;
+    std::uint32_t other_size = 0, descending = 0;
+    std::uint64_t low_bits = lanes[0].offset;  // any offset's bits below `size` make it misaligned
+    NeighbourCounts n;
     for (std::size_t i = 1; i < count; ++i) {
         const std::uint64_t o = lanes[i].offset, prev = lanes[i - 1].offset;
-        uniform &= (lanes[i].bytes == size) & ((o & (size - 1)) == 0) & (o >= prev);
-        sectors += std::uint32_t((o >> 5) != (prev >> 5));
-        offsets += std::uint32_t(o != prev);
+        other_size |= lanes[i].bytes ^ size;
+        low_bits |= o;
+        descending |= std::uint32_t(o < prev);
+        n.add(o, prev);
     }
+    const bool uniform =
+        size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0 && other_size == 0;
     if (uniform) {
+        if (descending != 0) {  // e.g. two rows of 16 lanes: count again over the sorted offsets
+            std::array<std::uint64_t, 64> o;
+            for (std::size_t i = 0; i < count; ++i) o[i] = lanes[i].offset;
+            std::sort(o.begin(), o.begin() + std::ptrdiff_t(count));
+            n = NeighbourCounts{};
+            for (std::size_t i = 1; i < count; ++i) n.add(o[i], o[i - 1]);
+        }
         RequestCost c;
-        c.sectors = sectors;
-        c.ideal_sectors = (offsets * size + 31) / 32;
+        c.sectors = n.sectors;
+        c.ideal_sectors = (n.offsets * size + 31) / 32;
         return c;
     }
-    // In lane order the addresses usually ascend (consecutive pixels, rows, a broadcast): then the
-    // walk needs no sort. The order among equal begins changes neither figure.
-    bool ascending = true;
-    for (std::size_t i = 1; i < count && ascending; ++i) ascending = lanes[i].offset >= lanes[i - 1].offset;
-    if (ascending)
+    // Mixed sizes or unaligned accesses: byte intervals, walked in order (the order among equal
+    // begins changes neither figure).
+    if (descending == 0)
         return walk_intervals(count, [&](std::size_t i) {
             return std::pair<std::uint64_t, std::uint64_t>{lanes[i].offset, lanes[i].offset + lanes[i].bytes};
         });
