@@ -73,18 +73,27 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
         const std::uint64_t o = lanes[i].offset, prev = lanes[i - 1].offset;
         other_size |= lanes[i].bytes ^ size;
         low_bits |= o;
-        descending |= std::uint32_t(o < prev);
+        descending += std::uint32_t(o < prev);  // the ascending runs, less one
         n.add(o, prev);
     }
     const bool uniform =
         size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0 && other_size == 0;
     if (uniform) {
-        if (descending != 0) {  // e.g. two rows of 16 lanes: count again over the sorted offsets
-            std::array<std::uint64_t, 64> o;
-            for (std::size_t i = 0; i < count; ++i) o[i] = lanes[i].offset;
-            std::sort(o.begin(), o.begin() + std::ptrdiff_t(count));
+        if (descending != 0) {  // count again over the sorted offsets
+            std::array<std::uint64_t, 64> o, sorted;
+            std::size_t second_run = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                o[i] = lanes[i].offset;
+                if (i > 0 && o[i] < o[i - 1]) second_run = i;
+            }
+            const auto end = o.begin() + std::ptrdiff_t(count);
+            if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
+                std::merge(o.begin(), o.begin() + std::ptrdiff_t(second_run), o.begin() + std::ptrdiff_t(second_run), end,
+                           sorted.begin());
+            else
+                std::sort(sorted.begin(), std::copy(o.begin(), end, sorted.begin()));
             n = NeighbourCounts{};
-            for (std::size_t i = 1; i < count; ++i) n.add(o[i], o[i - 1]);
+            for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
         }
         RequestCost c;
         c.sectors = n.sectors;
