@@ -15,7 +15,16 @@ std::atomic<std::uint64_t> g_next_recorder_id{1};
 }  // namespace
 
 void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access) {
-    c = CachedSite{site.file, site.line, access, owner_->site_id(*this, site, access), 0};
+    c = CachedSite{};
+    c.file = site.file;
+    c.key = site.line * 2 + unsigned(access);
+    c.id = owner_->site_id(*this, site, access);
+    // A new site may have grown the rows of every cached one.
+    for (CachedSite& e : site_cache_)
+        if (e.file || &e == &c) {
+            e.occurrences = &occurrences_[std::size_t(e.id) * threads_];
+            e.slots = &slots_[std::size_t(e.id) * warps_];
+        }
 }
 
 std::int32_t TraceWorker::locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset) {

@@ -50,10 +50,10 @@ struct PendingRequest {
 class TraceWorker {
 public:
     void record(std::uint32_t tid, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        CachedSite& c = site_cache_[(site.line * 2 + unsigned(access)) & 63];
-        if (!(c.line == site.line && c.file == site.file && c.access == access)) new_site(c, site, access);
-        const std::uint32_t s = c.id;
-        const std::uint32_t k = occurrences_[std::size_t(s) * threads_ + tid]++;
+        const std::uint32_t key = site.line * 2 + unsigned(access);
+        CachedSite& c = site_cache_[key & 63];
+        if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
+        const std::uint32_t k = c.occurrences[tid]++;
         // The two buffers this site hit last (a site addresses one buffer, or two when a line holds two
         // accesses: `ctx.load(a + i) * ctx.load(b + j)`); else a search.
         const auto* q = static_cast<const unsigned char*>(address);
@@ -61,8 +61,8 @@ public:
         std::int32_t buffer = c.buffer;
         if (!within(buffer, q, offset) && !within(buffer = c.previous, q, offset)) buffer = locate(c, q, offset);
         const std::uint32_t warp = tid / kWarpSize;
-        const std::vector<std::uint32_t>& slots = slots_[std::size_t(s) * warps_ + warp];
-        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(s, warp, k, access, buffer);
+        const std::vector<std::uint32_t>& slots = c.slots[warp];
+        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(c.id, warp, k, access, buffer);
         PendingRequest& r = pending_[index];
         const std::uint32_t lane = tid % kWarpSize;
         r.lane_mask |= 1u << lane;
@@ -81,10 +81,11 @@ private:
     };
     struct CachedSite {
         const char* file = nullptr;
-        unsigned line = 0;
-        Access access = Access::Load;
+        std::uint32_t key = 0;  // line * 2 + access
         std::uint32_t id = 0;
         std::int32_t buffer = 0, previous = 0;  // indices into ranges_: the buffers the site addressed last
+        std::uint32_t* occurrences = nullptr;   // the site's row of occurrences_
+        std::vector<std::uint32_t>* slots = nullptr;  // the site's row of slots_
     };
 
     // Direct-mapped by line: the few sites of a body never collide in 64 slots in practice, and a

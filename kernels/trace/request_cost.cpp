@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "../core/cpu_dispatch.h"
+
 namespace cvz {
 
 namespace {
@@ -58,9 +60,7 @@ struct NeighbourCounts {
     }
 };
 
-}  // namespace
-
-RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
+RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
     if (count == 0) return {};
     // The common request: every lane moves the same aligned power-of-two size of at most 32 bytes, in
@@ -110,6 +110,16 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) iv[i] = {lanes[i].offset, lanes[i].offset + lanes[i].bytes};
     insertion_sort(iv, count);
     return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
+}
+
+}  // namespace
+
+RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
+    // Compiled for the CPU path in use: with 256-bit vectors the uniform request's pass vectorises
+    // (the recorder costs every request of a launch through here).
+    RequestCost c;
+    on_cpu_path([&] { c = global_cost(lanes, count); });
+    return c;
 }
 
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
