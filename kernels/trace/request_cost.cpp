@@ -126,8 +126,36 @@ RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
     return global_request_cost(lanes.data(), lanes.size());
 }
 
+namespace {
+
+// The common shared request, conflict-free: every lane's access lies in one word and no bank holds
+// two distinct words (a broadcast is one word). Then the warp is one group of one wavefront, or none
+// when no lane moves a byte. False when the request is not of that kind.
+bool conflict_free_words(const LaneAccess* lanes, std::size_t count, RequestCost& c) {
+    std::uint32_t banks = 0;  // bit b: bank b holds word[b]
+    std::uint64_t word[32];
+    for (std::size_t i = 0; i < count; ++i) {
+        const LaneAccess& l = lanes[i];
+        if (l.bytes == 0) continue;
+        if (l.lane >= 32 || l.offset % 4 + l.bytes > 4) return false;
+        const std::uint64_t w = l.offset / 4;
+        const std::uint32_t bit = 1u << (w % 32);
+        if (!(banks & bit)) {
+            banks |= bit;
+            word[w % 32] = w;
+        } else if (word[w % 32] != w) {
+            return false;
+        }
+    }
+    c.wavefronts = c.ideal_wavefronts = banks != 0 ? 1 : 0;
+    return true;
+}
+
+}  // namespace
+
 RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count) {
     RequestCost c;
+    if (conflict_free_words(lanes, count, c)) return c;
     std::uint32_t widest = 0;
     for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, lanes[i].bytes);
     const std::uint32_t group = widest > 8 ? 8 : widest > 4 ? 16 : 32;
