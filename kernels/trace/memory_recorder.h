@@ -50,6 +50,8 @@ struct PendingRequest {
 class TraceWorker {
 public:
     void record(std::uint32_t tid, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
+        // The site's cache entry, direct-mapped by line and access: the few sites of a body never collide
+        // in 64 slots in practice, and a collision only costs a trip to the recorder.
         const std::uint32_t key = site.line * 2 + unsigned(access);
         CachedSite& c = site_cache_[key & 63];
         if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
@@ -88,8 +90,7 @@ private:
         std::vector<std::uint32_t>* slots = nullptr;  // the site's row of slots_
     };
 
-    // Direct-mapped by line: the few sites of a body never collide in 64 slots in practice, and a
-    // collision only costs a trip to the recorder.
+    // Fills c for a site not in the cache (its id from the recorder).
     void new_site(CachedSite& c, const AccessSite& site, Access access);
     // Out of line: once per request, and it grows vectors (the flattened runner must not inline that).
     std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
