@@ -128,26 +128,29 @@ RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
 
 namespace {
 
-// The common shared request, conflict-free: every lane's access lies in one word and no bank holds
-// two distinct words (a broadcast is one word). Then the warp is one group of one wavefront, or none
-// when no lane moves a byte. False when the request is not of that kind.
-bool conflict_free_words(const LaneAccess* lanes, std::size_t count, RequestCost& c) {
-    std::uint32_t banks = 0;  // bit b: bank b holds word[b]
-    std::uint64_t word[32];
+// The common shared request, conflict-free: within each group of lanes served together, no bank
+// holds two distinct words (lanes reading one word is a broadcast). Then every group with a lane is
+// one wavefront. False when some group has a conflict (or a lane number is out of range).
+bool conflict_free(const LaneAccess* lanes, std::size_t count, std::uint32_t group, RequestCost& c) {
+    std::uint32_t banks[4] = {};  // per group of lanes: bit b set when bank b holds word[g][b]
+    std::uint64_t word[4][32];
     for (std::size_t i = 0; i < count; ++i) {
         const LaneAccess& l = lanes[i];
         if (l.bytes == 0) continue;
-        if (l.lane >= 32 || l.offset % 4 + l.bytes > 4) return false;
-        const std::uint64_t w = l.offset / 4;
-        const std::uint32_t bit = 1u << (w % 32);
-        if (!(banks & bit)) {
-            banks |= bit;
-            word[w % 32] = w;
-        } else if (word[w % 32] != w) {
-            return false;
+        if (l.lane >= 32) return false;
+        const std::uint32_t g = l.lane / group;
+        for (std::uint64_t w = l.offset / 4; w <= (l.offset + l.bytes - 1) / 4; ++w) {
+            const std::uint32_t bit = 1u << (w % 32);
+            if (!(banks[g] & bit)) {
+                banks[g] |= bit;
+                word[g][w % 32] = w;
+            } else if (word[g][w % 32] != w) {
+                return false;
+            }
         }
     }
-    c.wavefronts = c.ideal_wavefronts = banks != 0 ? 1 : 0;
+    for (const std::uint32_t b : banks) c.wavefronts += b != 0;
+    c.ideal_wavefronts = c.wavefronts;
     return true;
 }
 
@@ -155,10 +158,10 @@ bool conflict_free_words(const LaneAccess* lanes, std::size_t count, RequestCost
 
 RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count) {
     RequestCost c;
-    if (conflict_free_words(lanes, count, c)) return c;
     std::uint32_t widest = 0;
     for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, lanes[i].bytes);
     const std::uint32_t group = widest > 8 ? 8 : widest > 4 ? 16 : 32;
+    if (conflict_free(lanes, count, group, c)) return c;
     for (std::uint32_t g0 = 0; g0 < 32; g0 += group) {
         // (bank, word) of every word the group's lanes address, then the most words of one bank.
         std::array<std::uint64_t, 32 * 5> words;
