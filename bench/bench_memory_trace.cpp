@@ -2,9 +2,12 @@
 // layouts) against the untraced emulator of the same launch, on one host thread and on all cores.
 // Target: the traced launch within 10x of the untraced one. Also a traced matmul 256^3 (naive 16x16
 // and tiled TILE=16) for scale. Prints a table (wall and process CPU time, medians); --json FILE
-// writes the same figures.
+// writes the same figures. --quick: grayscale 480x270 and matmul 64^3 on one host thread, a fixed
+// small case to count instructions with (the machine's load does not change them):
 //
-//   bench_memory_trace [--repeats N] [--json FILE]
+//   valgrind --tool=callgrind --toggle-collect='cvz::trace_grayscale*' bench_memory_trace --quick --repeats 1
+//
+//   bench_memory_trace [--repeats N] [--json FILE] [--quick]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,21 +48,24 @@ struct Row {
 int main(int argc, char** argv) {
     int repeats = 5;
     std::string json;
+    bool quick = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!std::strcmp(argv[i], "--quick")) quick = true;
         else {
-            std::fprintf(stderr, "usage: bench_memory_trace [--repeats N] [--json FILE]\n");
+            std::fprintf(stderr, "usage: bench_memory_trace [--repeats N] [--json FILE] [--quick]\n");
             return 2;
         }
     }
     const unsigned cores = host_workers(0);
     std::vector<Row> rows;
-    const std::uint32_t w = 1920, h = 1080;
+    const std::uint32_t w = quick ? 480 : 1920, h = quick ? 270 : 1080;
+    const std::string image = std::to_string(w) + "x" + std::to_string(h);
     const std::uint64_t n = std::uint64_t(w) * h;
     std::vector<std::uint8_t> rgb(3 * n), gray(n);
     for (std::uint64_t i = 0; i < rgb.size(); ++i) rgb[i] = std::uint8_t(i * 2654435761u >> 24);
-    for (unsigned threads : {1u, cores}) {
+    for (unsigned threads : quick ? std::vector<unsigned>{1u} : std::vector<unsigned>{1u, cores}) {
         for (const LaunchShape& shape : {LaunchShape::one_d(256), LaunchShape::two_d(16, 16)})
             for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar}) {
                 EmuOptions o;
@@ -69,7 +75,7 @@ int main(int argc, char** argv) {
                 t.host_threads = threads;
                 t.keep_blocks = {0};
                 unsigned long long requests = 0;
-                Row r{"grayscale 1920x1080", (shape.kind == GrayscaleVariant::Gray1d ? "gray_1d 256 " : "gray_2d 16x16 ") +
+                Row r{"grayscale " + image, (shape.kind == GrayscaleVariant::Gray1d ? "gray_1d 256 " : "gray_2d 16x16 ") +
                                                  std::string(layout == PixelLayout::Planar ? "planar" : "interleaved"),
                       threads, median_ms(repeats, [&] { (void)grayscale_emulated(im, shape, o); }),
                       median_ms(repeats, [&] {
@@ -80,7 +86,7 @@ int main(int argc, char** argv) {
                 r.requests = requests;
                 rows.push_back(r);
             }
-        const std::uint32_t s = 256;
+        const std::uint32_t s = quick ? 64 : 256;
         std::vector<float> a(std::size_t(s) * s, 1.0f), b(a), c(a);
         for (const MatmulLaunch& l : {MatmulLaunch::naive(16, 16), MatmulLaunch::tiled(16)}) {
             EmuOptions o;
@@ -89,7 +95,7 @@ int main(int argc, char** argv) {
             t.host_threads = threads;
             const MatmulProblem p{a.data(), b.data(), c.data(), s, s, s};
             unsigned long long requests = 0;
-            Row r{"matmul 256^3", to_string(l), threads, median_ms(std::max(1, repeats / 2), [&] { (void)matmul_emulated(p, l, o); }),
+            Row r{"matmul " + std::to_string(s) + "^3", to_string(l), threads, median_ms(std::max(1, repeats / 2), [&] { (void)matmul_emulated(p, l, o); }),
                   median_ms(std::max(1, repeats / 2), [&] {
                       const TraceResult tr = trace_matmul(a.data(), b.data(), s, s, s, l, t);
                       requests = tr.trace.totals.global_ld.requests + tr.trace.totals.shared_ld.requests;

@@ -43,8 +43,9 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
         return emulate(emulated_grid(grid, sample), shape.block, o, [&](const EmuContext& run) {
-            const EmuContext ctx = sampled_context(run, grid, sample);
-            if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), im);
+            with_sampled_context(run, grid, sample, [&](const EmuContext& ctx) {
+                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), im);
+            });
         });
     });
     result.cancelled = recorder.cancelled();

@@ -37,8 +37,9 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
         return emulate(emulated_grid(grid, sample), block, o, [&](const EmuContext& emulated) {
-            const EmuContext ctx = sampled_context(emulated, grid, sample);
-            if (TraceWorker* w = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceWorker>(ctx, *w), p, run);
+            with_sampled_context(emulated, grid, sample, [&](const EmuContext& ctx) {
+                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
+            });
         });
     });
     result.cancelled = recorder.cancelled();

@@ -12,22 +12,35 @@ namespace {
 
 std::atomic<std::uint64_t> g_next_recorder_id{1};
 
-struct Tls {
-    std::uint64_t owner = 0;
-    void* worker = nullptr;
-};
-thread_local Tls t_slot;
-
 }  // namespace
 
-std::uint32_t TraceWorker::new_site(const AccessSite& site, Access access) {
-    const std::uint32_t id = owner_->site_id(*this, site, access);
-    site_cache_[(site.line * 2 + unsigned(access)) & 63] = CachedSite{site.file, site.line, access, id};
-    return id;
+void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access) {
+    c = CachedSite{};
+    c.file = site.file;
+    c.key = site.line * 2 + unsigned(access);
+    c.id = owner_->site_id(*this, site, access);
+    // A new site may have grown the rows of every cached one.
+    for (CachedSite& e : site_cache_)
+        if (e.file || &e == &c) {
+            e.occurrences = &occurrences_[std::size_t(e.id) * threads_];
+            e.slots = &slots_[std::size_t(e.id) * warps_];
+        }
 }
 
-std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence,
-                                        MemorySpace space, Access access, std::int32_t buffer) {
+std::int32_t TraceWorker::locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset) {
+    for (std::size_t i = 0; i < ranges_.size(); ++i)
+        if (within(std::int32_t(i), q, offset)) {
+            c.previous = c.buffer;
+            c.buffer = std::int32_t(i);
+            return c.buffer;
+        }
+    offset = reinterpret_cast<std::uintptr_t>(q);
+    ++unmapped;
+    return -1;
+}
+
+std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
+                                        std::int32_t buffer) {
     // The lane's earlier executions of the site opened requests 0..occurrence-1, so this is the next.
     if (pending_count_ == pending_.size()) pending_.emplace_back();
     PendingRequest& r = pending_[pending_count_];
@@ -37,7 +50,7 @@ std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, 
     r.lane_mask = 0;
     r.min_seq = ~std::uint32_t(0);
     r.buffer = buffer;
-    r.space = space;
+    r.space = buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
     r.access = access;
     slots_[std::size_t(site) * warps_ + warp].push_back(pending_count_);
     return pending_count_++;
@@ -55,20 +68,18 @@ MemoryRecorder::MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> b
 MemoryRecorder::~MemoryRecorder() = default;
 
 MemoryRecorder::Worker& MemoryRecorder::worker() {
-    if (t_slot.owner == id_) return *static_cast<Worker*>(t_slot.worker);
+    if (t_recorder_slot.owner == id_) return *t_recorder_slot.worker;
     std::lock_guard lock(mutex_);
     workers_.push_back(std::make_unique<Worker>());
     Worker& w = *workers_.back();
     w.owner_ = this;
-    w.block_x_ = block_.x;
-    w.block_y_ = block_.y;
     for (const BufferRange& b : buffers_) w.ranges_.push_back({static_cast<const unsigned char*>(b.base), b.bytes});
-    w.shared_bytes_ = shared_bytes_;
+    w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
     w.seq_.assign(threads_, 0);
-    t_slot.owner = id_;
-    t_slot.worker = &w;
+    t_recorder_slot.owner = id_;
+    t_recorder_slot.worker = &w;
     return w;
 }
 
@@ -76,14 +87,9 @@ bool MemoryRecorder::kept(std::uint64_t block) const {
     return std::binary_search(options_.keep_blocks.begin(), options_.keep_blocks.end(), block);
 }
 
-TraceWorker* MemoryRecorder::begin_thread(const EmuContext& ctx) {
-    Worker& w = worker();
-    const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
-    if (b != w.block) {
-        finish_block(w);
-        start_block(w, b);
-    }
-    return w.skip ? nullptr : &w;
+void MemoryRecorder::next_block(Worker& w, std::uint64_t block) {
+    finish_block(w);
+    start_block(w, block);
 }
 
 void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {

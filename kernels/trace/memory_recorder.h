@@ -42,34 +42,29 @@ struct PendingRequest {
     LaneAccess lanes[kWarpSize];  // by lane; valid where lane_mask has its bit
 };
 
-// What one host thread of a traced launch records into: the traced context's observer. The body
-// runs through TracedContext<TraceWorker>, so on_access is inlined into it (the emulator's runner is
-// flattened) and costs a site lookup, two counters and a store into the lane's slot of its request;
+// What one host thread of a traced launch records into. The body runs through
+// TracedContext<TraceThread>, so record() is inlined into it (the emulator's runner is flattened) and
+// costs a site lookup, a counter, a buffer check and a store into the lane's slot of its request;
 // opening a request (once per warp and execution of a site) is out of line, and the block's reduction
 // happens when the host thread moves on to its next block (MemoryRecorder).
 class TraceWorker {
 public:
-    void on_access(const EmuContext& ctx, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        const std::uint32_t tid =
-            std::uint32_t(ctx.thread_idx().x + block_x_ * (ctx.thread_idx().y + std::uint64_t(block_y_) * ctx.thread_idx().z));
-        const std::uint32_t s = site_id(site, access);
-        const std::uint32_t k = occurrences_[std::size_t(s) * threads_ + tid]++;
+    void record(std::uint32_t tid, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
+        // The site's cache entry, direct-mapped by line and access: the few sites of a body never collide
+        // in 64 slots in practice, and a collision only costs a trip to the recorder.
+        const std::uint32_t key = site.line * 2 + unsigned(access);
+        CachedSite& c = site_cache_[key & 63];
+        if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
+        const std::uint32_t k = c.occurrences[tid]++;
+        // The two buffers this site hit last (a site addresses one buffer, or two when a line holds two
+        // accesses: `ctx.load(a + i) * ctx.load(b + j)`); else a search.
         const auto* q = static_cast<const unsigned char*>(address);
-        const auto* shared = static_cast<const unsigned char*>(ctx.shared_);
-        MemorySpace space;
-        std::int32_t buffer;
         std::uint64_t offset;
-        if (q >= shared && q < shared + shared_bytes_) {
-            space = MemorySpace::Shared;
-            buffer = std::int32_t(ranges_.size());  // the shared buffer follows the global ones
-            offset = std::uint64_t(q - shared);
-        } else {
-            space = MemorySpace::Global;
-            buffer = locate(q, offset);
-        }
+        std::int32_t buffer = c.buffer;
+        if (!within(buffer, q, offset) && !within(buffer = c.previous, q, offset)) buffer = locate(c, q, offset);
         const std::uint32_t warp = tid / kWarpSize;
-        const std::vector<std::uint32_t>& slots = slots_[std::size_t(s) * warps_ + warp];
-        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(s, warp, k, space, access, buffer);
+        const std::vector<std::uint32_t>& slots = c.slots[warp];
+        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(c.id, warp, k, access, buffer);
         PendingRequest& r = pending_[index];
         const std::uint32_t lane = tid % kWarpSize;
         r.lane_mask |= 1u << lane;
@@ -79,7 +74,6 @@ public:
             if (seq < r.min_seq) r.min_seq = seq;
         }
     }
-    void on_sync(const EmuContext&) {}
 
 private:
     friend class MemoryRecorder;
@@ -89,38 +83,29 @@ private:
     };
     struct CachedSite {
         const char* file = nullptr;
-        unsigned line = 0;
-        Access access = Access::Load;
+        std::uint32_t key = 0;  // line * 2 + access
         std::uint32_t id = 0;
+        std::int32_t buffer = 0, previous = 0;  // indices into ranges_: the buffers the site addressed last
+        std::uint32_t* occurrences = nullptr;   // the site's row of occurrences_
+        std::vector<std::uint32_t>* slots = nullptr;  // the site's row of slots_
     };
 
-    std::uint32_t site_id(const AccessSite& site, Access access) {
-        // Direct-mapped by line: the few sites of a body never collide in 64 slots in practice, and a
-        // collision only costs a trip to the recorder.
-        const CachedSite& c = site_cache_[(site.line * 2 + unsigned(access)) & 63];
-        if (c.line == site.line && c.file == site.file && c.access == access) return c.id;
-        return new_site(site, access);
-    }
-    std::uint32_t new_site(const AccessSite& site, Access access);
+    // Fills c for a site not in the cache (its id from the recorder).
+    void new_site(CachedSite& c, const AccessSite& site, Access access);
     // Out of line: once per request, and it grows vectors (the flattened runner must not inline that).
-    std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, MemorySpace space,
-                               Access access, std::int32_t buffer);
-    std::int32_t locate(const unsigned char* q, std::uint64_t& offset) {
-        for (std::size_t i = 0; i < ranges_.size(); ++i)
-            if (q >= ranges_[i].base && q < ranges_[i].base + ranges_[i].bytes) {
-                offset = std::uint64_t(q - ranges_[i].base);
-                return std::int32_t(i);
-            }
-        offset = reinterpret_cast<std::uintptr_t>(q);
-        ++unmapped;
-        return -1;
+    std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
+                               std::int32_t buffer);
+    bool within(std::int32_t range, const unsigned char* q, std::uint64_t& offset) const {
+        offset = std::uint64_t(reinterpret_cast<std::uintptr_t>(q) - reinterpret_cast<std::uintptr_t>(ranges_[range].base));
+        return offset < ranges_[range].bytes;
     }
+    // The range that holds q, remembered as the site's last (ranges never overlap: each is its own
+    // allocation); -1 (offset: the address) in none.
+    std::int32_t locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset);
 
     MemoryRecorder* owner_ = nullptr;
-    std::uint64_t block_x_ = 1, block_y_ = 1;
     std::uint32_t threads_ = 0, warps_ = 0;
-    std::vector<Range> ranges_;
-    std::size_t shared_bytes_ = 0;
+    std::vector<Range> ranges_;  // the global buffers, then the running block's shared memory
     CachedSite site_cache_[64];
 
     std::uint64_t block = ~std::uint64_t(0);
@@ -144,6 +129,30 @@ private:
     std::vector<MemoryMetrics> warp_metrics;
 };
 
+// The traced context's observer for one emulated thread: its host thread's worker and its linear
+// thread id, worked out once per thread rather than per access. Null when the block is skipped.
+class TraceThread {
+public:
+    TraceThread() = default;
+    TraceThread(TraceWorker* worker, std::uint32_t tid) : worker_(worker), tid_(tid) {}
+    explicit operator bool() const { return worker_ != nullptr; }
+    void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
+        worker_->record(tid_, access, address, bytes, site);
+    }
+    void on_sync(const EmuContext&) {}
+
+private:
+    TraceWorker* worker_ = nullptr;
+    std::uint32_t tid_ = 0;
+};
+
+// The worker a host thread last used, and the id of the recorder it belongs to.
+struct RecorderThreadSlot {
+    std::uint64_t owner = 0;
+    TraceWorker* worker = nullptr;
+};
+inline thread_local RecorderThreadSlot t_recorder_slot;
+
 class MemoryRecorder {
 public:
     MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
@@ -153,10 +162,19 @@ public:
     MemoryRecorder& operator=(const MemoryRecorder&) = delete;
 
     // Called by the launch before each emulated thread's body: starts a new block when the thread
-    // belongs to one, and returns the host thread's worker to run the body's TracedContext with; null
+    // belongs to one, and returns the thread's observer to run the body's TracedContext with; null
     // when the trace was cancelled before its block started (skip the body; a block is skipped whole,
     // so a body with barriers never waits on a thread that did not run).
-    TraceWorker* begin_thread(const EmuContext& ctx);
+    // Inline, as the runner calls it once per emulated thread: a new block is out of line.
+    TraceThread begin_thread(const EmuContext& ctx) {
+        Worker& w = t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker();
+        const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
+        if (b != w.block) next_block(w, b);
+        if (w.skip) return {};
+        w.ranges_.back().base = static_cast<const unsigned char*>(ctx.shared_);
+        const Dim3 t = ctx.thread_idx();
+        return TraceThread(&w, std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z)));
+    }
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
@@ -166,7 +184,9 @@ public:
 private:
     friend class TraceWorker;
     using Worker = TraceWorker;
+    // This host thread's worker, made on its first call for this recorder.
     Worker& worker();
+    void next_block(Worker& w, std::uint64_t block);
     std::uint32_t site_id(Worker& w, const AccessSite& site, Access access);
     void start_block(Worker& w, std::uint64_t block);
     void finish_block(Worker& w);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "../core/cpu_dispatch.h"
+
 namespace cvz {
 
 namespace {
@@ -47,34 +49,60 @@ RequestCost walk_intervals(std::size_t n, Interval interval) {
     return c;
 }
 
-}  // namespace
-
-RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
-    count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
-    if (count == 0) return {};
-    // The common request: every lane moves the same power-of-two size of at most 32 bytes, aligned
-    // to it, in ascending addresses. No access then crosses a sector and two accesses either coincide
-    // or are disjoint, so sectors and distinct bytes follow from neighbours alone, without branches.
-    const std::uint32_t size = lanes[0].bytes;
-    bool uniform = size != 0 && size <= 32 && (size & (size - 1)) == 0 && (lanes[0].offset & (size - 1)) == 0;
+// The sectors and distinct offsets of accesses that each cover one aligned power-of-two size of at
+// most 32 bytes, in nondecreasing order: no access crosses a sector and two either coincide or are
+// disjoint, so both follow from neighbours alone, without branches.
+struct NeighbourCounts {
     std::uint32_t sectors = 1, offsets = 1;
-    for (std::size_t i = 1; i < count; ++i) {
-        const std::uint64_t o = lanes[i].offset, prev = lanes[i - 1].offset;
-        uniform &= (lanes[i].bytes == size) & ((o & (size - 1)) == 0) & (o >= prev);
-        sectors += std::uint32_t((o >> 5) != (prev >> 5));
+    void add(std::uint64_t o, std::uint64_t prev) {
+        sectors += std::uint32_t((o ^ prev) >= 32);  // another 32-byte sector than the previous one
         offsets += std::uint32_t(o != prev);
     }
+};
+
+RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
+    count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
+    if (count == 0) return {};
+    // The common request: every lane moves the same aligned power-of-two size of at most 32 bytes, in
+    // ascending addresses (pixels, rows, a broadcast); one pass tells it and counts it.
+    const std::uint32_t size = lanes[0].bytes;
+    std::uint32_t other_size = 0, descending = 0;
+    std::uint64_t low_bits = lanes[0].offset;  // any offset's bits below `size` make it misaligned
+    NeighbourCounts n;
+    for (std::size_t i = 1; i < count; ++i) {
+        const std::uint64_t o = lanes[i].offset, prev = lanes[i - 1].offset;
+        other_size |= lanes[i].bytes ^ size;
+        low_bits |= o;
+        descending += std::uint32_t(o < prev);  // the ascending runs, less one
+        n.add(o, prev);
+    }
+    const bool uniform =
+        size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0 && other_size == 0;
     if (uniform) {
+        if (descending != 0) {  // count again over the sorted offsets
+            std::array<std::uint64_t, 64> o, sorted;
+            std::size_t second_run = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                o[i] = lanes[i].offset;
+                if (i > 0 && o[i] < o[i - 1]) second_run = i;
+            }
+            const auto end = o.begin() + std::ptrdiff_t(count);
+            if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
+                std::merge(o.begin(), o.begin() + std::ptrdiff_t(second_run), o.begin() + std::ptrdiff_t(second_run), end,
+                           sorted.begin());
+            else
+                std::sort(sorted.begin(), std::copy(o.begin(), end, sorted.begin()));
+            n = NeighbourCounts{};
+            for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
+        }
         RequestCost c;
-        c.sectors = sectors;
-        c.ideal_sectors = (offsets * size + 31) / 32;
+        c.sectors = n.sectors;
+        c.ideal_sectors = (n.offsets * size + 31) / 32;
         return c;
     }
-    // In lane order the addresses usually ascend (consecutive pixels, rows, a broadcast): then the
-    // walk needs no sort. The order among equal begins changes neither figure.
-    bool ascending = true;
-    for (std::size_t i = 1; i < count && ascending; ++i) ascending = lanes[i].offset >= lanes[i - 1].offset;
-    if (ascending)
+    // Mixed sizes or unaligned accesses: byte intervals, walked in order (the order among equal
+    // begins changes neither figure).
+    if (descending == 0)
         return walk_intervals(count, [&](std::size_t i) {
             return std::pair<std::uint64_t, std::uint64_t>{lanes[i].offset, lanes[i].offset + lanes[i].bytes};
         });
@@ -84,15 +112,56 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
 }
 
+}  // namespace
+
+RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
+    // Compiled for the CPU path in use: with 256-bit vectors the uniform request's pass vectorises
+    // (the recorder costs every request of a launch through here).
+    RequestCost c;
+    on_cpu_path([&] { c = global_cost(lanes, count); });
+    return c;
+}
+
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {
     return global_request_cost(lanes.data(), lanes.size());
 }
+
+namespace {
+
+// The common shared request, conflict-free: within each group of lanes served together, no bank
+// holds two distinct words (lanes reading one word is a broadcast). Then every group with a lane is
+// one wavefront. False when some group has a conflict (or a lane number is out of range).
+bool conflict_free(const LaneAccess* lanes, std::size_t count, std::uint32_t group, RequestCost& c) {
+    std::uint32_t banks[4] = {};  // per group of lanes: bit b set when bank b holds word[g][b]
+    std::uint64_t word[4][32];
+    for (std::size_t i = 0; i < count; ++i) {
+        const LaneAccess& l = lanes[i];
+        if (l.bytes == 0) continue;
+        if (l.lane >= 32) return false;
+        const std::uint32_t g = l.lane / group;
+        for (std::uint64_t w = l.offset / 4; w <= (l.offset + l.bytes - 1) / 4; ++w) {
+            const std::uint32_t bit = 1u << (w % 32);
+            if (!(banks[g] & bit)) {
+                banks[g] |= bit;
+                word[g][w % 32] = w;
+            } else if (word[g][w % 32] != w) {
+                return false;
+            }
+        }
+    }
+    for (const std::uint32_t b : banks) c.wavefronts += b != 0;
+    c.ideal_wavefronts = c.wavefronts;
+    return true;
+}
+
+}  // namespace
 
 RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count) {
     RequestCost c;
     std::uint32_t widest = 0;
     for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, lanes[i].bytes);
     const std::uint32_t group = widest > 8 ? 8 : widest > 4 ? 16 : 32;
+    if (conflict_free(lanes, count, group, c)) return c;
     for (std::uint32_t g0 = 0; g0 < 32; g0 += group) {
         // (bank, word) of every word the group's lanes address, then the most words of one bank.
         std::array<std::uint64_t, 32 * 5> words;

@@ -16,13 +16,19 @@ inline Dim3 emulated_grid(Dim3 grid, const std::vector<std::uint64_t>& sample) {
     return sample.empty() ? grid : Dim3{unsigned(sample.size()), 1, 1};
 }
 
-// The context of the block the emulator runs as it is in the real launch.
-inline EmuContext sampled_context(const EmuContext& ctx, Dim3 grid, const std::vector<std::uint64_t>& sample) {
-    if (sample.empty()) return ctx;
+// Calls f(context) with the context of the block the emulator runs as it is in the real launch: `ctx`
+// itself when there is no sample (this runs once per emulated thread, so no copy), else a copy with
+// the sampled block's index and the real grid.
+template <class F>
+void with_sampled_context(const EmuContext& ctx, Dim3 grid, const std::vector<std::uint64_t>& sample, F&& f) {
+    if (sample.empty()) {
+        f(ctx);
+        return;
+    }
     EmuContext c = ctx;
     c.block_idx_ = block_of_linear(sample[ctx.block_idx().x], grid);
     c.grid_dim_ = grid;
-    return c;
+    f(static_cast<const EmuContext&>(c));
 }
 
 }  // namespace cvz
