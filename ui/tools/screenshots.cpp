@@ -262,6 +262,8 @@ int main(int argc, char* argv[]) {
     // A register-tiled kernel in the matrix view: the 128 x 128 block tile, the selected thread's four
     // 8 x 4 sub-tiles and its warp's 64 x 64 tile, read off the block's trace.
     if (wanted(QStringLiteral("matmul_warptile"))) {
+        if (QDockWidget* source = w.dock(PageDocks::Source)) source->hide();
+        w.resize(size.expandedTo(QSize(1560, 960)));
         raise_dock(w, PageDocks::Inspector);
         const KernelInfo* warptile = matmul_variant_info(MatmulVariant::Warptile);
         w.launchPanel()->setMatmulLaunch(MatmulLaunch::of(MatmulVariant::Warptile, warptile->fixed_block, 16));

@@ -11,6 +11,7 @@
 #include <QTextBlock>
 #include <QToolTip>
 #include <QHBoxLayout>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "ui/views/kernel_sources.h"
@@ -177,7 +178,14 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     gpu_note_->setWordWrap(true);
     gpu_note_->setToolTip(tr("Measured with Nsight Compute on an H200 (bench/ncu_compare): how the compiled kernel's "
                              "requests and wavefronts compare with these per-access figures"));
-    gpu_note_->hide();
+    // The note can run to several lines (the warptile's: five at 1200 px): at most two show, the
+    // rest scrolls, so that a short Source dock never draws the note over the code.
+    note_area_ = new QScrollArea(this);
+    note_area_->setWidget(gpu_note_);
+    note_area_->setWidgetResizable(true);
+    note_area_->setFrameShape(QFrame::NoFrame);
+    note_area_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    note_area_->hide();
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("sourceMessage"));
     message_->setWordWrap(true);
@@ -186,10 +194,22 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     top->addWidget(launch_, 1);
     top->addWidget(file_box_);
     v->addLayout(top);
-    v->addWidget(gpu_note_);
+    v->addWidget(note_area_);
     v->addWidget(editor_, 1);
     v->addWidget(message_);
     connect(file_box_, &QComboBox::activated, this, [this](int index) { showFile(file_box_->itemText(index)); });
+}
+
+void SourceView::fitNote() {
+    const int line = gpu_note_->fontMetrics().lineSpacing();
+    const int width = std::max(1, note_area_->viewport()->width());
+    const int lines = std::clamp((gpu_note_->heightForWidth(width) + line - 1) / line, 1, 2);
+    note_area_->setFixedHeight(lines * line + 2);
+}
+
+void SourceView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitNote();
 }
 
 void SourceView::setLaunchLine(const QString& text) { launch_->setText(text); }
@@ -198,7 +218,8 @@ QString SourceView::launchLine() const { return launch_->text(); }
 
 void SourceView::setGpuNote(const QString& text) {
     gpu_note_->setText(text);
-    gpu_note_->setVisible(!text.isEmpty());
+    note_area_->setVisible(!text.isEmpty());
+    fitNote();
 }
 
 QString SourceView::gpuNote() const { return gpu_note_->text(); }

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 
 namespace cvz {
 
@@ -67,13 +68,16 @@ signals:
 protected:
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void highlight();
+    void fitNote();  // the note's height: its wrapped lines, at most two (the rest scrolls)
     void refreshMargin();
 
     QLabel* launch_ = nullptr;
     QLabel* gpu_note_ = nullptr;
+    QScrollArea* note_area_ = nullptr;  // holds gpu_note_, at most two lines high
     QComboBox* file_box_ = nullptr;
     class SourceEditor* editor_ = nullptr;
     QLabel* message_ = nullptr;
