@@ -21,6 +21,7 @@
 #include "kernels/core/index_math.h"
 #include "app/matmul/matmul_session.h"
 #include "ui/pages/matmul_page.h"
+#include "kernels/matmul/matmul_variants.h"
 #include "ui/views/matrix_heatmap.h"
 
 using namespace cvz;
@@ -79,6 +80,7 @@ private slots:
     void newer_launch_supersedes();
     void click_inspects_thread();
     void select_thread_of_guarded_off_block();
+    void register_tiled_thread_comes_from_the_trace();
     void tiled_animation_counters();
     void counters_add_up_to_the_closed_forms();
     void naive_animation_counters();
@@ -192,6 +194,48 @@ void TestMatmulPage::select_thread_of_guarded_off_block() {
     QCOMPARE(page.selectedRow(), -1);
     QCOMPARE(page.selectedBlock(), (Dim3{3, 4, 0}));
     QVERIFY(wait_idle(page));
+}
+
+// blocktile_2d (16 x 16 threads, 8 x 8 outputs each, 128 x 128 block tiles): a clicked element's
+// thread is read off the block's traced stores. C[150, 133] lies in block (1, 1) at (22, 5) of its
+// tile: thread (tx, ty) = (5 / 8, 22 / 8) = (0, 2), t = 32, warp 1, whose 8 x 8 tile is rows 144..151,
+// columns 128..135; the warp (threads 32..63: ty 2..3) covers rows 144..159 x columns 128..255.
+void TestMatmulPage::register_tiled_thread_comes_from_the_trace() {
+    JobRunner runner;
+    MatmulPage page(&runner);
+    page.resize(1200, 750);
+    page.setMatrices(random_matrix(200, 9, 21), random_matrix(9, 190, 22));
+    const KernelInfo* info = matmul_variant_info(MatmulVariant::Blocktile2d);
+    QVERIFY(info);
+    page.setLaunch(MatmulLaunch::of(MatmulVariant::Blocktile2d, info->fixed_block, 16));
+    page.show();
+    QVERIFY(cvz::test::wait_exposed(&page));
+    QVERIFY(wait_idle(page));
+    page.selectElement(150, 133);
+    QCOMPARE(page.selectedBlock(), (Dim3{1, 1, 0}));
+    QTRY_VERIFY_WITH_TIMEOUT(page.selectedThreadId().has_value(), kRunTimeoutMs);
+    QCOMPARE(*page.selectedThreadId(), 32u);
+    const std::vector<MatrixRect> own = page.threadTiles().thread_tile(32);
+    QCOMPARE(own.size(), std::size_t(1));
+    QCOMPARE(own[0].row, 144u);
+    QCOMPARE(own[0].col, 128u);
+    QCOMPARE(own[0].rows, 8u);
+    QCOMPARE(own[0].cols, 8u);
+    const std::vector<MatrixRect> warp = page.threadTiles().warp_tile(1);
+    QCOMPARE(warp.size(), std::size_t(1));
+    QCOMPARE(warp[0].row, 144u);
+    QCOMPARE(warp[0].rows, 16u);
+    QCOMPARE(warp[0].col, 128u);
+    QCOMPARE(warp[0].cols, 62u);  // N = 190: columns 128..189 of the block's 128..255
+    const QString text = page.inspectorText();
+    QVERIFY2(text.contains(QStringLiteral("threadIdx = (0, 2)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("warp 1, lane 0")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("64 outputs: rows 144–151 × columns 128–135")), qPrintable(text));
+    // Counted off the trace: by the end every output of the block's tile is stored, 64 by this thread.
+    page.setAnimationPosition(page.animationSteps());
+    const MatmulStepCounters n = page.animationCounters();
+    QCOMPARE(n.block_global_stores, std::uint64_t(72) * 62);  // rows 128..199 x columns 128..189
+    QCOMPARE(n.thread_global_stores, std::uint64_t(64));
 }
 
 void TestMatmulPage::tiled_animation_counters() {

@@ -494,11 +494,12 @@ void MatmulPage::traceLaunch() {
 }
 
 void MatmulPage::refreshThreadTiles(std::uint64_t block) {
-    const MemoryTrace* trace = trace_->warpTraced() && trace_->block() == block ? trace_->trace() : nullptr;
+    std::shared_ptr<const MemoryTrace> trace = trace_->warpTraced() && trace_->block() == block ? trace_->traceShared() : nullptr;
     if (!trace) {
         if (!thread_tiles_.empty() && thread_tiles_.block() != block) thread_tiles_ = {};
         return;
     }
+    // Held, not just compared by address: a newer launch's trace can never be taken for this one.
     if (trace == tiles_trace_ && thread_tiles_.block() == block && !thread_tiles_.empty()) return;
     tiles_trace_ = trace;
     thread_tiles_ = MatmulThreadTiles::of_block(*trace, block, session_->model().n());

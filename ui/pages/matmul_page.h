@@ -165,7 +165,7 @@ private:
     TraceDocks* trace_docks_ = nullptr;
     std::vector<const MemoryRequest*> step_requests_;
     MatmulThreadTiles thread_tiles_;          // of the selected block, read off its trace
-    const MemoryTrace* tiles_trace_ = nullptr;  // the trace thread_tiles_ was read from
+    std::shared_ptr<const MemoryTrace> tiles_trace_;  // the trace thread_tiles_ was read from
     std::optional<std::uint32_t> thread_id_;  // the selected element's thread, when known
     QSettings* settings_ = nullptr;
     QString last_error_;
