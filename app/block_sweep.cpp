@@ -282,6 +282,11 @@ SweepTimer cuda_sweep_timer() {
 
 SweepTimer default_sweep_timer() { return cuda_device_available() ? cuda_sweep_timer() : SweepTimer{}; }
 
+// "20" or, over several rounds, "3 rounds x 20" (the launches a median is taken over).
+QString timing_count_text(int repeats, int rounds) {
+    return rounds > 1 ? QStringLiteral("%1 rounds \u00d7 %2").arg(rounds).arg(repeats) : QString::number(repeats);
+}
+
 QString modeled_only_note(const QString& profile) {
     return QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for %1, nothing measured").arg(profile);
 }
@@ -340,8 +345,8 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
         return result;
     }
     if (predicting && options.progress)
-        options.progress = [total, chained = std::move(options.progress)](std::size_t done, std::size_t) {
-            chained(total + done, 2 * total);
+        options.progress = [total, chained = std::move(options.progress)](std::size_t done, std::size_t all) {
+            chained(total + (all > 0 ? done * total / all : total), 2 * total);
         };
     if (const QString e = sweep_input_error(request); !e.isEmpty()) {
         result.status = Status::error(ErrorKind::InvalidInput, e.toStdString());
@@ -350,6 +355,7 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
     }
     options.warmup = request.warmup;
     options.repeats = request.repeats;
+    options.rounds = request.rounds;
     options.budget_ms = request.budget_ms;
     options.device = request.device;
     if (row_done) {
@@ -371,7 +377,7 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
         result.note = QString::fromStdString(timing.status.message());
     } else {
         result.note = QStringLiteral("kernel time: median of %1 launches after %2 warm-ups%3; occupancy modeled for %4")
-                          .arg(request.repeats)
+                          .arg(timing_count_text(request.repeats, request.rounds))
                           .arg(request.warmup)
                           .arg(result.device.isEmpty() ? QString() : QStringLiteral(" on ") + result.device, result.profile);
         if (timing.cancelled)

@@ -116,7 +116,8 @@ struct SweepRequest {
     int variant = -1;       // sweep one variant of the family (its catalogue index), or -1 for every one
     bool predict = true;    // predict every row's GPU time (perf_model) before timing, or instead of it
     int warmup = 3;
-    int repeats = 20;
+    int repeats = 20;       // timed launches per shape and round
+    int rounds = 3;         // interleaved passes over the shapes (kernel_timing.h): a drift falls on all alike
     double budget_ms = 250;
     int device = 0;
 };

@@ -214,6 +214,8 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
     TimingOptions timing = options;
     timing.warmup = request.warmup;
     timing.repeats = request.repeats;
+    timing.rounds = 1;  // the ladder's kernels run long enough (8K, 4096^3) not to need rounds; its
+                        // progress counts one step per row
     timing.budget_ms = request.budget_ms;
     timing.device = request.device;
     timing.progress = [&](std::size_t, std::size_t) { step(); };

@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <random>
@@ -61,9 +62,11 @@ SweepTimer fake_timer(std::size_t hold_at = kNoHold, std::function<bool(const Sw
                 t->median_ms = 0;  // an errored row must never win on its zero time
                 return Status::ok();
             }
+            // As the GPU timer does: each round adds its launches to the shape's samples.
             t->timed = true;
-            t->median_ms = fake_ms(rows[i]);
-            t->launches = options.repeats;
+            t->samples_ms.insert(t->samples_ms.end(), std::size_t(options.repeats), fake_ms(rows[i]));
+            t->median_ms = median_of(t->samples_ms);
+            t->launches = int(t->samples_ms.size());
             return Status::ok();
         });
         sweep.device = "Fake GPU";
@@ -123,6 +126,7 @@ private slots:
     void predictions_fill_every_row_without_a_gpu();
     void predictions_stand_beside_the_times();
     void fake_timer_fills_rows_and_marks_best();
+    void timing_rounds_interleave_and_pool_samples();
     void refused_shape_is_recorded_and_sweep_goes_on();
     void missing_input_is_an_error();
     void cancel_between_shapes_is_exact();
@@ -454,15 +458,84 @@ void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {
     int marked = 0;
     for (const SweepRow& row : r.rows) marked += row.best;
     QCOMPARE(marked, 1);
-    QVERIFY2(r.note.contains(QStringLiteral("median of 20 launches after 3 warm-ups on Fake GPU")), qPrintable(r.note));
+    QVERIFY2(r.note.contains(QStringLiteral("median of 3 rounds \u00d7 20 launches after 3 warm-ups on Fake GPU")),
+             qPrintable(r.note));
     QVERIFY(r.note.contains(QStringLiteral("H200 SXM (sm_90)")));
     const SweepRow& one_d = r.rows[std::size_t(r.indexOf(LaunchShape::one_d(256)))];
     QCOMPARE(one_d.median_ms, 0.015 + 256e-6);
-    QCOMPARE(one_d.launches, 20);
+    QCOMPARE(one_d.launches, 60);  // 3 rounds of 20
+
+    SweepRequest once = grayscale_request();
+    once.rounds = 1;
+    const SweepResult o = run_sweep(once, fake_timer());
+    QVERIFY2(o.note.contains(QStringLiteral("median of 20 launches after 3 warm-ups on Fake GPU")), qPrintable(o.note));
+    QCOMPARE(o.rows[std::size_t(o.indexOf(LaunchShape::one_d(256)))].launches, 20);
 
     const SweepResult m = run_sweep(matmul_request(), fake_timer());
     QCOMPARE(count_state(m, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
     QCOMPARE(m.rows[std::size_t(m.best)].label(), QStringLiteral("naive 32x8"));
+}
+
+// Rounds (kernels/core/kernel_timing.h): the loop passes over all the shapes once per round, in order;
+// a refused shape is tried in the first round only; a shape's median is over every round's samples,
+// so a drift that slows one round falls on all shapes alike; a cancel in a later round keeps what the
+// earlier rounds measured.
+void TestBlockSweep::timing_rounds_interleave_and_pool_samples() {
+    TimingOptions options;
+    options.rounds = 3;
+    options.repeats = 2;
+    std::vector<std::size_t> order, updates;
+    std::vector<std::pair<std::size_t, std::size_t>> progress;
+    options.progress = [&](std::size_t done, std::size_t total) { progress.push_back({done, total}); };
+    options.shape_done = [&](std::size_t i, const ShapeTiming&) { updates.push_back(i); };
+    // Shape i's launches take (i + 1) ms times a drift that grows by round: 1, 2, 3.
+    const auto time_one = [&](std::size_t i, ShapeTiming* t) {
+        order.push_back(i);
+        if (i == 1) {
+            t->status = Status::error(ErrorKind::InvalidInput, "refused");
+            return Status::ok();
+        }
+        const double drift = double(std::count(order.begin(), order.end(), i));
+        for (int k = 0; k < options.repeats; ++k) t->samples_ms.push_back(drift * double(i + 1));
+        t->timed = true;
+        t->median_ms = median_of(t->samples_ms);
+        t->launches = int(t->samples_ms.size());
+        return Status::ok();
+    };
+    const TimingSweep s = run_timing_loop(3, options, time_one);
+    QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 0, 2, 0, 2}));
+    QCOMPARE(updates, (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2}));
+    QCOMPARE(progress.size(), std::size_t(9));
+    QCOMPARE(progress.back(), (std::pair<std::size_t, std::size_t>{9, 9}));
+    QCOMPARE(s.completed, std::size_t(3));
+    QCOMPARE(s.rounds, 3);
+    QVERIFY(!s.cancelled);
+    QCOMPARE(s.shapes[0].launches, 6);
+    QCOMPARE(s.shapes[0].median_ms, 2.0);  // 1 1 2 2 3 3
+    QCOMPARE(s.shapes[2].median_ms, 6.0);  // 3 3 6 6 9 9: the same drift, the same ratio to shape 0
+    QVERIFY(!s.shapes[1].timed);
+    QCOMPARE(s.shapes[1].status.message(), std::string("refused"));
+
+    // Cancelled in the second round, after its first shape: the first round's times stay.
+    CancelToken cancel;
+    options.cancel = &cancel;
+    order.clear();
+    updates.clear();
+    progress.clear();
+    options.progress = [&](std::size_t done, std::size_t total) {
+        progress.push_back({done, total});
+        if (done == 4) cancel.request();
+    };
+    const TimingSweep c = run_timing_loop(3, options, time_one);
+    QVERIFY(c.cancelled);
+    QVERIFY(c.status.is_ok());
+    QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 0}));
+    QCOMPARE(c.completed, std::size_t(3));
+    QCOMPARE(c.rounds, 1);
+    QCOMPARE(c.shapes[0].launches, 4);
+    QCOMPARE(c.shapes[0].median_ms, 1.5);  // 1 1 2 2
+    QCOMPARE(c.shapes[2].launches, 2);
+    QVERIFY(c.shapes[2].timed);
 }
 
 void TestBlockSweep::refused_shape_is_recorded_and_sweep_goes_on() {
@@ -508,7 +581,7 @@ void TestBlockSweep::cancel_between_shapes_is_exact() {
     std::vector<std::size_t> seen;
     options.progress = [&](std::size_t done, std::size_t total) {
         seen.push_back(done);
-        QCOMPARE(total, std::size_t(catalogue_rows(KernelFamily::Grayscale)));
+        QCOMPARE(total, std::size_t(3 * catalogue_rows(KernelFamily::Grayscale)));  // 3 rounds
         if (done == 10) cancel.request();
     };
     int rows_done = 0;
@@ -561,11 +634,13 @@ void TestBlockSweep::runner_reports_progress_rows_and_result() {
     QVERIFY(runner.isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
     QVERIFY(!runner.isRunning());
-    QCOMPARE(int(progress.size()), catalogue_rows(KernelFamily::Matmul));
-    for (int i = 0; i < catalogue_rows(KernelFamily::Matmul); ++i) QCOMPARE(progress[std::size_t(i)], i + 1);
-    QCOMPARE(int(rows.size()), catalogue_rows(KernelFamily::Matmul));
-    for (int i = 0; i < catalogue_rows(KernelFamily::Matmul); ++i) QCOMPARE(rows[std::size_t(i)], i);
-    for (int t : totals) QCOMPARE(t, catalogue_rows(KernelFamily::Matmul));
+    // Three rounds (SweepRequest::rounds): every row is updated once per round, in order.
+    const int n = catalogue_rows(KernelFamily::Matmul);
+    QCOMPARE(int(progress.size()), 3 * n);
+    for (int i = 0; i < 3 * n; ++i) QCOMPARE(progress[std::size_t(i)], i + 1);
+    QCOMPARE(int(rows.size()), 3 * n);
+    for (int i = 0; i < 3 * n; ++i) QCOMPARE(rows[std::size_t(i)], i % n);
+    for (int t : totals) QCOMPARE(t, 3 * n);
     for (SweepRowState s : states) QCOMPARE(s, SweepRowState::Timed);
     QVERIFY(!result.cancelled);
     QCOMPARE(count_state(result, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
@@ -700,7 +775,7 @@ void TestBlockSweep::gpu_grayscale_sweep() {
         for (const SweepRow& row : r.rows) {
             QVERIFY2(row.median_ms > 0 && row.throughput > 0, qPrintable(row.label()));
             QCOMPARE(row.throughput, grayscale_gb_per_s(257ull * 131, row.median_ms));
-            QVERIFY(row.launches >= 3 && row.launches <= 5);
+            QVERIFY(row.launches >= 3 * req.rounds && row.launches <= 5 * req.rounds);
         }
         QVERIFY(r.best >= 0);
         qInfo("%s: fastest %s %.4f ms (%.1f GB/s) on %s", layout == PixelLayout::Planar ? "planar" : "interleaved",

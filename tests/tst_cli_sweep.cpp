@@ -161,6 +161,10 @@ void TestCliSweep::bad_input_is_refused_naming_the_value_data() {
     QTest::newRow("no such block") << QStringList{"sweep", "matmul", "--size", "8x8x8", "--kernel", "tiled", "--block", "7x7",
                                                   "--backend", "cpu", "--json", json}
                                    << 1 << "'7x7'";
+    QTest::newRow("zero rounds") << QStringList{"sweep", "matmul", "--size", "8x8x8", "--rounds", "0", "--json", json} << 1
+                                 << "--rounds '0'";
+    QTest::newRow("rounds words") << QStringList{"sweep", "matmul", "--size", "8x8x8", "--rounds", "many", "--json", json}
+                                  << 1 << "--rounds 'many'";
     QTest::newRow("unwritable json") << QStringList{"sweep", "matmul", "--size", "8x8x8", "--kernel", "tiled", "--backend",
                                                     "cpu", "--json", "/nonexistent/dir/out.json"}
                                      << 1 << "out.json";

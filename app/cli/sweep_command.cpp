@@ -48,7 +48,11 @@ struct SweepOptions {
     QCommandLineOption json{"json", "Write the rows to FILE: {\"device\", \"rows\": [{\"kernel\", \"block\", "
                                     "\"occupancy\", \"predicted_us\", \"measured_us\", ...}]}.",
                             "FILE.json"};
-    QCommandLineOption repeats{"repeats", "Timed launches per shape on the GPU (their median is reported).", "N", "20"};
+    QCommandLineOption repeats{"repeats", "Timed launches per shape and round on the GPU (the median of all a shape's launches is reported).", "N", "20"};
+    QCommandLineOption rounds{"rounds",
+                              "Interleaved passes over the shapes on the GPU, each timing every shape again, so "
+                              "that a drift of the GPU's clocks falls on all shapes alike.",
+                              "N", "3"};
 };
 
 QString description() {
@@ -59,7 +63,7 @@ QString description() {
                    "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]\n\n") +
            "Exit status:\n"
            "  0  success\n"
-           "  1  input rejected: IMAGE unreadable, a bad --size, --block or --repeats, FILE not writable\n"
+           "  1  input rejected: IMAGE unreadable, a bad --size, --block, --repeats or --rounds, FILE not writable\n"
            "  2  bad usage: unknown option, family, --kernel, --layout, --device or --backend; missing --json\n"
            "  3  --backend cuda without a CUDA device, or a CUDA error";
 }
@@ -114,7 +118,7 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     const SweepOptions options;
     parser.setApplicationDescription(description());
     parser.addOptions({options.kernel, options.layout, options.size, options.device, options.backend, options.block,
-                       options.json, options.repeats});
+                       options.json, options.repeats, options.rounds});
     parser.addPositionalArgument("sweep", "The command.", "sweep");
     parser.addPositionalArgument("FAMILY", "grayscale or matmul.");
     parser.addPositionalArgument("IMAGE", "grayscale: the input image (its size is what matters).", "[IMAGE]");
@@ -157,6 +161,11 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     if (!repeats_ok || repeats < 1 || repeats > 10000)
         return fail(ExitCode::InputRejected, "invalid --repeats '" + parser.value(options.repeats) + "': give 1 to 10000");
 
+    bool rounds_ok = false;
+    const int rounds = parser.value(options.rounds).toInt(&rounds_ok);
+    if (!rounds_ok || rounds < 1 || rounds > 100)
+        return fail(ExitCode::InputRejected, "invalid --rounds '" + parser.value(options.rounds) + "': give 1 to 100");
+
     const bool timing = *backend == BackendChoice::Cuda || (*backend == BackendChoice::Auto && cuda_device_available());
     if (*backend == BackendChoice::Cuda && !cuda_device_available())
         return fail(ExitCode::RuntimeFailure, "--backend cuda: no CUDA device is available");
@@ -180,6 +189,7 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     request.layout = *layout;
     request.profile = *profile;
     request.repeats = repeats;
+    request.rounds = rounds;
     std::uint32_t m = 0, k = 0, n = 0, width = 0, height = 0;
     QString problem;
     if (gray) {
@@ -225,6 +235,7 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     if (timing) {
         TimingOptions timing_options;
         timing_options.repeats = repeats;
+        timing_options.rounds = rounds;
         timing_options.warmup = request.warmup;
         timing_options.budget_ms = request.budget_ms;
         const TimingSweep sweep = cuda_sweep_timer()(request, rows, timing_options);
@@ -245,6 +256,10 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     doc["device"] = profile->name;
     doc["calibration"] = profile->perf.source;
     doc["gpu"] = gpu.isEmpty() ? QJsonValue() : QJsonValue(gpu);
+    if (timing) {  // how measured_us was taken: the median of rounds x repeats launches per shape
+        doc["repeats"] = repeats;
+        doc["rounds"] = rounds;
+    }
     doc["family"] = family_text;
     doc["problem"] = problem;
     doc["rows"] = json_rows;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../core/kernel_timing.h"
+#include "clock_spin_up.h"
 #include "cuda_check.h"
 #include "cuda_event.h"
 
@@ -29,8 +30,10 @@ inline Status select_cuda_device(int device, std::string* name) {
 }
 
 // Times `launch` (a callable that queues one launch on `stream` and returns its Status): options.warmup
-// untimed launches, then options.repeats launches with an event between each two (fewer, never under
-// 3, when one launch would overrun options.budget_ms), and the median. A launch CUDA refuses sets
+// untimed launches, then (behind a hold of the stream, when options.hold: clock_spin_up.h) options.repeats
+// launches with an event between each two (fewer, never under
+// 3, when one launch would overrun options.budget_ms), added to out's samples of earlier rounds, and
+// the median of them all. A launch CUDA refuses sets
 // out->status and returns ok when the context survived it; the returned Status is non-ok only when
 // the sweep must stop (a fault while running, a broken context, an event that could not be made).
 template <class Launch>
@@ -61,6 +64,8 @@ Status time_launch_shape(Launch&& launch, cudaStream_t stream, const TimingOptio
     std::vector<CudaEvent> marks(std::size_t(repeats) + 1);
     for (CudaEvent& e : marks)
         if (Status s = e.create(); !s) return s;
+    if (options.hold)
+        if (Status s = hold_stream(stream, hold_us_for(repeats)); !s) return s;
     if (Status s = marks[0].record(stream); !s) return s;
     for (int r = 0; r < repeats; ++r) {
         if (Status s = launch(); !s) {
@@ -69,17 +74,18 @@ Status time_launch_shape(Launch&& launch, cudaStream_t stream, const TimingOptio
         }
         if (Status s = marks[std::size_t(r) + 1].record(stream); !s) return s;
     }
-    std::vector<double> samples(std::size_t(repeats), 0.0);
-    for (std::size_t r = 0; r < samples.size(); ++r) {
-        if (Status s = elapsed_ms(marks[r], marks[r + 1], &samples[r]); !s) {
+    for (std::size_t r = 0; r < std::size_t(repeats); ++r) {
+        double ms = 0;
+        if (Status s = elapsed_ms(marks[r], marks[r + 1], &ms); !s) {
             out->status = s;
             return s;
         }
+        out->samples_ms.push_back(ms);
     }
     out->status = Status::ok();
     out->timed = true;
-    out->launches = repeats;
-    out->median_ms = median_of(std::move(samples));
+    out->launches = int(out->samples_ms.size());
+    out->median_ms = median_of(out->samples_ms);
     return Status::ok();
 }
 

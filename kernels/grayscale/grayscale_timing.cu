@@ -4,6 +4,7 @@
 
 #include "../core/launch_limits.h"
 #include "../cuda/cuda_check.h"
+#include "../cuda/clock_spin_up.h"
 #include "../cuda/cuda_stream.h"
 #include "../cuda/device_buffer.h"
 #include "../cuda/launch_timer.h"
@@ -32,6 +33,8 @@ TimingSweep time_grayscale_shapes(const GrayscaleImage& host, const std::vector<
         return failed;
     CudaStream stream;
     if (failed.status = stream.create(); !failed.status) return failed;
+
+    if (failed.status = spin_up_clocks(stream.get(), options.spin_up_ms); !failed.status) return failed;
 
     GrayscaleImage dev = host;
     dev.rgb = rgb.get();

@@ -1,6 +1,7 @@
 // The matmul block-size sweep on the GPU: one upload of A and B, then every launch timed with CUDA events.
 #include <string>
 
+#include "../cuda/clock_spin_up.h"
 #include "../cuda/cuda_check.h"
 #include "../cuda/cuda_stream.h"
 #include "../cuda/device_buffer.h"
@@ -34,6 +35,8 @@ TimingSweep time_matmul_launches(const MatmulProblem& host, const std::vector<Ma
         return failed;
     CudaStream stream;
     if (failed.status = stream.create(); !failed.status) return failed;
+
+    if (failed.status = spin_up_clocks(stream.get(), options.spin_up_ms); !failed.status) return failed;
 
     MatmulProblem dev = host;
     dev.a = a.get();
