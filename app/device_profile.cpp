@@ -46,6 +46,13 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   take 2 / 3 / 5 / 17 / 33 lines per k and time in that ratio): matmul 2048^3.
 // - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
 //   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
+// - dispatch_us 0.03 (within a wave an SM starts its blocks this far apart, and the last one's round
+//   trip begins only then): 2560x1440 and 1000x777 again, measured with the stream held (launch_timer.h);
+//   0 ... 0.06 fit them about equally (median error 4.1-7.6%), 0.03 picks 2560x1440's best shape.
+// - l2_resident_fraction 0.5 and l2_evicted_fraction 1.0: gray_1d 256/512, gray_2d 32x8 and gray_vec16
+//   256 over footprints of 16.8 ... 90 MB (2026-12-01, sizes kept out of the validation): a footprint
+//   runs at the L2-resident rate up to 25 MB (half the L2), at the DRAM rate from 50 MB (all of it)
+//   on, and between the two its time per byte rises gradually, not in one step.
 // - the shared (1 wavefront a clock) and issue (4 a clock) rates are sm_90's widths.
 PerfCalibration h200_calibration() {
     PerfCalibration c;
@@ -56,9 +63,11 @@ PerfCalibration h200_calibration() {
     c.l2_round_us = 0.536;
     c.instruction_ns = 6.0;
     c.l2_warp_round_us = 0.00125;
+    c.dispatch_us = 0.03;
     c.l2_resident_fraction = 0.5;
+    c.l2_evicted_fraction = 1.0;
     c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};
-    c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777 and 2048^3 (2026-12-01)");
+    c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777, 2048^3 and grayscale footprints of 17-90 MB (2026-12-01)");
     return c;
 }
 
@@ -95,6 +104,14 @@ QList<DeviceProfile> builtin_device_profiles() {
                               "NVIDIA T4 datasheet (320 GB/s, 8.1 TFLOPS FP32); Turing whitepaper (4 MB L2)"),
                    false),
     };
+}
+
+double l2_resident_share(const DeviceProfile& profile, double bytes) {
+    const double full = profile.l2_bytes * profile.perf.l2_resident_fraction;
+    const double none = profile.l2_bytes * profile.perf.l2_evicted_fraction;
+    if (bytes <= full) return 1.0;
+    if (bytes >= none || none <= full) return 0.0;
+    return (none - bytes) / (none - full);
 }
 
 std::optional<DeviceProfile> find_device_profile(const QString& name) {

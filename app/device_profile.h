@@ -18,6 +18,8 @@ struct PerfCalibration {
     double l2_gb_per_s = 9000;         // L2 -> SM bandwidth of whole lines, GB/s (resident footprints)
     double l2_lines_per_ns = 78;       // L2 transactions (a block's distinct 128-byte lines) per ns, GPU-wide
     double block_us = 0.0795;          // an SM starts (and retires) one block per this long
+    double dispatch_us = 0.03;         // within a wave, the busiest SM's last block starts this long after
+                                       // the one before it, and its round trip only then
     double warp_round_us = 0.0092;     // each warp of a block lengthens a wave's round trip by this much (DRAM)
     double l2_warp_round_us = 0.00125; // the same when the data is resident in L2
     double instruction_ns = 6.0;       // each instruction of a thread's chain lengthens the round this much
@@ -31,12 +33,21 @@ struct PerfCalibration {
     // (a block holds its SM's slots until its last warp ends): (b, fraction), b ascending; linear in
     // log2(b) between the points, the first below them, 1 above the last.
     std::vector<std::pair<int, double>> bandwidth_by_blocks_per_sm;
-    double l2_resident_fraction = 0.5;  // a footprint up to this fraction of L2 stays resident between launches
+    // Between back-to-back launches a footprint up to l2_resident_fraction of the L2 stays resident in
+    // it; past l2_evicted_fraction none of it does; in between, the resident share falls linearly
+    // (l2_resident_share).
+    double l2_resident_fraction = 0.5;
+    double l2_evicted_fraction = 1.0;
     QString source;                    // where the numbers come from
 };
 
 // The per-SM limits of a GPU that decide occupancy, from NVIDIA's CUDA C++ Programming Guide
 // ("Technical Specifications per Compute Capability") and each product's SM count.
+struct DeviceProfile;
+// The share of a footprint of `bytes` that stays resident in `profile`'s L2 between back-to-back
+// launches: 1 up to l2_resident_fraction of the L2, 0 from l2_evicted_fraction on, linear between.
+double l2_resident_share(const DeviceProfile& profile, double bytes);
+
 struct DeviceProfile {
     QString name;
     int cc_major = 0;

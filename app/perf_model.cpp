@@ -32,7 +32,8 @@ struct LaunchWork {
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
     double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0;
-    double slowest() const { return std::max({dram, l2, latency, blocks, l1, shared, issue, fp32}); }
+    double last_start = 0;  // when the busiest SM starts the last of its blocks: its round trip begins then
+    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32}); }
 };
 
 // The fraction of the streaming bandwidth reached with `blocks` resident per SM.
@@ -80,8 +81,9 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     const double round = chain_us + (l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
                                                  : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us);
     t.latency = any_memory ? rounds * round : 0;
-    // The SM starts its blocks one after another.
+    // The SM starts its blocks one after another, and the last one's round trip begins only then.
     t.blocks = on_sm * c.block_us;
+    t.last_start = std::max(0.0, on_sm - 1) * c.dispatch_us;
     // The busiest SM's pipes, slowed when too few warps hide their latency.
     const double sm_seconds = on_sm * per_block / (clock_hz * hide);
     // L1 and shared memory are one unit: its tag lookups (a request's distinct lines), its sectors
@@ -129,29 +131,40 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
     p.waves = plan.waves;
     p.tail_fill = plan.tail_fill;
     p.sampling = f.sampling;
-    const bool l2_resident = f.buffer_bytes <= d.l2_bytes * d.perf.l2_resident_fraction;
+    // The share of the footprint still in L2 from the previous launch: the waves are priced both ways
+    // (from L2, from DRAM) and blended by it.
+    const double resident = l2_resident_share(d, f.buffer_bytes);
 
     const std::uint64_t full = plan.waves > 0 ? plan.waves - 1 : 0;
-    const WaveTerms a = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, l2_resident);
-    const WaveTerms b = wave_terms(d, w, p.occupancy, plan.tail_blocks, l2_resident);
-    auto sum = [&](double WaveTerms::*m) { return double(full) * (a.*m) + b.*m; };
-    const double waves_us = double(full) * a.slowest() + b.slowest();
+    const WaveTerms a_l2 = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, true);
+    const WaveTerms b_l2 = wave_terms(d, w, p.occupancy, plan.tail_blocks, true);
+    const WaveTerms a_dram = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, false);
+    const WaveTerms b_dram = wave_terms(d, w, p.occupancy, plan.tail_blocks, false);
+    auto blend = [&](double l2, double dram) { return resident * l2 + (1 - resident) * dram; };
+    auto sum = [&](double WaveTerms::*m) {
+        return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
+    };
+    const double waves_us = blend(double(full) * a_l2.slowest() + b_l2.slowest(), double(full) * a_dram.slowest() + b_dram.slowest());
     p.total_us = d.perf.launch_us + waves_us;
 
-    const double dram_rate = l2_resident ? d.perf.l2_gb_per_s : d.dram_gb_per_s * d.perf.dram_efficiency;
+    const double dram_rate = d.dram_gb_per_s * d.perf.dram_efficiency;
+    QString source;
+    if (resident >= 1) source = QStringLiteral("%1 GB/s from L2 (resident between launches)").arg(d.perf.l2_gb_per_s, 0, 'f', 0);
+    else if (resident <= 0) source = QStringLiteral("%1 GB/s from DRAM").arg(dram_rate, 0, 'f', 0);
+    else
+        source = QStringLiteral("%1% from L2 (resident between launches), the rest from DRAM at %2 GB/s")
+                     .arg(int(std::lround(resident * 100)))
+                     .arg(dram_rate, 0, 'f', 0);
+    const WaveTerms& first = resident >= 0.5 ? a_l2 : a_dram;
     p.terms = {
         {QStringLiteral("launch"), d.perf.launch_us, QStringLiteral("fixed cost of a launch")},
-        {QStringLiteral("memory"), sum(&WaveTerms::dram),
-         QStringLiteral("%1 at %2 GB/s%3")
-             .arg(bytes_text(f.compulsory_bytes()))
-             .arg(dram_rate, 0, 'f', 0)
-             .arg(l2_resident ? QStringLiteral(" from L2 (resident between launches)") : QStringLiteral(" from DRAM"))},
+        {QStringLiteral("memory"), sum(&WaveTerms::dram), QStringLiteral("%1 at %2").arg(bytes_text(f.compulsory_bytes()), source)},
         {QStringLiteral("L2"), sum(&WaveTerms::l2),
          QStringLiteral("%1 L2 transactions (%2 sectors per request in L1)")
              .arg(f.l2_lines, 0, 'g', 3)
              .arg((f.global_ld_sectors + f.global_st_sectors) / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
         {QStringLiteral("latency"), sum(&WaveTerms::latency),
-         QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(a.latency))},
+         QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))},
         {QStringLiteral("blocks"), sum(&WaveTerms::blocks),
          QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},

@@ -4,11 +4,12 @@
 //   - the traced memory figures of a sample of the grid's blocks, scaled to the grid (launch_sample.h);
 //   - the wave plan (occupancy -> blocks per SM -> waves and the tail);
 //   - per wave: "memory" (the DRAM bytes at the streaming bandwidth, from L2 when the footprint stays
-//     resident between launches), "L2" (transactions: each block's distinct lines), "latency" (a round
-//     trip per wave: Little's law), "blocks" (an SM starts one block at a time), "L1" (a request's
-//     lines, its sectors and the shared wavefronts, one unit), "shared" (the wavefronts alone, part of
-//     L1), "issue" (warp instructions) and "FP32" (FMAs), the pipe terms stretched when too few warps
-//     are resident to hide the pipes' latency;
+//     resident between launches; the waves are priced both ways and blended by the share that stays,
+//     l2_resident_share in device_profile.h), "L2" (transactions: each block's distinct lines),
+//     "latency" (a round trip per wave: Little's law), "blocks" (an SM starts one block at a time),
+//     "L1" (a request's lines, its sectors and the shared wavefronts, one unit), "shared" (the
+//     wavefronts alone, part of L1), "issue" (warp instructions) and "FP32" (FMAs), the pipe terms
+//     stretched when too few warps are resident to hide the pipes' latency;
 //   - "launch", the overhead.
 // A wave takes its slowest term; the launch takes the sum over its waves plus the overhead. The
 // constants are the profile's (DeviceProfile::perf, calibrated once, with their source).

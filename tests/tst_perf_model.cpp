@@ -34,6 +34,8 @@ private slots:
     void slower_dram_slows_a_memory_bound_launch_only_in_its_memory_term();
     void one_block_more_than_a_wave_adds_a_tail_wave();
     void block_slot_limited_launch_is_bound_by_block_starts();
+    void last_block_round_trip_starts_after_the_dispatches();
+    void l2_residency_falls_gradually();
     void register_limited_matmul_names_its_limit();
     void uncoalesced_blocks_move_more_l2_lines();
     void matmul_k_extrapolation_matches_a_full_trace();
@@ -142,6 +144,59 @@ void TestPerfModel::block_slot_limited_launch_is_bound_by_block_starts() {
     // Eight times the blocks: eight times the block starts.
     QVERIFY(qAbs(term_us(small, "blocks") / term_us(big, "blocks") - 8.0) < 0.01);
     QVERIFY(small.total_us > 3 * big.total_us);
+}
+
+void TestPerfModel::last_block_round_trip_starts_after_the_dispatches() {
+    // gray_vec16 with 64 threads at 1537x1023: 1536 blocks in one wave, 12 on the busiest SM. Its last
+    // block starts 11 dispatches after the first, and only then begins its round trip.
+    const DeviceProfile d = h200();
+    const LaunchShape shape = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{64, 1, 1});
+    const GpuPrediction p = predict_grayscale(d, shape, 1537, 1023);
+    QVERIFY2(p.ok(), qPrintable(p.error));
+    QCOMPARE(p.blocks, std::uint64_t(1536));  // 1537 x 1023 / 16 pixels a thread / 64, rounded up
+    QCOMPARE(p.waves, std::uint64_t(1));
+    DeviceProfile at_once = d;
+    at_once.perf.dispatch_us = 0;
+    const GpuPrediction q = predict_grayscale(at_once, shape, 1537, 1023);
+    QCOMPARE(q.total_us, d.perf.launch_us + term_us(q, "latency"));  // latency-bound: one round trip
+    QVERIFY(qAbs(p.total_us - (q.total_us + 11 * d.perf.dispatch_us)) < 1e-9);
+    // One block per SM (832 threads: 119 blocks): nothing waits for a dispatch.
+    const LaunchShape big = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{832, 1, 1});
+    QCOMPARE(predict_grayscale(d, big, 1537, 1023).total_us, predict_grayscale(at_once, big, 1537, 1023).total_us);
+}
+
+void TestPerfModel::l2_residency_falls_gradually() {
+    const DeviceProfile d = h200();  // 50 MiB of L2: resident up to 25 MiB, none of it from 50 MiB on
+    const double mib = 1024.0 * 1024.0;
+    QCOMPARE(l2_resident_share(d, 10 * mib), 1.0);
+    QCOMPARE(l2_resident_share(d, 25 * mib), 1.0);
+    QCOMPARE(l2_resident_share(d, 37.5 * mib), 0.5);
+    QCOMPARE(l2_resident_share(d, 50 * mib), 0.0);
+    QCOMPARE(l2_resident_share(d, 500 * mib), 0.0);
+    // gray_vec16 (memory-bound) reads 3 and writes 1 byte a pixel: W x 1024 pixels are 4 W KiB.
+    const LaunchShape vec16 = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{256, 1, 1});
+    const GpuPrediction at = predict_grayscale(d, vec16, 6400, 1024);  // 25 MiB: all resident
+    const GpuPrediction past = predict_grayscale(d, vec16, 6464, 1024);  // 1% more: 99% resident
+    QVERIFY2(at.ok() && past.ok(), qPrintable(at.error + past.error));
+    QVERIFY2(at.terms[1].detail.contains(QStringLiteral("from L2 (resident between launches)")), qPrintable(at.terms[1].detail));
+    QVERIFY2(past.terms[1].detail.contains(QStringLiteral("99% from L2")), qPrintable(past.terms[1].detail));
+    // No step at the threshold: 1% more bytes cost at most a few percent more.
+    QVERIFY2(past.total_us >= at.total_us && past.total_us < 1.03 * at.total_us,
+             qPrintable(at.summary() + " / " + past.summary()));
+    // Halfway (37.5 MiB): the memory term is the mean of the two pricings, each scaled to the bytes.
+    const GpuPrediction half = predict_grayscale(d, vec16, 9600, 1024);
+    QVERIFY2(half.terms[1].detail.contains(QStringLiteral("50% from L2")), qPrintable(half.terms[1].detail));
+    DeviceProfile all_l2 = d, all_dram = d;
+    all_l2.perf.l2_resident_fraction = all_l2.perf.l2_evicted_fraction = 10;
+    all_dram.perf.l2_resident_fraction = all_dram.perf.l2_evicted_fraction = 0;
+    const double from_l2 = term_us(predict_grayscale(all_l2, vec16, 9600, 1024), "memory");
+    const double from_dram = term_us(predict_grayscale(all_dram, vec16, 9600, 1024), "memory");
+    QVERIFY(from_dram > 1.5 * from_l2);
+    QVERIFY(qAbs(term_us(half, "memory") - (from_l2 + from_dram) / 2) < 1e-9 * from_dram);
+    // Past the whole L2: from DRAM.
+    const GpuPrediction big = predict_grayscale(d, vec16, 12800, 1024);
+    QVERIFY2(big.terms[1].detail.contains(QStringLiteral("from DRAM")) && !big.terms[1].detail.contains(QStringLiteral("L2")),
+             qPrintable(big.terms[1].detail));
 }
 
 void TestPerfModel::register_limited_matmul_names_its_limit() {
