@@ -15,28 +15,105 @@ std::atomic<std::uint64_t> g_next_recorder_id{1};
 }  // namespace
 
 void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access) {
-    c = CachedSite{};
     c.file = site.file;
     c.key = site.line * 2 + unsigned(access);
     c.id = owner_->site_id(*this, site, access);
-    // A new site may have grown the rows of every cached one.
-    for (CachedSite& e : site_cache_)
-        if (e.file || &e == &c) {
-            e.occurrences = &occurrences_[std::size_t(e.id) * threads_];
-            e.slots = &slots_[std::size_t(e.id) * warps_];
-        }
 }
 
-std::int32_t TraceWorker::locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset) {
+LogEntry* TraceWorker::grow(LaneLog& log) {
+    const std::size_t used = log.size();
+    log.storage.resize(std::max<std::size_t>(64, 2 * log.storage.size()));
+    log.end = log.storage.data() + used;
+    log.cap = log.storage.data() + log.storage.size();
+    return log.end;
+}
+
+std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
     for (std::size_t i = 0; i < ranges_.size(); ++i)
-        if (within(std::int32_t(i), q, offset)) {
-            c.previous = c.buffer;
-            c.buffer = std::int32_t(i);
-            return c.buffer;
-        }
+        if (within(std::int32_t(i), q, offset)) return hint = std::int32_t(i);
     offset = reinterpret_cast<std::uintptr_t>(q);
     ++unmapped;
     return -1;
+}
+
+void TraceWorker::next_warp(std::uint32_t warp) {
+    if (open_warp != ~std::uint32_t(0))
+        reduce_warp(open_warp, logs_.data(), std::min(kWarpSize, threads_ - open_warp * kWarpSize));
+    open_warp = warp;
+}
+
+void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
+    const auto add_to = [&](MemoryMetrics& m) {
+        RequestCounts& c = m.counts(space, access);
+        ++c.requests;
+        c.sectors += cost.sectors;
+        c.ideal_sectors += cost.ideal_sectors;
+        c.wavefronts += cost.wavefronts;
+        c.ideal_wavefronts += cost.ideal_wavefronts;
+    };
+    add_to(totals);
+    add_to(per_site[site]);
+    if (per_warp) add_to(warp_metrics[warp]);
+}
+
+void TraceWorker::reduce_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes) {
+    // The lanes that made an access (or passed a barrier), and whether all of them logged the same
+    // sequence of sites (barriers included, so that with fibers entry k of every lane ran in the same
+    // round, where lanes run in order).
+    std::uint32_t present = 0;
+    const LogEntry* ref = nullptr;
+    std::size_t length = 0;
+    bool same = !keep;  // a kept block's requests need their program order: the general grouping
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+        const std::size_t n = logs[l].size();
+        if (n == 0) continue;
+        present |= 1u << l;
+        const LogEntry* e = logs[l].begin();
+        if (!ref) {
+            ref = e;
+            length = n;
+        } else if (same) {
+            if (n != length) {
+                same = false;
+            } else {
+                std::uint32_t differ = 0;
+                for (std::size_t k = 0; k < n; ++k) differ |= e[k].site ^ ref[k].site;
+                same = differ == 0;
+            }
+        }
+    }
+    if (present == 0) return;
+    if (!same) {
+        regroup_warp(warp, logs, lanes);
+    } else {
+        // Request k is the k-th entry of every present lane; it opened with the lowest of them.
+        const LogEntry* lane_log[kWarpSize];
+        std::uint32_t lane_of[kWarpSize];
+        std::uint32_t count = 0;
+        for (std::uint32_t mask = present; mask != 0; mask &= mask - 1) {
+            const std::uint32_t l = std::uint32_t(__builtin_ctz(mask));
+            lane_of[count] = l;
+            lane_log[count++] = logs[l].begin();
+        }
+        LaneAccess request[kWarpSize];
+        for (std::size_t k = 0; k < length; ++k) {
+            const std::uint32_t site = ref[k].site;
+            if (site == kBarrierSite) continue;
+            std::int32_t& hint = site_buffer_[site];
+            std::int32_t buffer = 0;
+            for (std::uint32_t i = 0; i < count; ++i) {
+                const LogEntry& e = lane_log[i][k];
+                std::uint64_t offset;
+                const std::int32_t b = locate(e.address, hint, offset);
+                if (i == 0) buffer = b;
+                request[i] = LaneAccess{lane_of[i], e.bytes, offset};
+            }
+            const MemorySpace space = space_of(buffer);
+            add(warp, site, space, site_access_[site],
+                space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+        }
+    }
+    for (std::uint32_t l = 0; l < lanes; ++l) logs[l].end = logs[l].storage.data();
 }
 
 std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
@@ -50,10 +127,97 @@ std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, 
     r.lane_mask = 0;
     r.min_seq = ~std::uint32_t(0);
     r.buffer = buffer;
-    r.space = buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
+    r.space = space_of(buffer);
     r.access = access;
-    slots_[std::size_t(site) * warps_ + warp].push_back(pending_count_);
+    slots_[site].push_back(pending_count_);
     return pending_count_++;
+}
+
+void TraceWorker::regroup_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes) {
+    const std::uint32_t nsites = std::uint32_t(site_access_.size());
+    occurrences_.assign(std::size_t(nsites) * kWarpSize, 0u);
+    if (slots_.size() < nsites) slots_.resize(nsites);
+    for (auto& s : slots_) s.clear();
+    pending_count_ = 0;
+
+    // The lanes' accesses in the order they ran: round by round (a round runs every lane up to its next
+    // barrier, lanes in order; without barriers there is one round), a lane's k-th execution of a site
+    // into the k-th request of the site.
+    std::size_t at[kWarpSize] = {};
+    std::uint32_t seq[kWarpSize] = {};
+    for (bool more = true; more;) {
+        more = false;
+        for (std::uint32_t l = 0; l < lanes; ++l) {
+            const LogEntry* const begin = logs[l].begin();
+            const LogEntry* e = begin + at[l];
+            const LogEntry* const end = logs[l].end;
+            for (; e != end && e->site != kBarrierSite; ++e) {
+                const std::uint32_t site = e->site;
+                const std::uint32_t k = occurrences_[std::size_t(site) * kWarpSize + l]++;
+                std::uint64_t offset;
+                const std::int32_t buffer = locate(e->address, site_buffer_[site], offset);
+                const std::vector<std::uint32_t>& slots = slots_[site];
+                const std::uint32_t index = k < slots.size() ? slots[k] : open_request(site, warp, k, site_access_[site], buffer);
+                PendingRequest& r = pending_[index];
+                r.lane_mask |= 1u << l;
+                r.lanes[l] = LaneAccess{l, e->bytes, offset};
+                const std::uint32_t s = seq[l]++;
+                if (s < r.min_seq) r.min_seq = s;
+            }
+            if (e != end) {  // a barrier: the lane goes on in the next round
+                ++e;
+                more = true;
+            }
+            at[l] = std::size_t(e - begin);
+        }
+    }
+
+    // By site, then occurrence: the order the program-order sort keeps among equal keys.
+    const std::size_t first_kept = requests.size();
+    program_order_.clear();
+    LaneAccess gathered[kWarpSize];
+    for (std::uint32_t site = 0; site < nsites; ++site)
+        for (const std::uint32_t index : slots_[site]) {
+            const PendingRequest& p = pending_[index];
+            // A full warp's lanes are already in place; otherwise gather the present ones in lane order.
+            const LaneAccess* present = p.lanes;
+            std::size_t n = kWarpSize;
+            if (p.lane_mask != ~std::uint32_t(0)) {
+                n = 0;
+                for (std::uint32_t mask = p.lane_mask; mask != 0; mask &= mask - 1)
+                    gathered[n++] = p.lanes[__builtin_ctz(mask)];
+                present = gathered;
+            }
+            const RequestCost cost =
+                p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
+            add(warp, p.site, p.space, p.access, cost);
+            if (keep) {
+                MemoryRequest m;
+                m.block = block;
+                m.warp = p.warp;
+                m.site = p.site;
+                m.occurrence = p.occurrence;
+                m.space = p.space;
+                m.access = p.access;
+                m.buffer = p.buffer;
+                m.sectors = cost.sectors;
+                m.ideal_sectors = cost.ideal_sectors;
+                m.wavefronts = cost.wavefronts;
+                m.ideal_wavefronts = cost.ideal_wavefronts;
+                m.lanes.assign(present, present + n);
+                program_order_.emplace_back(p.min_seq, requests.size());
+                requests.push_back(std::move(m));
+            }
+        }
+    if (keep) {
+        // Program order within the warp: by the first access any lane made of the request.
+        std::stable_sort(program_order_.begin(), program_order_.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        sorted_.clear();
+        for (const auto& p : program_order_) sorted_.push_back(std::move(requests[p.second]));
+        requests.resize(first_kept);
+        for (MemoryRequest& m : sorted_) requests.push_back(std::move(m));
+    }
 }
 
 MemoryRecorder::MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
@@ -77,7 +241,7 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
-    w.seq_.assign(threads_, 0);
+    w.logs_.resize(threads_);
     t_recorder_slot.owner = id_;
     t_recorder_slot.worker = &w;
     return w;
@@ -97,10 +261,10 @@ void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
     w.skip = options_.cancel && options_.cancel->requested();
     if (w.skip) cancelled_.store(true, std::memory_order_relaxed);
     w.keep = kept(block);
-    std::fill(w.occurrences_.begin(), w.occurrences_.end(), 0u);
-    std::fill(w.seq_.begin(), w.seq_.end(), 0u);
-    for (auto& s : w.slots_) s.clear();
-    w.pending_count_ = 0;
+    w.per_warp = w.keep || options_.all_warps;
+    w.warp_metrics.assign(w.per_warp ? warps_ : 0, MemoryMetrics{});
+    w.whole_block = false;
+    w.open_warp = ~std::uint32_t(0);
 }
 
 std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access access) {
@@ -120,8 +284,11 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
             site_keys_.emplace_back(key, id);
         }
     }
-    if (w.occurrences_.size() < std::size_t(id + 1) * threads_) w.occurrences_.resize(std::size_t(id + 1) * threads_, 0u);
-    if (w.slots_.size() < std::size_t(id + 1) * warps_) w.slots_.resize(std::size_t(id + 1) * warps_);
+    if (w.site_access_.size() <= id) {
+        w.site_access_.resize(id + 1, Access::Load);
+        w.site_buffer_.resize(id + 1, 0);
+    }
+    w.site_access_[id] = access;
     if (w.per_site.size() <= id) w.per_site.resize(id + 1);
     return id;
 }
@@ -129,65 +296,19 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
 void MemoryRecorder::finish_block(Worker& w) {
     if (w.block == ~std::uint64_t(0)) return;
     const std::uint64_t block = w.block;
+    if (!w.skip) {
+        // The warps not reduced yet: all of them with barriers, else the last one that ran.
+        if (w.whole_block) {
+            for (std::uint32_t warp = 0; warp < warps_; ++warp)
+                w.reduce_warp(warp, w.logs_.data() + std::size_t(warp) * kWarpSize,
+                              std::min(kWarpSize, threads_ - warp * kWarpSize));
+        } else if (w.open_warp != ~std::uint32_t(0)) {
+            w.next_warp(~std::uint32_t(0));
+        }
+        for (std::uint32_t i = 0; i < w.warp_metrics.size(); ++i) w.warps.push_back(WarpMetrics{block, i, w.warp_metrics[i]});
+    }
     w.block = ~std::uint64_t(0);
     if (w.skip) return;
-    const std::uint32_t nsites = warps_ ? std::uint32_t(w.slots_.size() / warps_) : 0u;
-
-    const bool per_warp = w.keep || options_.all_warps;
-    std::vector<MemoryMetrics>& warp_metrics = w.warp_metrics;
-    warp_metrics.assign(per_warp ? warps_ : 0, MemoryMetrics{});
-    std::vector<std::pair<std::uint64_t, std::size_t>> program_order;  // kept block: (warp, min seq) -> request
-    const std::size_t first_kept = w.requests.size();
-
-    // By warp, site, then occurrence: the order program_order's stable sort keeps among equal keys.
-    LaneAccess lanes[kWarpSize];
-    for (std::uint32_t warp = 0; warp < warps_; ++warp)
-        for (std::uint32_t site = 0; site < nsites; ++site)
-            for (const std::uint32_t index : w.slots_[std::size_t(site) * warps_ + warp]) {
-                const PendingRequest& p = w.pending_[index];
-                // A full warp's lanes are already in place; otherwise gather the present ones in lane order.
-                const LaneAccess* present = p.lanes;
-                std::size_t n = kWarpSize;
-                if (p.lane_mask != ~std::uint32_t(0)) {
-                    n = 0;
-                    for (std::uint32_t mask = p.lane_mask; mask != 0; mask &= mask - 1)
-                        lanes[n++] = p.lanes[__builtin_ctz(mask)];
-                    present = lanes;
-                }
-                MemoryRequest m;
-                m.block = block;
-                m.warp = p.warp;
-                m.site = p.site;
-                m.occurrence = p.occurrence;
-                m.space = p.space;
-                m.access = p.access;
-                m.buffer = p.buffer;
-                const RequestCost cost =
-                    p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
-                m.sectors = cost.sectors;
-                m.ideal_sectors = cost.ideal_sectors;
-                m.wavefronts = cost.wavefronts;
-                m.ideal_wavefronts = cost.ideal_wavefronts;
-                w.totals.add(m);
-                w.per_site[m.site].add(m);
-                if (per_warp) warp_metrics[m.warp].add(m);
-                if (w.keep) {
-                    m.lanes.assign(present, present + n);
-                    program_order.emplace_back((std::uint64_t(m.warp) << 32) | p.min_seq, w.requests.size());
-                    w.requests.push_back(std::move(m));
-                }
-            }
-    if (w.keep) {
-        // Program order within each warp: by the first access any lane made of the request.
-        std::stable_sort(program_order.begin(), program_order.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<MemoryRequest> sorted;
-        sorted.reserve(program_order.size());
-        for (const auto& p : program_order) sorted.push_back(std::move(w.requests[p.second]));
-        w.requests.resize(first_kept);
-        for (MemoryRequest& m : sorted) w.requests.push_back(std::move(m));
-    }
-    for (std::uint32_t i = 0; i < warp_metrics.size(); ++i) w.warps.push_back(WarpMetrics{block, i, warp_metrics[i]});
     block_done();
 }
 
