@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../core/cancel_token.h"
+#include "../core/cpu_dispatch.h"
 #include "../core/index_math.h"
 #include "request_cost.h"
 
@@ -20,12 +21,26 @@ void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access)
     c.id = owner_->site_id(*this, site, access);
 }
 
-LogEntry* TraceWorker::grow(LaneLog& log) {
-    const std::size_t used = log.size();
-    log.storage.resize(std::max<std::size_t>(64, 2 * log.storage.size()));
-    log.end = log.storage.data() + used;
-    log.cap = log.storage.data() + log.storage.size();
-    return log.end;
+std::uint64_t* TraceWorker::grow(LaneLog& log) {
+    WarpLog& w = *log.warp;
+    const std::size_t old_rows = w.rows, rows = std::max<std::size_t>(8, 2 * old_rows);
+    std::vector<std::uint64_t> words(2 * rows * kWarpSize);
+    std::uint64_t* const old_base = w.words.data();
+    if (old_rows) {
+        std::copy(old_base, old_base + old_rows * kWarpSize, words.begin());
+        std::copy(old_base + old_rows * kWarpSize, old_base + 2 * old_rows * kWarpSize,
+                  words.begin() + std::ptrdiff_t(rows * kWarpSize));
+    }
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) {
+        LaneLog& lane = w.lanes[l];
+        const std::size_t k = old_rows ? std::size_t(lane.at - old_base - l) / kWarpSize : 0;
+        lane.at = words.data() + k * kWarpSize + l;
+        lane.cap = words.data() + rows * kWarpSize;
+        lane.meta = rows * kWarpSize;
+    }
+    w.words.swap(words);
+    w.rows = rows;
+    return log.at;
 }
 
 std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
@@ -38,11 +53,11 @@ std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint
 
 void TraceWorker::next_warp(std::uint32_t warp) {
     if (open_warp != ~std::uint32_t(0))
-        reduce_warp(open_warp, logs_.data(), std::min(kWarpSize, threads_ - open_warp * kWarpSize));
+        reduce_warp(open_warp, warp_logs_[0], std::min(kWarpSize, threads_ - open_warp * kWarpSize));
     open_warp = warp;
 }
 
-void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
+inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
     const auto add_to = [&](MemoryMetrics& m) {
         RequestCounts& c = m.counts(space, access);
         ++c.requests;
@@ -56,64 +71,102 @@ void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space,
     if (per_warp) add_to(warp_metrics[warp]);
 }
 
-void TraceWorker::reduce_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes) {
-    // The lanes that made an access (or passed a barrier), and whether all of them logged the same
-    // sequence of sites (barriers included, so that with fibers entry k of every lane ran in the same
-    // round, where lanes run in order).
-    std::uint32_t present = 0;
-    const LogEntry* ref = nullptr;
-    std::size_t length = 0;
-    bool same = !keep;  // a kept block's requests need their program order: the general grouping
+inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
+    std::uint64_t* const base = log.words.data();
+    // The lanes that logged anything, and whether all of them logged the same entries (sites, sizes and
+    // barriers: with fibers entry k of every lane then ran in the same round, where lanes run in order).
+    std::size_t length[kWarpSize];
+    std::uint32_t present = 0, lane_of[kWarpSize], count = 0;
     for (std::uint32_t l = 0; l < lanes; ++l) {
-        const std::size_t n = logs[l].size();
-        if (n == 0) continue;
-        present |= 1u << l;
-        const LogEntry* e = logs[l].begin();
-        if (!ref) {
-            ref = e;
-            length = n;
+        length[l] = (reinterpret_cast<std::uintptr_t>(log.lanes[l].at) - reinterpret_cast<std::uintptr_t>(base + l)) /
+                    (kWarpSize * sizeof(std::uint64_t));
+        if (length[l] != 0) {
+            present |= 1u << l;
+            lane_of[count++] = l;
+        }
+    }
+    if (count != 0) {
+        const std::size_t rows = length[lane_of[0]];
+        bool same = !keep;  // a kept block's requests need their program order: the general grouping
+        for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == rows;
+        if (same && count == kWarpSize) {
+            const std::uint64_t* e = log.entries(0);
+            for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize) {
+                std::uint64_t differ = 0;
+                for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= e[l] ^ e[0];
+                same = differ == 0;
+            }
         } else if (same) {
-            if (n != length) {
-                same = false;
-            } else {
-                std::uint32_t differ = 0;
-                for (std::size_t k = 0; k < n; ++k) differ |= e[k].site ^ ref[k].site;
+            const std::uint64_t* e = log.entries(0);
+            for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize) {
+                std::uint64_t differ = 0;
+                for (std::uint32_t i = 1; i < count; ++i) differ |= e[lane_of[i]] ^ e[lane_of[0]];
                 same = differ == 0;
             }
         }
-    }
-    if (present == 0) return;
-    if (!same) {
-        regroup_warp(warp, logs, lanes);
-    } else {
-        // Request k is the k-th entry of every present lane; it opened with the lowest of them.
-        const LogEntry* lane_log[kWarpSize];
-        std::uint32_t lane_of[kWarpSize];
-        std::uint32_t count = 0;
-        for (std::uint32_t mask = present; mask != 0; mask &= mask - 1) {
-            const std::uint32_t l = std::uint32_t(__builtin_ctz(mask));
-            lane_of[count] = l;
-            lane_log[count++] = logs[l].begin();
+        if (same) {
+            // Request k is row k of the present lanes; it opened with the lowest of them.
+            for (std::size_t k = 0; k < rows; ++k) cost_row(warp, log, k, lane_of, count);
+        } else {
+            regroup_warp(warp, log, length, lanes);
         }
-        LaneAccess request[kWarpSize];
-        for (std::size_t k = 0; k < length; ++k) {
-            const std::uint32_t site = ref[k].site;
-            if (site == kBarrierSite) continue;
-            std::int32_t& hint = site_buffer_[site];
-            std::int32_t buffer = 0;
-            for (std::uint32_t i = 0; i < count; ++i) {
-                const LogEntry& e = lane_log[i][k];
-                std::uint64_t offset;
-                const std::int32_t b = locate(e.address, hint, offset);
-                if (i == 0) buffer = b;
-                request[i] = LaneAccess{lane_of[i], e.bytes, offset};
+    }
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) log.lanes[l].at = base + l;
+}
+
+inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of,
+                           std::uint32_t count) {
+    const std::uint64_t entry = log.entries(k)[lane_of[0]];
+    const std::uint32_t site = std::uint32_t(entry);
+    if (site == kBarrierSite) return;
+    const std::uint32_t bytes = std::uint32_t(entry >> 32);
+    const Access access = site_access_[site];
+    const std::uint64_t* const address = log.addresses(k);
+    std::int32_t& hint = site_buffer_[site];
+    LaneAccess request[kWarpSize];
+    std::uint64_t offset;
+    const std::int32_t buffer = locate(reinterpret_cast<const void*>(address[lane_of[0]]), hint, offset);
+    const MemorySpace space = space_of(buffer);
+    if (buffer >= 0 && space == MemorySpace::Global) {
+        // Every lane in the opener's buffer (the common case): offsets from its base, costed as one size.
+        const std::uint64_t from = reinterpret_cast<std::uintptr_t>(ranges_[buffer].base), size = ranges_[buffer].bytes;
+        std::uint64_t offsets[kWarpSize];
+        std::uint64_t outside = 0;
+        if (count == kWarpSize) {
+            // offset >= size, unsigned, as a signed order with the top bits flipped (so that it vectorises)
+            constexpr std::uint64_t top = std::uint64_t(1) << 63;
+            for (std::uint32_t l = 0; l < kWarpSize; ++l) {
+                offsets[l] = address[l] - from;
+                outside |= std::uint64_t(std::int64_t(offsets[l] ^ top) >= std::int64_t(size ^ top));
             }
-            const MemorySpace space = space_of(buffer);
-            add(warp, site, space, site_access_[site],
-                space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+        } else {
+            for (std::uint32_t i = 0; i < count; ++i) {
+                offsets[i] = address[lane_of[i]] - from;
+                outside |= std::uint64_t(offsets[i] >= size);
+            }
+        }
+        if (outside == 0) {
+            add(warp, site, space, access, global_request_cost_same_size(offsets, count, bytes));
+            return;
         }
     }
-    for (std::uint32_t l = 0; l < lanes; ++l) logs[l].end = logs[l].storage.data();
+    // Lane by lane, each in its own buffer (as the general grouping does).
+    request[0] = LaneAccess{lane_of[0], bytes, offset};
+    for (std::uint32_t i = 1; i < count; ++i) {
+        std::uint64_t o;
+        (void)locate(reinterpret_cast<const void*>(address[lane_of[i]]), hint, o);
+        request[i] = LaneAccess{lane_of[i], bytes, o};
+    }
+    add(warp, site, space, access,
+        space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+}
+
+void TraceWorker::reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
+    if (log.rows == 0) return;  // nothing was ever logged
+    // Compiled for the CPU path in use: the checks and offsets of a row of 32 lanes vectorise. (The
+    // helpers it runs are `inline`, as the library is built with -fPIC, where a function that could
+    // be interposed is never inlined, not even by `flatten`.)
+    on_cpu_path([&] { reduce_logged_warp(warp, log, lanes); });
 }
 
 std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
@@ -133,7 +186,7 @@ std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, 
     return pending_count_++;
 }
 
-void TraceWorker::regroup_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes) {
+__attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes) {
     const std::uint32_t nsites = std::uint32_t(site_access_.size());
     occurrences_.assign(std::size_t(nsites) * kWarpSize, 0u);
     if (slots_.size() < nsites) slots_.resize(nsites);
@@ -148,27 +201,28 @@ void TraceWorker::regroup_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t 
     for (bool more = true; more;) {
         more = false;
         for (std::uint32_t l = 0; l < lanes; ++l) {
-            const LogEntry* const begin = logs[l].begin();
-            const LogEntry* e = begin + at[l];
-            const LogEntry* const end = logs[l].end;
-            for (; e != end && e->site != kBarrierSite; ++e) {
-                const std::uint32_t site = e->site;
-                const std::uint32_t k = occurrences_[std::size_t(site) * kWarpSize + l]++;
+            std::size_t k = at[l];
+            for (; k < length[l]; ++k) {
+                const std::uint64_t entry = log.entries(k)[l];
+                const std::uint32_t site = std::uint32_t(entry);
+                if (site == kBarrierSite) break;
+                const std::uint32_t n = occurrences_[std::size_t(site) * kWarpSize + l]++;
                 std::uint64_t offset;
-                const std::int32_t buffer = locate(e->address, site_buffer_[site], offset);
+                const std::int32_t buffer =
+                    locate(reinterpret_cast<const void*>(log.addresses(k)[l]), site_buffer_[site], offset);
                 const std::vector<std::uint32_t>& slots = slots_[site];
-                const std::uint32_t index = k < slots.size() ? slots[k] : open_request(site, warp, k, site_access_[site], buffer);
+                const std::uint32_t index = n < slots.size() ? slots[n] : open_request(site, warp, n, site_access_[site], buffer);
                 PendingRequest& r = pending_[index];
                 r.lane_mask |= 1u << l;
-                r.lanes[l] = LaneAccess{l, e->bytes, offset};
+                r.lanes[l] = LaneAccess{l, std::uint32_t(entry >> 32), offset};
                 const std::uint32_t s = seq[l]++;
                 if (s < r.min_seq) r.min_seq = s;
             }
-            if (e != end) {  // a barrier: the lane goes on in the next round
-                ++e;
+            if (k < length[l]) {  // a barrier: the lane goes on in the next round
+                ++k;
                 more = true;
             }
-            at[l] = std::size_t(e - begin);
+            at[l] = k;
         }
     }
 
@@ -241,7 +295,12 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
-    w.logs_.resize(threads_);
+    // Logs by thread id (with barriers every warp of the block keeps its own; without, warp 0's serve
+    // each warp in turn).
+    w.logs_.resize(std::size_t(warps_) * kWarpSize);
+    w.warp_logs_.resize(warps_);
+    for (std::uint32_t i = 0; i < warps_; ++i) w.warp_logs_[i].lanes = &w.logs_[std::size_t(i) * kWarpSize];
+    for (std::size_t t = 0; t < w.logs_.size(); ++t) w.logs_[t].warp = &w.warp_logs_[t / kWarpSize];
     t_recorder_slot.owner = id_;
     t_recorder_slot.worker = &w;
     return w;
@@ -300,8 +359,7 @@ void MemoryRecorder::finish_block(Worker& w) {
         // The warps not reduced yet: all of them with barriers, else the last one that ran.
         if (w.whole_block) {
             for (std::uint32_t warp = 0; warp < warps_; ++warp)
-                w.reduce_warp(warp, w.logs_.data() + std::size_t(warp) * kWarpSize,
-                              std::min(kWarpSize, threads_ - warp * kWarpSize));
+                w.reduce_warp(warp, w.warp_logs_[warp], std::min(kWarpSize, threads_ - warp * kWarpSize));
         } else if (w.open_warp != ~std::uint32_t(0)) {
             w.next_warp(~std::uint32_t(0));
         }

@@ -28,23 +28,25 @@ struct BufferRange {
 
 class MemoryRecorder;
 
-// One entry of a lane's log: an access (its host address, its site's id, its size) or, with
-// kBarrierSite, a barrier the lane passed (which tells the rounds of a block's fibers apart).
-struct LogEntry {
-    const void* address;
-    std::uint32_t site;
-    std::uint32_t bytes;
-};
+// A warp's log, row by row: lane l's k-th entry is row k, column l, so that when every lane logged the
+// same sequence of sites row k is request k, contiguous. An entry is the access's host address, and
+// its site's id with its size (site | bytes << 32), in two arrays; a barrier the lane passed is the
+// entry kBarrierSite (it tells the rounds of a block's fibers apart).
 constexpr std::uint32_t kBarrierSite = ~std::uint32_t(0);
-
-// One emulated thread's log: appended to by its body, reduced with its warp's other lanes when the
-// warp (or, with barriers, the block) is done, then emptied with its capacity kept.
+struct LaneLog;
+struct WarpLog {
+    std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 entries
+    std::size_t rows = 0;
+    LaneLog* lanes = nullptr;  // its 32 lanes' logs (a block's last warp may use fewer)
+    const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kWarpSize; }
+    const std::uint64_t* entries(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
+};
+// One lane's (one emulated thread's) position in its warp's log.
 struct LaneLog {
-    LogEntry* end = nullptr;
-    LogEntry* cap = nullptr;
-    std::vector<LogEntry> storage;  // [storage.data(), end) in use
-    const LogEntry* begin() const { return storage.data(); }
-    std::size_t size() const { return std::size_t(end - storage.data()); }
+    std::uint64_t* at = nullptr;   // where its next address goes (row k, column l); its entry `meta` words on
+    std::uint64_t* cap = nullptr;  // the end of the addresses
+    std::size_t meta = 0;
+    WarpLog* warp = nullptr;
 };
 
 // One request of a warp being regrouped exactly (PendingRequest is filled lane by lane as the log is
@@ -80,8 +82,9 @@ public:
         if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
         return c.id;
     }
-    // Out of line: a log that is full grows (the flattened runner must not inline that).
-    LogEntry* grow(LaneLog& log);
+    // Out of line: a warp's log that is full grows, for all its lanes (the flattened runner must not
+    // inline that); returns where the lane's next address goes.
+    std::uint64_t* grow(LaneLog& log);
 
 private:
     friend class MemoryRecorder;
@@ -99,11 +102,14 @@ private:
     void new_site(CachedSite& c, const AccessSite& site, Access access);
     // Without barriers: the thread about to run is in `warp`, so the warp before it is done.
     void next_warp(std::uint32_t warp);
-    // Forms, costs and adds up the requests of one warp of the running block from its lanes' logs
-    // (`lanes` of them from `logs`), and empties the logs.
-    void reduce_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes);
-    // The exact general grouping of one warp: its logs replayed in execution order into requests.
-    void regroup_warp(std::uint32_t warp, LaneLog* logs, std::uint32_t lanes);
+    // Forms, costs and adds up the requests of one warp of the running block from its log (`lanes`
+    // lanes), and empties the log.
+    void reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
+    void reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
+    // Request k of a warp whose `count` present lanes (lane_of) all logged the same sites: the k-th entries.
+    void cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of, std::uint32_t count);
+    // The exact general grouping of one warp: its log replayed in execution order into requests.
+    void regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes);
     std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
                                std::int32_t buffer);
     // Adds one costed request to the block's figures.
@@ -138,7 +144,8 @@ private:
     bool per_warp = false;      // figures per warp for this block
     bool whole_block = false;   // the block runs with barriers: its logs are by thread id, reduced at its end
     std::uint32_t open_warp = ~std::uint32_t(0);  // without barriers: the warp whose lanes log now
-    std::vector<LaneLog> logs_;  // [tid] with barriers, [lane] of the open warp without
+    std::vector<LaneLog> logs_;   // [tid] with barriers; without, [lane] of the open warp
+    std::vector<WarpLog> warp_logs_;  // [warp] with barriers; without, [0]
 
     // Scratch of the general grouping, reused from warp to warp.
     std::vector<std::uint32_t> occurrences_;  // [site * kWarpSize + lane]
@@ -165,16 +172,17 @@ public:
     TraceThread(TraceWorker* worker, LaneLog* log) : worker_(worker), log_(log) {}
     explicit operator bool() const { return worker_ != nullptr; }
     void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        append(LogEntry{address, worker_->site_id(access, site), std::uint32_t(bytes)});
+        append(address, worker_->site_id(access, site) | std::uint64_t(std::uint32_t(bytes)) << 32);
     }
-    void on_sync(const EmuContext&) { append(LogEntry{nullptr, kBarrierSite, 0}); }
+    void on_sync(const EmuContext&) { append(nullptr, kBarrierSite); }
 
 private:
-    void append(const LogEntry& entry) {
-        LogEntry* e = log_->end;
-        if (__builtin_expect(e == log_->cap, 0)) e = worker_->grow(*log_);
-        *e = entry;
-        log_->end = e + 1;
+    void append(const void* address, std::uint64_t entry) {
+        std::uint64_t* at = log_->at;
+        if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_);
+        at[0] = reinterpret_cast<std::uintptr_t>(address);
+        at[log_->meta] = entry;
+        log_->at = at + kWarpSize;
     }
 
     TraceWorker* worker_ = nullptr;

@@ -60,6 +60,28 @@ struct NeighbourCounts {
     }
 };
 
+// The uniform request's figures once its offsets are known to be aligned to one power-of-two `size` of
+// at most 32 bytes: from neighbours, over the offsets sorted when they are not ascending.
+RequestCost uniform_cost(const std::uint64_t* offsets, std::size_t count, std::uint32_t size, std::uint32_t descending,
+                         NeighbourCounts n) {
+    if (descending != 0) {  // count again over the sorted offsets
+        std::array<std::uint64_t, 64> sorted;
+        std::size_t second_run = 0;
+        for (std::size_t i = 1; i < count; ++i)
+            if (offsets[i] < offsets[i - 1]) second_run = i;
+        if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
+            std::merge(offsets, offsets + second_run, offsets + second_run, offsets + count, sorted.begin());
+        else
+            std::sort(sorted.begin(), std::copy(offsets, offsets + count, sorted.begin()));
+        n = NeighbourCounts{};
+        for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
+    }
+    RequestCost c;
+    c.sectors = n.sectors;
+    c.ideal_sectors = (n.offsets * size + 31) / 32;
+    return c;
+}
+
 RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
     if (count == 0) return {};
@@ -79,26 +101,10 @@ RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     const bool uniform =
         size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0 && other_size == 0;
     if (uniform) {
-        if (descending != 0) {  // count again over the sorted offsets
-            std::array<std::uint64_t, 64> o, sorted;
-            std::size_t second_run = 0;
-            for (std::size_t i = 0; i < count; ++i) {
-                o[i] = lanes[i].offset;
-                if (i > 0 && o[i] < o[i - 1]) second_run = i;
-            }
-            const auto end = o.begin() + std::ptrdiff_t(count);
-            if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
-                std::merge(o.begin(), o.begin() + std::ptrdiff_t(second_run), o.begin() + std::ptrdiff_t(second_run), end,
-                           sorted.begin());
-            else
-                std::sort(sorted.begin(), std::copy(o.begin(), end, sorted.begin()));
-            n = NeighbourCounts{};
-            for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
-        }
-        RequestCost c;
-        c.sectors = n.sectors;
-        c.ideal_sectors = (n.offsets * size + 31) / 32;
-        return c;
+        if (descending == 0) return uniform_cost(nullptr, count, size, 0, n);
+        std::array<std::uint64_t, 64> o;
+        for (std::size_t i = 0; i < count; ++i) o[i] = lanes[i].offset;
+        return uniform_cost(o.data(), count, size, descending, n);
     }
     // Mixed sizes or unaligned accesses: byte intervals, walked in order (the order among equal
     // begins changes neither figure).
@@ -112,6 +118,47 @@ RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
 }
 
+// The same figures for lanes 0..count-1 that all move `size` bytes, from their offsets alone.
+RequestCost same_size_cost(const std::uint64_t* offsets, std::size_t count, std::uint32_t size) {
+    count = std::min<std::size_t>(count, 64);
+    if (count == 0) return {};
+    std::uint32_t descending = 0;
+    std::uint64_t low_bits = offsets[0];
+    NeighbourCounts n;
+    if (count == kWarpSize) {
+        // A full warp, in one pass of 32 neighbour pairs (the first pair is lane 0 with itself, which
+        // counts nothing), written so that it vectorises: 64-bit counters, and the unsigned order
+        // as a signed one of the offsets with their top bit flipped.
+        std::uint64_t pairs[kWarpSize + 1];
+        pairs[0] = offsets[0];
+        std::copy(offsets, offsets + kWarpSize, pairs + 1);
+        constexpr std::uint64_t top = std::uint64_t(1) << 63;
+        std::uint64_t sectors = 0, distinct = 0, down = 0;
+        for (std::size_t i = 0; i < kWarpSize; ++i) {
+            const std::uint64_t o = pairs[i + 1], prev = pairs[i];
+            low_bits |= o;
+            down += std::uint64_t(std::int64_t(o ^ top) < std::int64_t(prev ^ top));
+            sectors += std::uint64_t((o ^ prev) >> 5 != 0);
+            distinct += std::uint64_t(o != prev);
+        }
+        descending = std::uint32_t(down);
+        n.sectors += std::uint32_t(sectors);
+        n.offsets += std::uint32_t(distinct);
+    } else {
+        for (std::size_t i = 1; i < count; ++i) {
+            const std::uint64_t o = offsets[i], prev = offsets[i - 1];
+            low_bits |= o;
+            descending += std::uint32_t(o < prev);
+            n.add(o, prev);
+        }
+    }
+    if (size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0)
+        return uniform_cost(offsets, count, size, descending, n);
+    std::array<LaneAccess, 64> lanes;
+    for (std::size_t i = 0; i < count; ++i) lanes[i] = LaneAccess{std::uint32_t(i), size, offsets[i]};
+    return global_cost(lanes.data(), count);
+}
+
 }  // namespace
 
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
@@ -119,6 +166,12 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     // (the recorder costs every request of a launch through here).
     RequestCost c;
     on_cpu_path([&] { c = global_cost(lanes, count); });
+    return c;
+}
+
+RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::size_t count, std::uint32_t size) {
+    RequestCost c;
+    on_cpu_path([&] { c = same_size_cost(offsets, count, size); });
     return c;
 }
 

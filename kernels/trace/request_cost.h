@@ -16,6 +16,9 @@ struct RequestCost {
 // Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes);
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count);
+// The same for lanes 0..count-1 that each move `size` bytes at offsets[lane] (what a warp whose lanes
+// all ran one access gives), without building the lanes.
+RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::size_t count, std::uint32_t size);
 
 // Wavefronts: per group of lanes served together (the warp for accesses of up to 4 bytes, half-warps
 // for 8 bytes, quarter-warps for 16), the most distinct 4-byte words any one bank holds, summed over
