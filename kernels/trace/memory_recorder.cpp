@@ -73,91 +73,93 @@ inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace
 
 inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
     std::uint64_t* const base = log.words.data();
-    // The lanes that logged anything, and whether all of them logged the same entries (sites, sizes and
-    // barriers: with fibers entry k of every lane then ran in the same round, where lanes run in order).
-    std::size_t length[kWarpSize];
-    std::uint32_t present = 0, lane_of[kWarpSize], count = 0;
-    for (std::uint32_t l = 0; l < lanes; ++l) {
-        length[l] = (reinterpret_cast<std::uintptr_t>(log.lanes[l].at) - reinterpret_cast<std::uintptr_t>(base + l)) /
-                    (kWarpSize * sizeof(std::uint64_t));
-        if (length[l] != 0) {
-            present |= 1u << l;
-            lane_of[count++] = l;
+    // The common warp: 32 lanes that all logged as many entries, the same in every row (sites, sizes
+    // and barriers: with fibers, entry k of every lane then ran in the same round, where lanes run in
+    // order). A kept block's requests need their program order: the general grouping.
+    const std::size_t rows = std::size_t(log.lanes[0].at - base) / kWarpSize;
+    bool full = lanes == kWarpSize && !keep && rows != 0;
+    for (std::uint32_t l = 1; l < kWarpSize && full; ++l) full = log.lanes[l].at == log.lanes[0].at + l;
+    if (full) {
+        const std::uint64_t* e = log.entries(0);
+        for (std::size_t k = 0; k < rows && full; ++k, e += kWarpSize) {
+            std::uint64_t differ = 0;
+            for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= e[l] ^ e[0];
+            full = differ == 0;
         }
     }
-    if (count != 0) {
-        const std::size_t rows = length[lane_of[0]];
-        bool same = !keep;  // a kept block's requests need their program order: the general grouping
-        for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == rows;
-        if (same && count == kWarpSize) {
+    if (full) {
+        // Request k is row k; it opened with lane 0.
+        for (std::size_t k = 0; k < rows; ++k) cost_full_row(warp, log, k);
+    } else {
+        // The lanes that logged anything, and whether all of them logged the same entries.
+        std::size_t length[kWarpSize];
+        std::uint32_t lane_of[kWarpSize], count = 0;
+        for (std::uint32_t l = 0; l < lanes; ++l) {
+            length[l] = std::size_t(log.lanes[l].at - base - l) / kWarpSize;
+            if (length[l] != 0) lane_of[count++] = l;
+        }
+        if (count != 0) {
+            const std::size_t n = length[lane_of[0]];
+            bool same = !keep;
+            for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == n;
             const std::uint64_t* e = log.entries(0);
-            for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize) {
-                std::uint64_t differ = 0;
-                for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= e[l] ^ e[0];
-                same = differ == 0;
-            }
-        } else if (same) {
-            const std::uint64_t* e = log.entries(0);
-            for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize) {
+            for (std::size_t k = 0; k < n && same; ++k, e += kWarpSize) {
                 std::uint64_t differ = 0;
                 for (std::uint32_t i = 1; i < count; ++i) differ |= e[lane_of[i]] ^ e[lane_of[0]];
                 same = differ == 0;
             }
-        }
-        if (same) {
-            // Request k is row k of the present lanes; it opened with the lowest of them.
-            for (std::size_t k = 0; k < rows; ++k) cost_row(warp, log, k, lane_of, count);
-        } else {
-            regroup_warp(warp, log, length, lanes);
+            if (same) {
+                // Request k is row k of the present lanes; it opened with the lowest of them.
+                for (std::size_t k = 0; k < n; ++k) cost_row(warp, log, k, lane_of, count);
+            } else {
+                regroup_warp(warp, log, length, lanes);
+            }
         }
     }
     for (std::uint32_t l = 0; l < kWarpSize; ++l) log.lanes[l].at = base + l;
 }
 
+inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k) {
+    const std::uint64_t entry = log.entries(k)[0];
+    const std::uint32_t site = std::uint32_t(entry);
+    if (site == kBarrierSite) return;
+    const std::uint64_t* const address = log.addresses(k);
+    std::int32_t& hint = site_buffer_[site];
+    // Every lane in lane 0's global buffer (the common case): offsets from its base, costed as one size.
+    const auto* first = reinterpret_cast<const unsigned char*>(address[0]);
+    std::uint64_t offset;
+    if (within(hint, first, offset) && space_of(hint) == MemorySpace::Global) {
+        RequestCost cost;
+        if (global_warp_request_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base), ranges_[hint].bytes,
+                                     std::uint32_t(entry >> 32), cost)) {
+            add(warp, site, MemorySpace::Global, site_access_[site], cost);
+            return;
+        }
+    }
+    static constexpr std::uint32_t identity[kWarpSize] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    cost_row(warp, log, k, identity, kWarpSize);
+}
+
 inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of,
-                           std::uint32_t count) {
+                                  std::uint32_t count) {
     const std::uint64_t entry = log.entries(k)[lane_of[0]];
     const std::uint32_t site = std::uint32_t(entry);
     if (site == kBarrierSite) return;
     const std::uint32_t bytes = std::uint32_t(entry >> 32);
-    const Access access = site_access_[site];
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
+    // Lane by lane, each in its own buffer (as the general grouping does); the request's is its first lane's.
     LaneAccess request[kWarpSize];
-    std::uint64_t offset;
-    const std::int32_t buffer = locate(reinterpret_cast<const void*>(address[lane_of[0]]), hint, offset);
-    const MemorySpace space = space_of(buffer);
-    if (buffer >= 0 && space == MemorySpace::Global) {
-        // Every lane in the opener's buffer (the common case): offsets from its base, costed as one size.
-        const std::uint64_t from = reinterpret_cast<std::uintptr_t>(ranges_[buffer].base), size = ranges_[buffer].bytes;
-        std::uint64_t offsets[kWarpSize];
-        std::uint64_t outside = 0;
-        if (count == kWarpSize) {
-            // offset >= size, unsigned, as a signed order with the top bits flipped (so that it vectorises)
-            constexpr std::uint64_t top = std::uint64_t(1) << 63;
-            for (std::uint32_t l = 0; l < kWarpSize; ++l) {
-                offsets[l] = address[l] - from;
-                outside |= std::uint64_t(std::int64_t(offsets[l] ^ top) >= std::int64_t(size ^ top));
-            }
-        } else {
-            for (std::uint32_t i = 0; i < count; ++i) {
-                offsets[i] = address[lane_of[i]] - from;
-                outside |= std::uint64_t(offsets[i] >= size);
-            }
-        }
-        if (outside == 0) {
-            add(warp, site, space, access, global_request_cost_same_size(offsets, count, bytes));
-            return;
-        }
-    }
-    // Lane by lane, each in its own buffer (as the general grouping does).
-    request[0] = LaneAccess{lane_of[0], bytes, offset};
-    for (std::uint32_t i = 1; i < count; ++i) {
+    std::int32_t buffer = -1;
+    for (std::uint32_t i = 0; i < count; ++i) {
         std::uint64_t o;
-        (void)locate(reinterpret_cast<const void*>(address[lane_of[i]]), hint, o);
+        const std::int32_t b = locate(reinterpret_cast<const void*>(address[lane_of[i]]), hint, o);
+        if (i == 0) buffer = b;
         request[i] = LaneAccess{lane_of[i], bytes, o};
     }
-    add(warp, site, space, access,
+    const MemorySpace space = space_of(buffer);
+    add(warp, site, space, site_access_[site],
         space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
 }
 

@@ -107,6 +107,7 @@ private:
     void reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
     void reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
     // Request k of a warp whose `count` present lanes (lane_of) all logged the same sites: the k-th entries.
+    void cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k);  // 32 lanes
     void cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of, std::uint32_t count);
     // The exact general grouping of one warp: its log replayed in execution order into requests.
     void regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes);

@@ -125,38 +125,52 @@ RequestCost same_size_cost(const std::uint64_t* offsets, std::size_t count, std:
     std::uint32_t descending = 0;
     std::uint64_t low_bits = offsets[0];
     NeighbourCounts n;
-    if (count == kWarpSize) {
-        // A full warp, in one pass of 32 neighbour pairs (the first pair is lane 0 with itself, which
-        // counts nothing), written so that it vectorises: 64-bit counters, and the unsigned order
-        // as a signed one of the offsets with their top bit flipped.
-        std::uint64_t pairs[kWarpSize + 1];
-        pairs[0] = offsets[0];
-        std::copy(offsets, offsets + kWarpSize, pairs + 1);
-        constexpr std::uint64_t top = std::uint64_t(1) << 63;
-        std::uint64_t sectors = 0, distinct = 0, down = 0;
-        for (std::size_t i = 0; i < kWarpSize; ++i) {
-            const std::uint64_t o = pairs[i + 1], prev = pairs[i];
-            low_bits |= o;
-            down += std::uint64_t(std::int64_t(o ^ top) < std::int64_t(prev ^ top));
-            sectors += std::uint64_t((o ^ prev) >> 5 != 0);
-            distinct += std::uint64_t(o != prev);
-        }
-        descending = std::uint32_t(down);
-        n.sectors += std::uint32_t(sectors);
-        n.offsets += std::uint32_t(distinct);
-    } else {
-        for (std::size_t i = 1; i < count; ++i) {
-            const std::uint64_t o = offsets[i], prev = offsets[i - 1];
-            low_bits |= o;
-            descending += std::uint32_t(o < prev);
-            n.add(o, prev);
-        }
+    for (std::size_t i = 1; i < count; ++i) {
+        const std::uint64_t o = offsets[i], prev = offsets[i - 1];
+        low_bits |= o;
+        descending += std::uint32_t(o < prev);
+        n.add(o, prev);
     }
     if (size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0)
         return uniform_cost(offsets, count, size, descending, n);
     std::array<LaneAccess, 64> lanes;
     for (std::size_t i = 0; i < count; ++i) lanes[i] = LaneAccess{std::uint32_t(i), size, offsets[i]};
     return global_cost(lanes.data(), count);
+}
+
+// A full warp's request from its lanes' host addresses, in one pass of 32 neighbour pairs (the first
+// pair is lane 0 with itself, which counts nothing), written so that it vectorises: 64-bit counters,
+// and the unsigned order as a signed one with the top bits flipped.
+bool warp_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+               RequestCost& c) {
+    std::uint64_t pairs[kWarpSize + 1];
+    pairs[0] = addresses[0];
+    std::copy(addresses, addresses + kWarpSize, pairs + 1);
+    constexpr std::uint64_t top = std::uint64_t(1) << 63;
+    std::uint64_t outside = 0, low_bits = 0, down = 0, sectors = 0, distinct = 0;
+    for (std::size_t i = 0; i < kWarpSize; ++i) {
+        const std::uint64_t o = pairs[i + 1] - base, prev = pairs[i] - base;
+        outside |= std::uint64_t(std::int64_t(o ^ top) >= std::int64_t(bytes ^ top));
+        low_bits |= o;
+        down += std::uint64_t(std::int64_t(o ^ top) < std::int64_t(prev ^ top));
+        sectors += std::uint64_t((o ^ prev) >> 5 != 0);
+        distinct += std::uint64_t(o != prev);
+    }
+    if (outside != 0) return false;
+    NeighbourCounts n;
+    n.sectors += std::uint32_t(sectors);
+    n.offsets += std::uint32_t(distinct);
+    std::uint64_t offsets[kWarpSize];
+    if (down != 0 || !(size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0))
+        for (std::size_t i = 0; i < kWarpSize; ++i) offsets[i] = addresses[i] - base;
+    if (size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0) {
+        c = uniform_cost(offsets, kWarpSize, size, std::uint32_t(down), n);
+        return true;
+    }
+    std::array<LaneAccess, kWarpSize> lanes;
+    for (std::size_t i = 0; i < kWarpSize; ++i) lanes[i] = LaneAccess{std::uint32_t(i), size, offsets[i]};
+    c = global_cost(lanes.data(), kWarpSize);
+    return true;
 }
 
 }  // namespace
@@ -173,6 +187,13 @@ RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::siz
     RequestCost c;
     on_cpu_path([&] { c = same_size_cost(offsets, count, size); });
     return c;
+}
+
+bool global_warp_request_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                              RequestCost& cost) {
+    bool in = false;
+    on_cpu_path([&] { in = warp_cost(addresses, base, bytes, size, cost); });
+    return in;
 }
 
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {

@@ -19,6 +19,11 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count);
 // The same for lanes 0..count-1 that each move `size` bytes at offsets[lane] (what a warp whose lanes
 // all ran one access gives), without building the lanes.
 RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::size_t count, std::uint32_t size);
+// The same for the 32 lanes of a warp that each move `size` bytes at host addresses[lane], all in one
+// buffer of `bytes` bytes at host address `base` (offsets are from there); false, with `cost`
+// unchanged, when some lane's address is outside it.
+bool global_warp_request_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                              RequestCost& cost);
 
 // Wavefronts: per group of lanes served together (the warp for accesses of up to 4 bytes, half-warps
 // for 8 bytes, quarter-warps for 16), the most distinct 4-byte words any one bank holds, summed over
