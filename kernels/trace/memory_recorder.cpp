@@ -15,22 +15,20 @@ std::atomic<std::uint64_t> g_next_recorder_id{1};
 
 }  // namespace
 
-void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access) {
-    c.file = site.file;
-    c.key = site.line * 2 + unsigned(access);
-    c.id = owner_->site_id(*this, site, access);
+void TraceWorker::new_site(CachedSite& c, std::uint64_t file, std::uint64_t key) {
+    c.file = reinterpret_cast<const char*>(file);
+    c.key = std::uint32_t(key);
+    c.id = owner_->site_id(*this, AccessSite{c.file, c.key / 2}, Access(c.key % 2));
 }
 
 std::uint64_t* TraceWorker::grow(LaneLog& log) {
     WarpLog& w = *log.warp;
     const std::size_t old_rows = w.rows, rows = std::max<std::size_t>(8, 2 * old_rows);
-    std::vector<std::uint64_t> words(2 * rows * kWarpSize);
+    std::vector<std::uint64_t> words(3 * rows * kWarpSize);
     std::uint64_t* const old_base = w.words.data();
-    if (old_rows) {
-        std::copy(old_base, old_base + old_rows * kWarpSize, words.begin());
-        std::copy(old_base + old_rows * kWarpSize, old_base + 2 * old_rows * kWarpSize,
-                  words.begin() + std::ptrdiff_t(rows * kWarpSize));
-    }
+    for (std::size_t part = 0; part < 3 && old_rows; ++part)  // addresses, keys, files
+        std::copy(old_base + part * old_rows * kWarpSize, old_base + (part + 1) * old_rows * kWarpSize,
+                  words.begin() + std::ptrdiff_t(part * rows * kWarpSize));
     for (std::uint32_t l = 0; l < kWarpSize; ++l) {
         LaneLog& lane = w.lanes[l];
         const std::size_t k = old_rows ? std::size_t(lane.at - old_base - l) / kWarpSize : 0;
@@ -57,6 +55,28 @@ void TraceWorker::next_warp(std::uint32_t warp) {
     open_warp = warp;
 }
 
+void TraceWorker::name_sites_in_order() {
+    // A site's id is given when it is first met (so that the trace lists sites as the body first ran
+    // them); with barriers the block ran round by round, every thread up to its next barrier in thread
+    // order, which the warps' logs, reduced warp by warp, would not follow.
+    std::vector<std::size_t> at(logs_.size(), 0);
+    for (bool more = true; more;) {
+        more = false;
+        for (std::size_t t = 0; t < logs_.size(); ++t) {
+            const WarpLog& log = *logs_[t].warp;
+            if (log.rows == 0) continue;
+            const std::size_t l = t % kWarpSize, length = std::size_t(logs_[t].at - log.words.data() - l) / kWarpSize;
+            std::size_t k = at[t];
+            for (; k < length && log.files(k)[l] != 0; ++k) (void)site_of(log.files(k)[l], log.keys(k)[l]);
+            if (k < length) {  // a barrier
+                ++k;
+                more = true;
+            }
+            at[t] = k;
+        }
+    }
+}
+
 inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
     const auto add_to = [&](MemoryMetrics& m) {
         RequestCounts& c = m.counts(space, access);
@@ -80,10 +100,10 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
     bool full = lanes == kWarpSize && !keep && rows != 0;
     for (std::uint32_t l = 1; l < kWarpSize && full; ++l) full = log.lanes[l].at == log.lanes[0].at + l;
     if (full) {
-        const std::uint64_t* e = log.entries(0);
-        for (std::size_t k = 0; k < rows && full; ++k, e += kWarpSize) {
+        const std::uint64_t *e = log.keys(0), *f = log.files(0);
+        for (std::size_t k = 0; k < rows && full; ++k, e += kWarpSize, f += kWarpSize) {
             std::uint64_t differ = 0;
-            for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= e[l] ^ e[0];
+            for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= (e[l] ^ e[0]) | (f[l] ^ f[0]);
             full = differ == 0;
         }
     }
@@ -102,10 +122,11 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
             const std::size_t n = length[lane_of[0]];
             bool same = !keep;
             for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == n;
-            const std::uint64_t* e = log.entries(0);
-            for (std::size_t k = 0; k < n && same; ++k, e += kWarpSize) {
+            const std::uint64_t *e = log.keys(0), *f = log.files(0);
+            for (std::size_t k = 0; k < n && same; ++k, e += kWarpSize, f += kWarpSize) {
                 std::uint64_t differ = 0;
-                for (std::uint32_t i = 1; i < count; ++i) differ |= e[lane_of[i]] ^ e[lane_of[0]];
+                for (std::uint32_t i = 1; i < count; ++i)
+                    differ |= (e[lane_of[i]] ^ e[lane_of[0]]) | (f[lane_of[i]] ^ f[lane_of[0]]);
                 same = differ == 0;
             }
             if (same) {
@@ -120,9 +141,9 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
 }
 
 inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k) {
-    const std::uint64_t entry = log.entries(k)[0];
-    const std::uint32_t site = std::uint32_t(entry);
-    if (site == kBarrierSite) return;
+    const std::uint64_t file = log.files(k)[0], entry = log.keys(k)[0];
+    if (file == 0) return;  // a barrier
+    const std::uint32_t site = site_of(file, entry);
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
     // Every lane in lane 0's global buffer (the common case): offsets from its base, costed as one size.
@@ -143,9 +164,9 @@ inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, s
 
 inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of,
                                   std::uint32_t count) {
-    const std::uint64_t entry = log.entries(k)[lane_of[0]];
-    const std::uint32_t site = std::uint32_t(entry);
-    if (site == kBarrierSite) return;
+    const std::uint64_t file = log.files(k)[lane_of[0]], entry = log.keys(k)[lane_of[0]];
+    if (file == 0) return;  // a barrier
+    const std::uint32_t site = site_of(file, entry);
     const std::uint32_t bytes = std::uint32_t(entry >> 32);
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
@@ -189,9 +210,8 @@ std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, 
 }
 
 __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes) {
-    const std::uint32_t nsites = std::uint32_t(site_access_.size());
-    occurrences_.assign(std::size_t(nsites) * kWarpSize, 0u);
-    if (slots_.size() < nsites) slots_.resize(nsites);
+    // (Sized by the recorder for every site this worker knows, which a site first met here grows.)
+    std::fill(occurrences_.begin(), occurrences_.end(), 0u);
     for (auto& s : slots_) s.clear();
     pending_count_ = 0;
 
@@ -205,9 +225,9 @@ __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, con
         for (std::uint32_t l = 0; l < lanes; ++l) {
             std::size_t k = at[l];
             for (; k < length[l]; ++k) {
-                const std::uint64_t entry = log.entries(k)[l];
-                const std::uint32_t site = std::uint32_t(entry);
-                if (site == kBarrierSite) break;
+                const std::uint64_t file = log.files(k)[l], entry = log.keys(k)[l];
+                if (file == 0) break;  // a barrier
+                const std::uint32_t site = site_of(file, entry);
                 const std::uint32_t n = occurrences_[std::size_t(site) * kWarpSize + l]++;
                 std::uint64_t offset;
                 const std::int32_t buffer =
@@ -229,6 +249,7 @@ __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, con
     }
 
     // By site, then occurrence: the order the program-order sort keeps among equal keys.
+    const std::uint32_t nsites = std::uint32_t(slots_.size());
     const std::size_t first_kept = requests.size();
     program_order_.clear();
     LaneAccess gathered[kWarpSize];
@@ -312,9 +333,10 @@ bool MemoryRecorder::kept(std::uint64_t block) const {
     return std::binary_search(options_.keep_blocks.begin(), options_.keep_blocks.end(), block);
 }
 
-void MemoryRecorder::next_block(Worker& w, std::uint64_t block) {
+void MemoryRecorder::next_block(Worker& w, std::uint64_t block, const void* shared) {
     finish_block(w);
     start_block(w, block);
+    w.ranges_.back().base = static_cast<const unsigned char*>(shared);
 }
 
 void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
@@ -348,6 +370,8 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
     if (w.site_access_.size() <= id) {
         w.site_access_.resize(id + 1, Access::Load);
         w.site_buffer_.resize(id + 1, 0);
+        w.occurrences_.resize(std::size_t(id + 1) * kWarpSize, 0u);
+        w.slots_.resize(id + 1);
     }
     w.site_access_[id] = access;
     if (w.per_site.size() <= id) w.per_site.resize(id + 1);
@@ -360,6 +384,7 @@ void MemoryRecorder::finish_block(Worker& w) {
     if (!w.skip) {
         // The warps not reduced yet: all of them with barriers, else the last one that ran.
         if (w.whole_block) {
+            w.name_sites_in_order();
             for (std::uint32_t warp = 0; warp < warps_; ++warp)
                 w.reduce_warp(warp, w.warp_logs_[warp], std::min(kWarpSize, threads_ - warp * kWarpSize));
         } else if (w.open_warp != ~std::uint32_t(0)) {

@@ -29,22 +29,23 @@ struct BufferRange {
 class MemoryRecorder;
 
 // A warp's log, row by row: lane l's k-th entry is row k, column l, so that when every lane logged the
-// same sequence of sites row k is request k, contiguous. An entry is the access's host address, and
-// its site's id with its size (site | bytes << 32), in two arrays; a barrier the lane passed is the
-// entry kBarrierSite (it tells the rounds of a block's fibers apart).
-constexpr std::uint32_t kBarrierSite = ~std::uint32_t(0);
+// same sequence of sites row k is request k, contiguous. An entry is what the access's call site and
+// the access itself give, without a lookup: its host address, its site's key and size
+// ((line * 2 + access) | bytes << 32) and its site's file pointer, in three arrays; a barrier the
+// lane passed has a null file pointer (it tells the rounds of a block's fibers apart).
 struct LaneLog;
 struct WarpLog {
-    std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 entries
+    std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 keys, then rows * 32 files
     std::size_t rows = 0;
     LaneLog* lanes = nullptr;  // its 32 lanes' logs (a block's last warp may use fewer)
     const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kWarpSize; }
-    const std::uint64_t* entries(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
+    const std::uint64_t* keys(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
+    const std::uint64_t* files(std::size_t row) const { return words.data() + (2 * rows + row) * kWarpSize; }
 };
 // One lane's (one emulated thread's) position in its warp's log.
 struct LaneLog {
-    std::uint64_t* at = nullptr;   // where its next address goes (row k, column l); its entry `meta` words on
-    std::uint64_t* cap = nullptr;  // the end of the addresses
+    std::uint64_t* at = nullptr;   // where its next address goes (row k, column l); its key `meta` words on,
+    std::uint64_t* cap = nullptr;  // its file 2 * `meta` on; cap: the end of the addresses
     std::size_t meta = 0;
     WarpLog* warp = nullptr;
 };
@@ -66,7 +67,7 @@ struct PendingRequest {
 
 // What one host thread of a traced launch records into. The body runs through
 // TracedContext<TraceThread>, so the recording is inlined into it (the emulator's runner is
-// flattened): per access a site lookup and one append to the lane's log. Requests are formed warp by
+// flattened): per access three stores into the lane's log. Requests are formed warp by
 // warp once the warp has run (without barriers: when the next warp starts; with barriers, whose
 // lanes interleave, when the block ends): when every lane that made an access made the same sequence
 // of sites (the common case), the k-th entries of the lanes are request k and are costed straight
@@ -74,14 +75,6 @@ struct PendingRequest {
 // into requests by (site, occurrence), the exact general grouping.
 class TraceWorker {
 public:
-    // The id of an access site: a direct-mapped cache by line and access (the few sites of a body never
-    // collide in 64 slots in practice, and a collision only costs a trip to the recorder).
-    std::uint32_t site_id(Access access, const AccessSite& site) {
-        const std::uint32_t key = site.line * 2 + unsigned(access);
-        CachedSite& c = site_cache_[key & 63];
-        if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
-        return c.id;
-    }
     // Out of line: a warp's log that is full grows, for all its lanes (the flattened runner must not
     // inline that); returns where the lane's next address goes.
     std::uint64_t* grow(LaneLog& log);
@@ -98,15 +91,24 @@ private:
         std::uint32_t id = 0;
     };
 
+    // The id of a logged site (file pointer, key): a direct-mapped cache by key (the few sites of a body
+    // never collide in 64 slots in practice, and a collision only costs a trip to the recorder).
+    std::uint32_t site_of(std::uint64_t file, std::uint64_t key) {
+        CachedSite& c = site_cache_[key & 63];
+        if (!(c.key == std::uint32_t(key) && c.file == reinterpret_cast<const char*>(file))) new_site(c, file, key);
+        return c.id;
+    }
     // Fills c for a site not in the cache (its id from the recorder).
-    void new_site(CachedSite& c, const AccessSite& site, Access access);
+    void new_site(CachedSite& c, std::uint64_t file, std::uint64_t key);
+    // With barriers, at the block's end: ids for the sites first met in it, in the order they ran.
+    void name_sites_in_order();
     // Without barriers: the thread about to run is in `warp`, so the warp before it is done.
     void next_warp(std::uint32_t warp);
     // Forms, costs and adds up the requests of one warp of the running block from its log (`lanes`
     // lanes), and empties the log.
     void reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
     void reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
-    // Request k of a warp whose `count` present lanes (lane_of) all logged the same sites: the k-th entries.
+    // Request k of a warp whose `count` present lanes (lane_of) all logged the same sites: row k.
     void cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k);  // 32 lanes
     void cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of, std::uint32_t count);
     // The exact general grouping of one warp: its log replayed in execution order into requests.
@@ -173,16 +175,18 @@ public:
     TraceThread(TraceWorker* worker, LaneLog* log) : worker_(worker), log_(log) {}
     explicit operator bool() const { return worker_ != nullptr; }
     void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        append(address, worker_->site_id(access, site) | std::uint64_t(std::uint32_t(bytes)) << 32);
+        append(address, (site.line * 2 + unsigned(access)) | std::uint64_t(std::uint32_t(bytes)) << 32, site.file);
     }
-    void on_sync(const EmuContext&) { append(nullptr, kBarrierSite); }
+    void on_sync(const EmuContext&) { append(nullptr, 0, nullptr); }
 
 private:
-    void append(const void* address, std::uint64_t entry) {
+    void append(const void* address, std::uint64_t key, const char* file) {
         std::uint64_t* at = log_->at;
         if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_);
+        const std::size_t meta = log_->meta;
         at[0] = reinterpret_cast<std::uintptr_t>(address);
-        at[log_->meta] = entry;
+        at[meta] = key;
+        at[2 * meta] = reinterpret_cast<std::uintptr_t>(file);
         log_->at = at + kWarpSize;
     }
 
@@ -213,9 +217,8 @@ public:
     TraceThread begin_thread(const EmuContext& ctx) {
         Worker& w = t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker();
         const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
-        if (b != w.block) next_block(w, b);
+        if (b != w.block) next_block(w, b, ctx.shared_);
         if (w.skip) return {};
-        w.ranges_.back().base = static_cast<const unsigned char*>(ctx.shared_);
         const Dim3 t = ctx.thread_idx();
         const auto tid = std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z));
         if (ctx.barrier_) {  // fibers: the block's threads interleave, so each keeps its own log to the end
@@ -237,7 +240,8 @@ private:
     using Worker = TraceWorker;
     // This host thread's worker, made on its first call for this recorder.
     Worker& worker();
-    void next_block(Worker& w, std::uint64_t block);
+    // A new block (its shared memory at `shared`: the same for all its threads).
+    void next_block(Worker& w, std::uint64_t block, const void* shared);
     std::uint32_t site_id(Worker& w, const AccessSite& site, Access access);
     void start_block(Worker& w, std::uint64_t block);
     void finish_block(Worker& w);
