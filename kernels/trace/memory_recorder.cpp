@@ -78,8 +78,11 @@ void TraceWorker::name_sites_in_order() {
 }
 
 inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
+    RequestCounts MemoryMetrics::*const kind =
+        space == MemorySpace::Global ? (access == Access::Load ? &MemoryMetrics::global_ld : &MemoryMetrics::global_st)
+                                     : (access == Access::Load ? &MemoryMetrics::shared_ld : &MemoryMetrics::shared_st);
     const auto add_to = [&](MemoryMetrics& m) {
-        RequestCounts& c = m.counts(space, access);
+        RequestCounts& c = m.*kind;
         ++c.requests;
         c.sectors += cost.sectors;
         c.ideal_sectors += cost.ideal_sectors;

@@ -138,11 +138,75 @@ RequestCost same_size_cost(const std::uint64_t* offsets, std::size_t count, std:
     return global_cost(lanes.data(), count);
 }
 
-// A full warp's request from its lanes' host addresses, in one pass of 32 neighbour pairs (the first
-// pair is lane 0 with itself, which counts nothing), written so that it vectorises: 64-bit counters,
-// and the unsigned order as a signed one with the top bits flipped.
+// Which neighbour pairs (lane i + 1, lane i) lie within one run of 16 or of 8 lanes: all-ones masks.
+struct RunMasks {
+    std::uint64_t within16[kWarpSize - 1], within8[kWarpSize - 1];
+    constexpr RunMasks() : within16(), within8() {
+        for (std::size_t i = 0; i + 1 < kWarpSize; ++i) {
+            within16[i] = (i + 1) % 16 != 0 ? ~std::uint64_t(0) : 0;
+            within8[i] = (i + 1) % 8 != 0 ? ~std::uint64_t(0) : 0;
+        }
+    }
+};
+constexpr RunMasks kRunMasks;
+
+// The longest run length (32, 16 or 8 lanes) within which each lane's address is the previous lane's
+// plus d; 0 when none.
+std::size_t run_at_stride(const std::uint64_t* addresses, std::uint64_t d) {
+    std::uint64_t off32 = 0, off16 = 0, off8 = 0;
+    for (std::size_t i = 0; i + 1 < kWarpSize; ++i) {
+        const std::uint64_t x = (addresses[i + 1] - addresses[i]) ^ d;
+        off32 |= x;
+        off16 |= x & kRunMasks.within16[i];
+        off8 |= x & kRunMasks.within8[i];
+    }
+    return off32 == 0 ? 32 : off16 == 0 ? 16 : off8 == 0 ? 8 : 0;
+}
+
+// A warp over 1, 2 or 4 rows of a block (runs of 32, 16 or 8 lanes), each run at one stride d >= 0
+// from its first lane, the runs one after another in ascending order: the neighbour counts that
+// uniform_cost starts from, without a pass. Within a run, d = 0 is one sector and one offset, 0 < d <=
+// 32 ascending sectors that step by at most one (from the run's first lane's to its last's), d > 32 a
+// sector per lane, and d > 0 a new offset per lane; between runs, the two neighbours as any. In the
+// buffer when the first and the last lane are (all are ascending); aligned when every run's first
+// offset and d are. False when the lanes are not so.
+bool strided_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                  bool& inside, RequestCost& c) {
+    if (!(size != 0 && size <= 32 && (size & (size - 1)) == 0)) return false;
+    const std::uint64_t d = addresses[1] - addresses[0];
+    if (d > (std::uint64_t(1) << 40)) return false;
+    const std::size_t run = run_at_stride(addresses, d);
+    if (run == 0) return false;
+    std::uint64_t low_bits = d;
+    NeighbourCounts n;
+    for (std::size_t j = 0; j < kWarpSize; j += run) {
+        const std::uint64_t first = addresses[j] - base, last = addresses[j + run - 1] - base;
+        if (j > 0) {
+            const std::uint64_t prev = addresses[j - 1] - base;
+            if (first < prev) return false;  // runs not in ascending order
+            n.add(first, prev);
+        }
+        low_bits |= first;
+        if (d != 0) {
+            n.sectors += d <= 32 ? std::uint32_t((last >> 5) - (first >> 5)) : std::uint32_t(run - 1);
+            n.offsets += std::uint32_t(run - 1);
+        }
+    }
+    if ((low_bits & (size - 1)) != 0) return false;
+    inside = addresses[0] - base < bytes && addresses[kWarpSize - 1] - base < bytes;
+    if (inside) c = uniform_cost(nullptr, kWarpSize, size, 0, n);
+    return true;
+}
+
+// A full warp's request from its lanes' host addresses.
 bool warp_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
                RequestCost& c) {
+    bool inside = false;
+    if (strided_cost(addresses, base, bytes, size, inside, c)) return inside;
+    const bool power_of_two = size != 0 && size <= 32 && (size & (size - 1)) == 0;
+    // Otherwise one pass of 32 neighbour pairs (the first pair is lane 0 with itself, which counts
+    // nothing), written so that it vectorises: 64-bit counters, and the unsigned order as a signed
+    // one with the top bits flipped.
     std::uint64_t pairs[kWarpSize + 1];
     pairs[0] = addresses[0];
     std::copy(addresses, addresses + kWarpSize, pairs + 1);
@@ -160,10 +224,11 @@ bool warp_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t
     NeighbourCounts n;
     n.sectors += std::uint32_t(sectors);
     n.offsets += std::uint32_t(distinct);
+    const bool uniform = power_of_two && (low_bits & (size - 1)) == 0;
     std::uint64_t offsets[kWarpSize];
-    if (down != 0 || !(size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0))
+    if (down != 0 || !uniform)
         for (std::size_t i = 0; i < kWarpSize; ++i) offsets[i] = addresses[i] - base;
-    if (size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0) {
+    if (uniform) {
         c = uniform_cost(offsets, kWarpSize, size, std::uint32_t(down), n);
         return true;
     }
