@@ -55,17 +55,38 @@ void TraceWorker::next_warp(std::uint32_t warp) {
     open_warp = warp;
 }
 
+inline bool TraceWorker::same_rows(const WarpLog& log) {
+    // 32 lanes that all logged as many entries, the same in every row (sites, sizes and barriers).
+    if (log.rows == 0) return false;
+    const std::size_t rows = std::size_t(log.lanes[0].at - log.words.data()) / kWarpSize;
+    bool same = rows != 0;
+    for (std::uint32_t l = 1; l < kWarpSize && same; ++l) same = log.lanes[l].at == log.lanes[0].at + l;
+    const std::uint64_t *e = log.keys(0), *f = log.files(0);
+    for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize, f += kWarpSize) {
+        std::uint64_t differ = 0;
+        for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= (e[l] ^ e[0]) | (f[l] ^ f[0]);
+        same = differ == 0;
+    }
+    return same;
+}
+
 void TraceWorker::name_sites_in_order() {
     // A site's id is given when it is first met (so that the trace lists sites as the body first ran
     // them); with barriers the block ran round by round, every thread up to its next barrier in thread
-    // order, which the warps' logs, reduced warp by warp, would not follow.
-    std::vector<std::size_t> at(logs_.size(), 0);
+    // order, which the warps' logs, reduced warp by warp, would not follow. In a warp whose lanes all
+    // logged the same rows, lane 0 meets every site first.
+    std::vector<std::size_t>& at = name_at_;
+    at.assign(logs_.size(), 0);
+    std::vector<char>& only_first = name_first_lane_;
+    only_first.assign(warp_logs_.size(), 0);
+    for (std::size_t w = 0; w < warp_logs_.size(); ++w) only_first[w] = same_rows(warp_logs_[w]);
     for (bool more = true; more;) {
         more = false;
         for (std::size_t t = 0; t < logs_.size(); ++t) {
             const WarpLog& log = *logs_[t].warp;
-            if (log.rows == 0) continue;
-            const std::size_t l = t % kWarpSize, length = std::size_t(logs_[t].at - log.words.data() - l) / kWarpSize;
+            const std::size_t l = t % kWarpSize;
+            if (log.rows == 0 || (l != 0 && only_first[t / kWarpSize])) continue;
+            const std::size_t length = std::size_t(logs_[t].at - log.words.data() - l) / kWarpSize;
             std::size_t k = at[t];
             for (; k < length && log.files(k)[l] != 0; ++k) (void)site_of(log.files(k)[l], log.keys(k)[l]);
             if (k < length) {  // a barrier
@@ -100,17 +121,7 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
     // and barriers: with fibers, entry k of every lane then ran in the same round, where lanes run in
     // order). A kept block's requests need their program order: the general grouping.
     const std::size_t rows = std::size_t(log.lanes[0].at - base) / kWarpSize;
-    bool full = lanes == kWarpSize && !keep && rows != 0;
-    for (std::uint32_t l = 1; l < kWarpSize && full; ++l) full = log.lanes[l].at == log.lanes[0].at + l;
-    if (full) {
-        const std::uint64_t *e = log.keys(0), *f = log.files(0);
-        for (std::size_t k = 0; k < rows && full; ++k, e += kWarpSize, f += kWarpSize) {
-            std::uint64_t differ = 0;
-            for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= (e[l] ^ e[0]) | (f[l] ^ f[0]);
-            full = differ == 0;
-        }
-    }
-    if (full) {
+    if (lanes == kWarpSize && !keep && same_rows(log)) {
         // Request k is row k; it opened with lane 0.
         for (std::size_t k = 0; k < rows; ++k) cost_full_row(warp, log, k);
     } else {

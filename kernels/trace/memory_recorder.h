@@ -102,6 +102,8 @@ private:
     void new_site(CachedSite& c, std::uint64_t file, std::uint64_t key);
     // With barriers, at the block's end: ids for the sites first met in it, in the order they ran.
     void name_sites_in_order();
+    // True when the warp's 32 lanes logged the same entries, row by row.
+    bool same_rows(const WarpLog& log);
     // Without barriers: the thread about to run is in `warp`, so the warp before it is done.
     void next_warp(std::uint32_t warp);
     // Forms, costs and adds up the requests of one warp of the running block from its log (`lanes`
@@ -149,6 +151,8 @@ private:
     std::uint32_t open_warp = ~std::uint32_t(0);  // without barriers: the warp whose lanes log now
     std::vector<LaneLog> logs_;   // [tid] with barriers; without, [lane] of the open warp
     std::vector<WarpLog> warp_logs_;  // [warp] with barriers; without, [0]
+    std::vector<std::size_t> name_at_;     // scratch of name_sites_in_order
+    std::vector<char> name_first_lane_;
 
     // Scratch of the general grouping, reused from warp to warp.
     std::vector<std::uint32_t> occurrences_;  // [site * kWarpSize + lane]
