@@ -21,24 +21,19 @@ void TraceWorker::new_site(CachedSite& c, std::uint64_t file, std::uint64_t key)
     c.id = owner_->site_id(*this, AccessSite{c.file, c.key / 2}, Access(c.key % 2));
 }
 
-std::uint64_t* TraceWorker::grow(LaneLog& log) {
-    WarpLog& w = *log.warp;
+std::uint64_t* TraceWorker::grow(WarpLog& w, std::uint64_t* const* at) {
     const std::size_t old_rows = w.rows, rows = std::max<std::size_t>(8, 2 * old_rows);
     std::vector<std::uint64_t> words(3 * rows * kWarpSize);
     std::uint64_t* const old_base = w.words.data();
     for (std::size_t part = 0; part < 3 && old_rows; ++part)  // addresses, keys, files
         std::copy(old_base + part * old_rows * kWarpSize, old_base + (part + 1) * old_rows * kWarpSize,
                   words.begin() + std::ptrdiff_t(part * rows * kWarpSize));
-    for (std::uint32_t l = 0; l < kWarpSize; ++l) {
-        LaneLog& lane = w.lanes[l];
-        const std::size_t k = old_rows ? std::size_t(lane.at - old_base - l) / kWarpSize : 0;
-        lane.at = words.data() + k * kWarpSize + l;
-        lane.cap = words.data() + rows * kWarpSize;
-        lane.meta = rows * kWarpSize;
-    }
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) w.at[l] = words.data() + w.length(l) * kWarpSize + l;
+    w.cap = words.data() + rows * kWarpSize;
+    w.meta = rows * kWarpSize;
     w.words.swap(words);
     w.rows = rows;
-    return log.at;
+    return *at;
 }
 
 std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
@@ -57,10 +52,13 @@ void TraceWorker::next_warp(std::uint32_t warp) {
 
 inline bool TraceWorker::same_rows(const WarpLog& log) {
     // 32 lanes that all logged as many entries, the same in every row (sites, sizes and barriers).
-    if (log.rows == 0) return false;
-    const std::size_t rows = std::size_t(log.lanes[0].at - log.words.data()) / kWarpSize;
-    bool same = rows != 0;
-    for (std::uint32_t l = 1; l < kWarpSize && same; ++l) same = log.lanes[l].at == log.lanes[0].at + l;
+    const std::size_t rows = log.length(0);
+    if (rows == 0) return false;
+    std::uintptr_t apart = 0;  // lane l's position is lane 0's plus l
+    for (std::uint32_t l = 0; l < kWarpSize; ++l)
+        apart |= reinterpret_cast<std::uintptr_t>(log.at[l]) ^
+                 (reinterpret_cast<std::uintptr_t>(log.at[0]) + l * sizeof(std::uint64_t));
+    bool same = apart == 0;
     const std::uint64_t *e = log.keys(0), *f = log.files(0);
     for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize, f += kWarpSize) {
         std::uint64_t differ = 0;
@@ -75,18 +73,19 @@ void TraceWorker::name_sites_in_order() {
     // them); with barriers the block ran round by round, every thread up to its next barrier in thread
     // order, which the warps' logs, reduced warp by warp, would not follow. In a warp whose lanes all
     // logged the same rows, lane 0 meets every site first.
+    const std::size_t threads = warp_logs_.size() * kWarpSize;
     std::vector<std::size_t>& at = name_at_;
-    at.assign(logs_.size(), 0);
+    at.assign(threads, 0);
     std::vector<char>& only_first = name_first_lane_;
     only_first.assign(warp_logs_.size(), 0);
     for (std::size_t w = 0; w < warp_logs_.size(); ++w) only_first[w] = same_rows(warp_logs_[w]);
     for (bool more = true; more;) {
         more = false;
-        for (std::size_t t = 0; t < logs_.size(); ++t) {
-            const WarpLog& log = *logs_[t].warp;
-            const std::size_t l = t % kWarpSize;
+        for (std::size_t t = 0; t < threads; ++t) {
+            const WarpLog& log = warp_logs_[t / kWarpSize];
+            const std::uint32_t l = std::uint32_t(t % kWarpSize);
             if (log.rows == 0 || (l != 0 && only_first[t / kWarpSize])) continue;
-            const std::size_t length = std::size_t(logs_[t].at - log.words.data() - l) / kWarpSize;
+            const std::size_t length = log.length(l);
             std::size_t k = at[t];
             for (; k < length && log.files(k)[l] != 0; ++k) (void)site_of(log.files(k)[l], log.keys(k)[l]);
             if (k < length) {  // a barrier
@@ -120,7 +119,7 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
     // The common warp: 32 lanes that all logged as many entries, the same in every row (sites, sizes
     // and barriers: with fibers, entry k of every lane then ran in the same round, where lanes run in
     // order). A kept block's requests need their program order: the general grouping.
-    const std::size_t rows = std::size_t(log.lanes[0].at - base) / kWarpSize;
+    const std::size_t rows = log.length(0);
     if (lanes == kWarpSize && !keep && same_rows(log)) {
         // Request k is row k; it opened with lane 0.
         for (std::size_t k = 0; k < rows; ++k) cost_full_row(warp, log, k);
@@ -129,7 +128,7 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
         std::size_t length[kWarpSize];
         std::uint32_t lane_of[kWarpSize], count = 0;
         for (std::uint32_t l = 0; l < lanes; ++l) {
-            length[l] = std::size_t(log.lanes[l].at - base - l) / kWarpSize;
+            length[l] = log.length(l);
             if (length[l] != 0) lane_of[count++] = l;
         }
         if (count != 0) {
@@ -151,7 +150,7 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
             }
         }
     }
-    for (std::uint32_t l = 0; l < kWarpSize; ++l) log.lanes[l].at = base + l;
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) log.at[l] = base + l;
 }
 
 inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k) {
@@ -332,12 +331,8 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
-    // Logs by thread id (with barriers every warp of the block keeps its own; without, warp 0's serve
-    // each warp in turn).
-    w.logs_.resize(std::size_t(warps_) * kWarpSize);
+    // With barriers every warp of the block keeps its own log; without, the first serves each warp in turn.
     w.warp_logs_.resize(warps_);
-    for (std::uint32_t i = 0; i < warps_; ++i) w.warp_logs_[i].lanes = &w.logs_[std::size_t(i) * kWarpSize];
-    for (std::size_t t = 0; t < w.logs_.size(); ++t) w.logs_[t].warp = &w.warp_logs_[t / kWarpSize];
     t_recorder_slot.owner = id_;
     t_recorder_slot.worker = &w;
     return w;

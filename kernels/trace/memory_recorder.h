@@ -33,21 +33,21 @@ class MemoryRecorder;
 // the access itself give, without a lookup: its host address, its site's key and size
 // ((line * 2 + access) | bytes << 32) and its site's file pointer, in three arrays; a barrier the
 // lane passed has a null file pointer (it tells the rounds of a block's fibers apart).
-struct LaneLog;
 struct WarpLog {
     std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 keys, then rows * 32 files
     std::size_t rows = 0;
-    LaneLog* lanes = nullptr;  // its 32 lanes' logs (a block's last warp may use fewer)
+    // Where each lane's next address goes (row k, column l); its key goes `meta` words on, its file
+    // 2 * `meta` on. cap: the end of the addresses.
+    std::uint64_t* at[kWarpSize] = {};
+    std::uint64_t* cap = nullptr;
+    std::size_t meta = 0;
     const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kWarpSize; }
     const std::uint64_t* keys(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
     const std::uint64_t* files(std::size_t row) const { return words.data() + (2 * rows + row) * kWarpSize; }
-};
-// One lane's (one emulated thread's) position in its warp's log.
-struct LaneLog {
-    std::uint64_t* at = nullptr;   // where its next address goes (row k, column l); its key `meta` words on,
-    std::uint64_t* cap = nullptr;  // its file 2 * `meta` on; cap: the end of the addresses
-    std::size_t meta = 0;
-    WarpLog* warp = nullptr;
+    // The entries lane l has logged.
+    std::size_t length(std::uint32_t l) const {
+        return rows ? std::size_t(at[l] - words.data() - l) / kWarpSize : 0;
+    }
 };
 
 // One request of a warp being regrouped exactly (PendingRequest is filled lane by lane as the log is
@@ -76,8 +76,8 @@ struct PendingRequest {
 class TraceWorker {
 public:
     // Out of line: a warp's log that is full grows, for all its lanes (the flattened runner must not
-    // inline that); returns where the lane's next address goes.
-    std::uint64_t* grow(LaneLog& log);
+    // inline that); returns where the lane whose position is *at logs its next address.
+    std::uint64_t* grow(WarpLog& log, std::uint64_t* const* at);
 
 private:
     friend class MemoryRecorder;
@@ -149,8 +149,7 @@ private:
     bool per_warp = false;      // figures per warp for this block
     bool whole_block = false;   // the block runs with barriers: its logs are by thread id, reduced at its end
     std::uint32_t open_warp = ~std::uint32_t(0);  // without barriers: the warp whose lanes log now
-    std::vector<LaneLog> logs_;   // [tid] with barriers; without, [lane] of the open warp
-    std::vector<WarpLog> warp_logs_;  // [warp] with barriers; without, [0]
+    std::vector<WarpLog> warp_logs_;  // [warp] with barriers; without, [0] for each warp in turn
     std::vector<std::size_t> name_at_;     // scratch of name_sites_in_order
     std::vector<char> name_first_lane_;
 
@@ -176,7 +175,7 @@ private:
 class TraceThread {
 public:
     TraceThread() = default;
-    TraceThread(TraceWorker* worker, LaneLog* log) : worker_(worker), log_(log) {}
+    TraceThread(TraceWorker* worker, WarpLog* log, std::uint32_t lane) : worker_(worker), log_(log), at_(&log->at[lane]) {}
     explicit operator bool() const { return worker_ != nullptr; }
     void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
         append(address, (site.line * 2 + unsigned(access)) | std::uint64_t(std::uint32_t(bytes)) << 32, site.file);
@@ -185,17 +184,18 @@ public:
 
 private:
     void append(const void* address, std::uint64_t key, const char* file) {
-        std::uint64_t* at = log_->at;
-        if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_);
+        std::uint64_t* at = *at_;
+        if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_, at_);
         const std::size_t meta = log_->meta;
         at[0] = reinterpret_cast<std::uintptr_t>(address);
         at[meta] = key;
         at[2 * meta] = reinterpret_cast<std::uintptr_t>(file);
-        log_->at = at + kWarpSize;
+        *at_ = at + kWarpSize;
     }
 
     TraceWorker* worker_ = nullptr;
-    LaneLog* log_ = nullptr;
+    WarpLog* log_ = nullptr;
+    std::uint64_t** at_ = nullptr;  // its lane's position in log_
 };
 
 // The worker a host thread last used, and the id of the recorder it belongs to.
@@ -227,11 +227,11 @@ public:
         const auto tid = std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z));
         if (ctx.barrier_) {  // fibers: the block's threads interleave, so each keeps its own log to the end
             w.whole_block = true;
-            return TraceThread(&w, &w.logs_[tid]);
+            return TraceThread(&w, &w.warp_logs_[tid / kWarpSize], tid % kWarpSize);
         }
         // Without barriers the threads run one after another in linear order, so warp by warp.
         if (tid / kWarpSize != w.open_warp) w.next_warp(tid / kWarpSize);
-        return TraceThread(&w, &w.logs_[tid % kWarpSize]);
+        return TraceThread(&w, &w.warp_logs_[0], tid % kWarpSize);
     }
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
