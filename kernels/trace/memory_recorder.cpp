@@ -36,9 +36,17 @@ std::uint64_t* TraceWorker::grow(WarpLog& w, std::uint64_t* const* at) {
     return *at;
 }
 
-std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
+bool TraceWorker::find_range(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) const {
     for (std::size_t i = 0; i < ranges_.size(); ++i)
-        if (within(std::int32_t(i), q, offset)) return hint = std::int32_t(i);
+        if (within(std::int32_t(i), q, offset)) {
+            hint = std::int32_t(i);
+            return true;
+        }
+    return false;
+}
+
+std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
+    if (find_range(q, hint, offset)) return hint;
     offset = reinterpret_cast<std::uintptr_t>(q);
     ++unmapped;
     return -1;
@@ -160,9 +168,10 @@ inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, s
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
     // Every lane in lane 0's global buffer (the common case): offsets from its base, costed as one size.
+    // (A line with two loads alternates between two buffers: lane 0's is searched when not the last.)
     const auto* first = reinterpret_cast<const unsigned char*>(address[0]);
     std::uint64_t offset;
-    if (within(hint, first, offset) && space_of(hint) == MemorySpace::Global) {
+    if ((within(hint, first, offset) || find_range(first, hint, offset)) && space_of(hint) == MemorySpace::Global) {
         RequestCost cost;
         if (global_warp_request_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base), ranges_[hint].bytes,
                                      std::uint32_t(entry >> 32), cost)) {

@@ -132,6 +132,8 @@ private:
         return locate_slow(q, hint, offset);
     }
     std::int32_t locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset);
+    // The range that holds q, into hint (left as it was when none does).
+    bool find_range(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) const;
     MemorySpace space_of(std::int32_t buffer) const {
         return buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
     }

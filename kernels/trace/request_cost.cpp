@@ -169,7 +169,7 @@ std::size_t run_at_stride(const std::uint64_t* addresses, std::uint64_t d) {
 // 32 ascending sectors that step by at most one (from the run's first lane's to its last's), d > 32 a
 // sector per lane, and d > 0 a new offset per lane; between runs, the two neighbours as any. In the
 // buffer when the first and the last lane are (all are ascending); aligned when every run's first
-// offset and d are. False when the lanes are not so.
+// offset and d are. Runs that all repeat the first count as that one. False when the lanes are not so.
 bool strided_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
                   bool& inside, RequestCost& c) {
     if (!(size != 0 && size <= 32 && (size & (size - 1)) == 0)) return false;
@@ -179,7 +179,12 @@ bool strided_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint6
     if (run == 0) return false;
     std::uint64_t low_bits = d;
     NeighbourCounts n;
-    for (std::size_t j = 0; j < kWarpSize; j += run) {
+    // Runs that all repeat the first (a warp over rows reading the same row, e.g. B in the naive
+    // matmul): sorted, every offset comes `run` times over, which adds neither a sector nor an offset.
+    bool repeated = run < kWarpSize;
+    for (std::size_t j = run; j < kWarpSize && repeated; j += run) repeated = addresses[j] == addresses[0];
+    const std::size_t end = repeated ? run : kWarpSize;
+    for (std::size_t j = 0; j < end; j += run) {
         const std::uint64_t first = addresses[j] - base, last = addresses[j + run - 1] - base;
         if (j > 0) {
             const std::uint64_t prev = addresses[j - 1] - base;
@@ -193,7 +198,7 @@ bool strided_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint6
         }
     }
     if ((low_bits & (size - 1)) != 0) return false;
-    inside = addresses[0] - base < bytes && addresses[kWarpSize - 1] - base < bytes;
+    inside = addresses[0] - base < bytes && addresses[end - 1] - base < bytes;
     if (inside) c = uniform_cost(nullptr, kWarpSize, size, 0, n);
     return true;
 }
