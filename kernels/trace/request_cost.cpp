@@ -118,26 +118,6 @@ RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
 }
 
-// The same figures for lanes 0..count-1 that all move `size` bytes, from their offsets alone.
-RequestCost same_size_cost(const std::uint64_t* offsets, std::size_t count, std::uint32_t size) {
-    count = std::min<std::size_t>(count, 64);
-    if (count == 0) return {};
-    std::uint32_t descending = 0;
-    std::uint64_t low_bits = offsets[0];
-    NeighbourCounts n;
-    for (std::size_t i = 1; i < count; ++i) {
-        const std::uint64_t o = offsets[i], prev = offsets[i - 1];
-        low_bits |= o;
-        descending += std::uint32_t(o < prev);
-        n.add(o, prev);
-    }
-    if (size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0)
-        return uniform_cost(offsets, count, size, descending, n);
-    std::array<LaneAccess, 64> lanes;
-    for (std::size_t i = 0; i < count; ++i) lanes[i] = LaneAccess{std::uint32_t(i), size, offsets[i]};
-    return global_cost(lanes.data(), count);
-}
-
 // Which neighbour pairs (lane i + 1, lane i) lie within one run of 16 or of 8 lanes: all-ones masks.
 struct RunMasks {
     std::uint64_t within16[kWarpSize - 1], within8[kWarpSize - 1];
@@ -250,12 +230,6 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     // (the recorder costs every request of a launch through here).
     RequestCost c;
     on_cpu_path([&] { c = global_cost(lanes, count); });
-    return c;
-}
-
-RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::size_t count, std::uint32_t size) {
-    RequestCost c;
-    on_cpu_path([&] { c = same_size_cost(offsets, count, size); });
     return c;
 }
 

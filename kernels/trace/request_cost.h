@@ -16,9 +16,6 @@ struct RequestCost {
 // Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes);
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count);
-// The same for lanes 0..count-1 that each move `size` bytes at offsets[lane] (what a warp whose lanes
-// all ran one access gives), without building the lanes.
-RequestCost global_request_cost_same_size(const std::uint64_t* offsets, std::size_t count, std::uint32_t size);
 // The same for the 32 lanes of a warp that each move `size` bytes at host addresses[lane], all in one
 // buffer of `bytes` bytes at host address `base` (offsets are from there); false, with `cost`
 // unchanged, when some lane's address is outside it.
