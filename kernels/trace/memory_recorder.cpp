@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../core/cancel_token.h"
+#include "../core/cpu_dispatch.h"
 #include "../core/index_math.h"
 #include "request_cost.h"
 
@@ -14,29 +15,203 @@ std::atomic<std::uint64_t> g_next_recorder_id{1};
 
 }  // namespace
 
-void TraceWorker::new_site(CachedSite& c, const AccessSite& site, Access access) {
-    c = CachedSite{};
-    c.file = site.file;
-    c.key = site.line * 2 + unsigned(access);
-    c.id = owner_->site_id(*this, site, access);
-    // A new site may have grown the rows of every cached one.
-    for (CachedSite& e : site_cache_)
-        if (e.file || &e == &c) {
-            e.occurrences = &occurrences_[std::size_t(e.id) * threads_];
-            e.slots = &slots_[std::size_t(e.id) * warps_];
-        }
+void TraceWorker::new_site(CachedSite& c, std::uint64_t file, std::uint64_t key) {
+    c.file = reinterpret_cast<const char*>(file);
+    c.key = std::uint32_t(key);
+    c.id = owner_->site_id(*this, AccessSite{c.file, c.key / 2}, Access(c.key % 2));
 }
 
-std::int32_t TraceWorker::locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset) {
+std::uint64_t* TraceWorker::grow(WarpLog& w, std::uint64_t* const* at) {
+    const std::size_t old_rows = w.rows, rows = std::max<std::size_t>(8, 2 * old_rows);
+    std::vector<std::uint64_t> words(3 * rows * kWarpSize);
+    std::uint64_t* const old_base = w.words.data();
+    for (std::size_t part = 0; part < 3 && old_rows; ++part)  // addresses, keys, files
+        std::copy(old_base + part * old_rows * kWarpSize, old_base + (part + 1) * old_rows * kWarpSize,
+                  words.begin() + std::ptrdiff_t(part * rows * kWarpSize));
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) w.at[l] = words.data() + w.length(l) * kWarpSize + l;
+    w.cap = words.data() + rows * kWarpSize;
+    w.meta = rows * kWarpSize;
+    w.words.swap(words);
+    w.rows = rows;
+    return *at;
+}
+
+bool TraceWorker::find_range(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) const {
     for (std::size_t i = 0; i < ranges_.size(); ++i)
         if (within(std::int32_t(i), q, offset)) {
-            c.previous = c.buffer;
-            c.buffer = std::int32_t(i);
-            return c.buffer;
+            hint = std::int32_t(i);
+            return true;
         }
+    return false;
+}
+
+std::int32_t TraceWorker::locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) {
+    if (find_range(q, hint, offset)) return hint;
     offset = reinterpret_cast<std::uintptr_t>(q);
     ++unmapped;
     return -1;
+}
+
+void TraceWorker::next_warp(std::uint32_t warp) {
+    if (open_warp != ~std::uint32_t(0))
+        reduce_warp(open_warp, warp_logs_[0], std::min(kWarpSize, threads_ - open_warp * kWarpSize));
+    open_warp = warp;
+}
+
+inline bool TraceWorker::same_rows(const WarpLog& log) {
+    // 32 lanes that all logged as many entries, the same in every row (sites, sizes and barriers).
+    const std::size_t rows = log.length(0);
+    if (rows == 0) return false;
+    std::uintptr_t apart = 0;  // lane l's position is lane 0's plus l
+    for (std::uint32_t l = 0; l < kWarpSize; ++l)
+        apart |= reinterpret_cast<std::uintptr_t>(log.at[l]) ^
+                 (reinterpret_cast<std::uintptr_t>(log.at[0]) + l * sizeof(std::uint64_t));
+    bool same = apart == 0;
+    const std::uint64_t *e = log.keys(0), *f = log.files(0);
+    for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize, f += kWarpSize) {
+        std::uint64_t differ = 0;
+        for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= (e[l] ^ e[0]) | (f[l] ^ f[0]);
+        same = differ == 0;
+    }
+    return same;
+}
+
+void TraceWorker::name_sites_in_order() {
+    // A site's id is given when it is first met (so that the trace lists sites as the body first ran
+    // them); with barriers the block ran round by round, every thread up to its next barrier in thread
+    // order, which the warps' logs, reduced warp by warp, would not follow. In a warp whose lanes all
+    // logged the same rows, lane 0 meets every site first.
+    const std::size_t threads = warp_logs_.size() * kWarpSize;
+    std::vector<std::size_t>& at = name_at_;
+    at.assign(threads, 0);
+    std::vector<char>& only_first = name_first_lane_;
+    only_first.assign(warp_logs_.size(), 0);
+    for (std::size_t w = 0; w < warp_logs_.size(); ++w) only_first[w] = same_rows(warp_logs_[w]);
+    for (bool more = true; more;) {
+        more = false;
+        for (std::size_t t = 0; t < threads; ++t) {
+            const WarpLog& log = warp_logs_[t / kWarpSize];
+            const std::uint32_t l = std::uint32_t(t % kWarpSize);
+            if (log.rows == 0 || (l != 0 && only_first[t / kWarpSize])) continue;
+            const std::size_t length = log.length(l);
+            std::size_t k = at[t];
+            for (; k < length && log.files(k)[l] != 0; ++k) (void)site_of(log.files(k)[l], log.keys(k)[l]);
+            if (k < length) {  // a barrier
+                ++k;
+                more = true;
+            }
+            at[t] = k;
+        }
+    }
+}
+
+inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
+    RequestCounts MemoryMetrics::*const kind =
+        space == MemorySpace::Global ? (access == Access::Load ? &MemoryMetrics::global_ld : &MemoryMetrics::global_st)
+                                     : (access == Access::Load ? &MemoryMetrics::shared_ld : &MemoryMetrics::shared_st);
+    const auto add_to = [&](MemoryMetrics& m) {
+        RequestCounts& c = m.*kind;
+        ++c.requests;
+        c.sectors += cost.sectors;
+        c.ideal_sectors += cost.ideal_sectors;
+        c.wavefronts += cost.wavefronts;
+        c.ideal_wavefronts += cost.ideal_wavefronts;
+    };
+    add_to(totals);
+    add_to(per_site[site]);
+    if (per_warp) add_to(warp_metrics[warp]);
+}
+
+inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
+    std::uint64_t* const base = log.words.data();
+    // The common warp: 32 lanes that all logged as many entries, the same in every row (sites, sizes
+    // and barriers: with fibers, entry k of every lane then ran in the same round, where lanes run in
+    // order). A kept block's requests need their program order: the general grouping.
+    const std::size_t rows = log.length(0);
+    if (lanes == kWarpSize && !keep && same_rows(log)) {
+        // Request k is row k; it opened with lane 0.
+        for (std::size_t k = 0; k < rows; ++k) cost_full_row(warp, log, k);
+    } else {
+        // The lanes that logged anything, and whether all of them logged the same entries.
+        std::size_t length[kWarpSize];
+        std::uint32_t lane_of[kWarpSize], count = 0;
+        for (std::uint32_t l = 0; l < lanes; ++l) {
+            length[l] = log.length(l);
+            if (length[l] != 0) lane_of[count++] = l;
+        }
+        if (count != 0) {
+            const std::size_t n = length[lane_of[0]];
+            bool same = !keep;
+            for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == n;
+            const std::uint64_t *e = log.keys(0), *f = log.files(0);
+            for (std::size_t k = 0; k < n && same; ++k, e += kWarpSize, f += kWarpSize) {
+                std::uint64_t differ = 0;
+                for (std::uint32_t i = 1; i < count; ++i)
+                    differ |= (e[lane_of[i]] ^ e[lane_of[0]]) | (f[lane_of[i]] ^ f[lane_of[0]]);
+                same = differ == 0;
+            }
+            if (same) {
+                // Request k is row k of the present lanes; it opened with the lowest of them.
+                for (std::size_t k = 0; k < n; ++k) cost_row(warp, log, k, lane_of, count);
+            } else {
+                regroup_warp(warp, log, length, lanes);
+            }
+        }
+    }
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) log.at[l] = base + l;
+}
+
+inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k) {
+    const std::uint64_t file = log.files(k)[0], entry = log.keys(k)[0];
+    if (file == 0) return;  // a barrier
+    const std::uint32_t site = site_of(file, entry);
+    const std::uint64_t* const address = log.addresses(k);
+    std::int32_t& hint = site_buffer_[site];
+    // Every lane in lane 0's global buffer (the common case): offsets from its base, costed as one size.
+    // (A line with two loads alternates between two buffers: lane 0's is searched when not the last.)
+    const auto* first = reinterpret_cast<const unsigned char*>(address[0]);
+    std::uint64_t offset;
+    if ((within(hint, first, offset) || find_range(first, hint, offset)) && space_of(hint) == MemorySpace::Global) {
+        RequestCost cost;
+        if (global_warp_request_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base), ranges_[hint].bytes,
+                                     std::uint32_t(entry >> 32), cost)) {
+            add(warp, site, MemorySpace::Global, site_access_[site], cost);
+            return;
+        }
+    }
+    static constexpr std::uint32_t identity[kWarpSize] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    cost_row(warp, log, k, identity, kWarpSize);
+}
+
+inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of,
+                                  std::uint32_t count) {
+    const std::uint64_t file = log.files(k)[lane_of[0]], entry = log.keys(k)[lane_of[0]];
+    if (file == 0) return;  // a barrier
+    const std::uint32_t site = site_of(file, entry);
+    const std::uint32_t bytes = std::uint32_t(entry >> 32);
+    const std::uint64_t* const address = log.addresses(k);
+    std::int32_t& hint = site_buffer_[site];
+    // Lane by lane, each in its own buffer (as the general grouping does); the request's is its first lane's.
+    LaneAccess request[kWarpSize];
+    std::int32_t buffer = -1;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        std::uint64_t o;
+        const std::int32_t b = locate(reinterpret_cast<const void*>(address[lane_of[i]]), hint, o);
+        if (i == 0) buffer = b;
+        request[i] = LaneAccess{lane_of[i], bytes, o};
+    }
+    const MemorySpace space = space_of(buffer);
+    add(warp, site, space, site_access_[site],
+        space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+}
+
+void TraceWorker::reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
+    if (log.rows == 0) return;  // nothing was ever logged
+    // Compiled for the CPU path in use: the checks and offsets of a row of 32 lanes vectorise. (The
+    // helpers it runs are `inline`, as the library is built with -fPIC, where a function that could
+    // be interposed is never inlined, not even by `flatten`.)
+    on_cpu_path([&] { reduce_logged_warp(warp, log, lanes); });
 }
 
 std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
@@ -50,10 +225,98 @@ std::uint32_t TraceWorker::open_request(std::uint32_t site, std::uint32_t warp, 
     r.lane_mask = 0;
     r.min_seq = ~std::uint32_t(0);
     r.buffer = buffer;
-    r.space = buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
+    r.space = space_of(buffer);
     r.access = access;
-    slots_[std::size_t(site) * warps_ + warp].push_back(pending_count_);
+    slots_[site].push_back(pending_count_);
     return pending_count_++;
+}
+
+__attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes) {
+    // (Sized by the recorder for every site this worker knows, which a site first met here grows.)
+    std::fill(occurrences_.begin(), occurrences_.end(), 0u);
+    for (auto& s : slots_) s.clear();
+    pending_count_ = 0;
+
+    // The lanes' accesses in the order they ran: round by round (a round runs every lane up to its next
+    // barrier, lanes in order; without barriers there is one round), a lane's k-th execution of a site
+    // into the k-th request of the site.
+    std::size_t at[kWarpSize] = {};
+    std::uint32_t seq[kWarpSize] = {};
+    for (bool more = true; more;) {
+        more = false;
+        for (std::uint32_t l = 0; l < lanes; ++l) {
+            std::size_t k = at[l];
+            for (; k < length[l]; ++k) {
+                const std::uint64_t file = log.files(k)[l], entry = log.keys(k)[l];
+                if (file == 0) break;  // a barrier
+                const std::uint32_t site = site_of(file, entry);
+                const std::uint32_t n = occurrences_[std::size_t(site) * kWarpSize + l]++;
+                std::uint64_t offset;
+                const std::int32_t buffer =
+                    locate(reinterpret_cast<const void*>(log.addresses(k)[l]), site_buffer_[site], offset);
+                const std::vector<std::uint32_t>& slots = slots_[site];
+                const std::uint32_t index = n < slots.size() ? slots[n] : open_request(site, warp, n, site_access_[site], buffer);
+                PendingRequest& r = pending_[index];
+                r.lane_mask |= 1u << l;
+                r.lanes[l] = LaneAccess{l, std::uint32_t(entry >> 32), offset};
+                const std::uint32_t s = seq[l]++;
+                if (s < r.min_seq) r.min_seq = s;
+            }
+            if (k < length[l]) {  // a barrier: the lane goes on in the next round
+                ++k;
+                more = true;
+            }
+            at[l] = k;
+        }
+    }
+
+    // By site, then occurrence: the order the program-order sort keeps among equal keys.
+    const std::uint32_t nsites = std::uint32_t(slots_.size());
+    const std::size_t first_kept = requests.size();
+    program_order_.clear();
+    LaneAccess gathered[kWarpSize];
+    for (std::uint32_t site = 0; site < nsites; ++site)
+        for (const std::uint32_t index : slots_[site]) {
+            const PendingRequest& p = pending_[index];
+            // A full warp's lanes are already in place; otherwise gather the present ones in lane order.
+            const LaneAccess* present = p.lanes;
+            std::size_t n = kWarpSize;
+            if (p.lane_mask != ~std::uint32_t(0)) {
+                n = 0;
+                for (std::uint32_t mask = p.lane_mask; mask != 0; mask &= mask - 1)
+                    gathered[n++] = p.lanes[__builtin_ctz(mask)];
+                present = gathered;
+            }
+            const RequestCost cost =
+                p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
+            add(warp, p.site, p.space, p.access, cost);
+            if (keep) {
+                MemoryRequest m;
+                m.block = block;
+                m.warp = p.warp;
+                m.site = p.site;
+                m.occurrence = p.occurrence;
+                m.space = p.space;
+                m.access = p.access;
+                m.buffer = p.buffer;
+                m.sectors = cost.sectors;
+                m.ideal_sectors = cost.ideal_sectors;
+                m.wavefronts = cost.wavefronts;
+                m.ideal_wavefronts = cost.ideal_wavefronts;
+                m.lanes.assign(present, present + n);
+                program_order_.emplace_back(p.min_seq, requests.size());
+                requests.push_back(std::move(m));
+            }
+        }
+    if (keep) {
+        // Program order within the warp: by the first access any lane made of the request.
+        std::stable_sort(program_order_.begin(), program_order_.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        sorted_.clear();
+        for (const auto& p : program_order_) sorted_.push_back(std::move(requests[p.second]));
+        requests.resize(first_kept);
+        for (MemoryRequest& m : sorted_) requests.push_back(std::move(m));
+    }
 }
 
 MemoryRecorder::MemoryRecorder(Dim3 grid, Dim3 block, std::vector<BufferRange> buffers, std::size_t shared_bytes,
@@ -77,7 +340,8 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
-    w.seq_.assign(threads_, 0);
+    // With barriers every warp of the block keeps its own log; without, the first serves each warp in turn.
+    w.warp_logs_.resize(warps_);
     t_recorder_slot.owner = id_;
     t_recorder_slot.worker = &w;
     return w;
@@ -87,9 +351,10 @@ bool MemoryRecorder::kept(std::uint64_t block) const {
     return std::binary_search(options_.keep_blocks.begin(), options_.keep_blocks.end(), block);
 }
 
-void MemoryRecorder::next_block(Worker& w, std::uint64_t block) {
+void MemoryRecorder::next_block(Worker& w, std::uint64_t block, const void* shared) {
     finish_block(w);
     start_block(w, block);
+    w.ranges_.back().base = static_cast<const unsigned char*>(shared);
 }
 
 void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
@@ -97,10 +362,10 @@ void MemoryRecorder::start_block(Worker& w, std::uint64_t block) {
     w.skip = options_.cancel && options_.cancel->requested();
     if (w.skip) cancelled_.store(true, std::memory_order_relaxed);
     w.keep = kept(block);
-    std::fill(w.occurrences_.begin(), w.occurrences_.end(), 0u);
-    std::fill(w.seq_.begin(), w.seq_.end(), 0u);
-    for (auto& s : w.slots_) s.clear();
-    w.pending_count_ = 0;
+    w.per_warp = w.keep || options_.all_warps;
+    w.warp_metrics.assign(w.per_warp ? warps_ : 0, MemoryMetrics{});
+    w.whole_block = false;
+    w.open_warp = ~std::uint32_t(0);
 }
 
 std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access access) {
@@ -120,8 +385,13 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
             site_keys_.emplace_back(key, id);
         }
     }
-    if (w.occurrences_.size() < std::size_t(id + 1) * threads_) w.occurrences_.resize(std::size_t(id + 1) * threads_, 0u);
-    if (w.slots_.size() < std::size_t(id + 1) * warps_) w.slots_.resize(std::size_t(id + 1) * warps_);
+    if (w.site_access_.size() <= id) {
+        w.site_access_.resize(id + 1, Access::Load);
+        w.site_buffer_.resize(id + 1, 0);
+        w.occurrences_.resize(std::size_t(id + 1) * kWarpSize, 0u);
+        w.slots_.resize(id + 1);
+    }
+    w.site_access_[id] = access;
     if (w.per_site.size() <= id) w.per_site.resize(id + 1);
     return id;
 }
@@ -129,65 +399,19 @@ std::uint32_t MemoryRecorder::site_id(Worker& w, const AccessSite& site, Access 
 void MemoryRecorder::finish_block(Worker& w) {
     if (w.block == ~std::uint64_t(0)) return;
     const std::uint64_t block = w.block;
+    if (!w.skip) {
+        // The warps not reduced yet: all of them with barriers, else the last one that ran.
+        if (w.whole_block) {
+            w.name_sites_in_order();
+            for (std::uint32_t warp = 0; warp < warps_; ++warp)
+                w.reduce_warp(warp, w.warp_logs_[warp], std::min(kWarpSize, threads_ - warp * kWarpSize));
+        } else if (w.open_warp != ~std::uint32_t(0)) {
+            w.next_warp(~std::uint32_t(0));
+        }
+        for (std::uint32_t i = 0; i < w.warp_metrics.size(); ++i) w.warps.push_back(WarpMetrics{block, i, w.warp_metrics[i]});
+    }
     w.block = ~std::uint64_t(0);
     if (w.skip) return;
-    const std::uint32_t nsites = warps_ ? std::uint32_t(w.slots_.size() / warps_) : 0u;
-
-    const bool per_warp = w.keep || options_.all_warps;
-    std::vector<MemoryMetrics>& warp_metrics = w.warp_metrics;
-    warp_metrics.assign(per_warp ? warps_ : 0, MemoryMetrics{});
-    std::vector<std::pair<std::uint64_t, std::size_t>> program_order;  // kept block: (warp, min seq) -> request
-    const std::size_t first_kept = w.requests.size();
-
-    // By warp, site, then occurrence: the order program_order's stable sort keeps among equal keys.
-    LaneAccess lanes[kWarpSize];
-    for (std::uint32_t warp = 0; warp < warps_; ++warp)
-        for (std::uint32_t site = 0; site < nsites; ++site)
-            for (const std::uint32_t index : w.slots_[std::size_t(site) * warps_ + warp]) {
-                const PendingRequest& p = w.pending_[index];
-                // A full warp's lanes are already in place; otherwise gather the present ones in lane order.
-                const LaneAccess* present = p.lanes;
-                std::size_t n = kWarpSize;
-                if (p.lane_mask != ~std::uint32_t(0)) {
-                    n = 0;
-                    for (std::uint32_t mask = p.lane_mask; mask != 0; mask &= mask - 1)
-                        lanes[n++] = p.lanes[__builtin_ctz(mask)];
-                    present = lanes;
-                }
-                MemoryRequest m;
-                m.block = block;
-                m.warp = p.warp;
-                m.site = p.site;
-                m.occurrence = p.occurrence;
-                m.space = p.space;
-                m.access = p.access;
-                m.buffer = p.buffer;
-                const RequestCost cost =
-                    p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
-                m.sectors = cost.sectors;
-                m.ideal_sectors = cost.ideal_sectors;
-                m.wavefronts = cost.wavefronts;
-                m.ideal_wavefronts = cost.ideal_wavefronts;
-                w.totals.add(m);
-                w.per_site[m.site].add(m);
-                if (per_warp) warp_metrics[m.warp].add(m);
-                if (w.keep) {
-                    m.lanes.assign(present, present + n);
-                    program_order.emplace_back((std::uint64_t(m.warp) << 32) | p.min_seq, w.requests.size());
-                    w.requests.push_back(std::move(m));
-                }
-            }
-    if (w.keep) {
-        // Program order within each warp: by the first access any lane made of the request.
-        std::stable_sort(program_order.begin(), program_order.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<MemoryRequest> sorted;
-        sorted.reserve(program_order.size());
-        for (const auto& p : program_order) sorted.push_back(std::move(w.requests[p.second]));
-        w.requests.resize(first_kept);
-        for (MemoryRequest& m : sorted) w.requests.push_back(std::move(m));
-    }
-    for (std::uint32_t i = 0; i < warp_metrics.size(); ++i) w.warps.push_back(WarpMetrics{block, i, warp_metrics[i]});
     block_done();
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The traced context's observer that makes a MemoryTrace (memory_trace.h). Blocks run in parallel on
-// host threads; each host thread fills the requests of the block it is running only, each access
-// straight into its request, and when the block ends costs them in one pass and adds their figures
-// to its own totals per kernel, per site and per warp. Whole requests are kept only for the blocks the caller asked for,
+// host threads; each host thread logs the accesses of the block it is running only, lane by lane,
+// forms and costs each warp's requests once the warp has run, and adds their figures to its own
+// totals per kernel, per site and per warp. Whole requests are kept only for the blocks the caller asked for,
 // so an 8K image never holds its trace in memory. finish() merges the host threads' figures.
 #include <atomic>
 #include <cstddef>
@@ -15,6 +15,7 @@
 #include "../emulator/access_site.h"
 #include "../emulator/emu_context.h"
 #include "memory_trace.h"
+#include "request_cost.h"
 
 namespace cvz {
 
@@ -27,9 +28,31 @@ struct BufferRange {
 
 class MemoryRecorder;
 
-// One request of the running block, filled lane by lane as the accesses arrive: a lane's k-th
-// execution of a site goes straight into the k-th request of its (warp, site), so the block's
-// reduction is one pass over its requests, never a regrouping of records.
+// A warp's log, row by row: lane l's k-th entry is row k, column l, so that when every lane logged the
+// same sequence of sites row k is request k, contiguous. An entry is what the access's call site and
+// the access itself give, without a lookup: its host address, its site's key and size
+// ((line * 2 + access) | bytes << 32) and its site's file pointer, in three arrays; a barrier the
+// lane passed has a null file pointer (it tells the rounds of a block's fibers apart).
+struct WarpLog {
+    std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 keys, then rows * 32 files
+    std::size_t rows = 0;
+    // Where each lane's next address goes (row k, column l); its key goes `meta` words on, its file
+    // 2 * `meta` on. cap: the end of the addresses.
+    std::uint64_t* at[kWarpSize] = {};
+    std::uint64_t* cap = nullptr;
+    std::size_t meta = 0;
+    const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kWarpSize; }
+    const std::uint64_t* keys(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
+    const std::uint64_t* files(std::size_t row) const { return words.data() + (2 * rows + row) * kWarpSize; }
+    // The entries lane l has logged.
+    std::size_t length(std::uint32_t l) const {
+        return rows ? std::size_t(at[l] - words.data() - l) / kWarpSize : 0;
+    }
+};
+
+// One request of a warp being regrouped exactly (PendingRequest is filled lane by lane as the log is
+// replayed in execution order): a lane's k-th execution of a site goes into the k-th request of the
+// site.
 struct PendingRequest {
     std::uint32_t warp;
     std::uint32_t site;
@@ -43,37 +66,18 @@ struct PendingRequest {
 };
 
 // What one host thread of a traced launch records into. The body runs through
-// TracedContext<TraceThread>, so record() is inlined into it (the emulator's runner is flattened) and
-// costs a site lookup, a counter, a buffer check and a store into the lane's slot of its request;
-// opening a request (once per warp and execution of a site) is out of line, and the block's reduction
-// happens when the host thread moves on to its next block (MemoryRecorder).
+// TracedContext<TraceThread>, so the recording is inlined into it (the emulator's runner is
+// flattened): per access three stores into the lane's log. Requests are formed warp by
+// warp once the warp has run (without barriers: when the next warp starts; with barriers, whose
+// lanes interleave, when the block ends): when every lane that made an access made the same sequence
+// of sites (the common case), the k-th entries of the lanes are request k and are costed straight
+// from the logs; otherwise, and for the blocks kept whole, the logs are replayed in execution order
+// into requests by (site, occurrence), the exact general grouping.
 class TraceWorker {
 public:
-    void record(std::uint32_t tid, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        // The site's cache entry, direct-mapped by line and access: the few sites of a body never collide
-        // in 64 slots in practice, and a collision only costs a trip to the recorder.
-        const std::uint32_t key = site.line * 2 + unsigned(access);
-        CachedSite& c = site_cache_[key & 63];
-        if (!(c.key == key && c.file == site.file)) new_site(c, site, access);
-        const std::uint32_t k = c.occurrences[tid]++;
-        // The two buffers this site hit last (a site addresses one buffer, or two when a line holds two
-        // accesses: `ctx.load(a + i) * ctx.load(b + j)`); else a search.
-        const auto* q = static_cast<const unsigned char*>(address);
-        std::uint64_t offset;
-        std::int32_t buffer = c.buffer;
-        if (!within(buffer, q, offset) && !within(buffer = c.previous, q, offset)) buffer = locate(c, q, offset);
-        const std::uint32_t warp = tid / kWarpSize;
-        const std::vector<std::uint32_t>& slots = c.slots[warp];
-        const std::uint32_t index = k < slots.size() ? slots[k] : open_request(c.id, warp, k, access, buffer);
-        PendingRequest& r = pending_[index];
-        const std::uint32_t lane = tid % kWarpSize;
-        r.lane_mask |= 1u << lane;
-        r.lanes[lane] = LaneAccess{lane, std::uint32_t(bytes), offset};
-        if (keep) {  // program order matters only for the requests kept whole
-            const std::uint32_t seq = seq_[tid]++;
-            if (seq < r.min_seq) r.min_seq = seq;
-        }
-    }
+    // Out of line: a warp's log that is full grows, for all its lanes (the flattened runner must not
+    // inline that); returns where the lane whose position is *at logs its next address.
+    std::uint64_t* grow(WarpLog& log, std::uint64_t* const* at);
 
 private:
     friend class MemoryRecorder;
@@ -85,65 +89,115 @@ private:
         const char* file = nullptr;
         std::uint32_t key = 0;  // line * 2 + access
         std::uint32_t id = 0;
-        std::int32_t buffer = 0, previous = 0;  // indices into ranges_: the buffers the site addressed last
-        std::uint32_t* occurrences = nullptr;   // the site's row of occurrences_
-        std::vector<std::uint32_t>* slots = nullptr;  // the site's row of slots_
     };
 
+    // The id of a logged site (file pointer, key): a direct-mapped cache by key (the few sites of a body
+    // never collide in 64 slots in practice, and a collision only costs a trip to the recorder).
+    std::uint32_t site_of(std::uint64_t file, std::uint64_t key) {
+        CachedSite& c = site_cache_[key & 63];
+        if (!(c.key == std::uint32_t(key) && c.file == reinterpret_cast<const char*>(file))) new_site(c, file, key);
+        return c.id;
+    }
     // Fills c for a site not in the cache (its id from the recorder).
-    void new_site(CachedSite& c, const AccessSite& site, Access access);
-    // Out of line: once per request, and it grows vectors (the flattened runner must not inline that).
+    void new_site(CachedSite& c, std::uint64_t file, std::uint64_t key);
+    // With barriers, at the block's end: ids for the sites first met in it, in the order they ran.
+    void name_sites_in_order();
+    // True when the warp's 32 lanes logged the same entries, row by row.
+    bool same_rows(const WarpLog& log);
+    // Without barriers: the thread about to run is in `warp`, so the warp before it is done.
+    void next_warp(std::uint32_t warp);
+    // Forms, costs and adds up the requests of one warp of the running block from its log (`lanes`
+    // lanes), and empties the log.
+    void reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
+    void reduce_logged_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes);
+    // Request k of a warp whose `count` present lanes (lane_of) all logged the same sites: row k.
+    void cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k);  // 32 lanes
+    void cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of, std::uint32_t count);
+    // The exact general grouping of one warp: its log replayed in execution order into requests.
+    void regroup_warp(std::uint32_t warp, const WarpLog& log, const std::size_t* length, std::uint32_t lanes);
     std::uint32_t open_request(std::uint32_t site, std::uint32_t warp, std::uint32_t occurrence, Access access,
                                std::int32_t buffer);
+    // Adds one costed request to the block's figures.
+    void add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost);
     bool within(std::int32_t range, const unsigned char* q, std::uint64_t& offset) const {
         offset = std::uint64_t(reinterpret_cast<std::uintptr_t>(q) - reinterpret_cast<std::uintptr_t>(ranges_[range].base));
         return offset < ranges_[range].bytes;
     }
-    // The range that holds q, remembered as the site's last (ranges never overlap: each is its own
-    // allocation); -1 (offset: the address) in none.
-    std::int32_t locate(CachedSite& c, const unsigned char* q, std::uint64_t& offset);
+    // The range that holds q, trying `hint` (a valid range index, updated to the one found) first;
+    // -1 (offset: the address, counted as unmapped) in none. Ranges never overlap (each is its own
+    // allocation), so the answer does not depend on the hint.
+    std::int32_t locate(const void* address, std::int32_t& hint, std::uint64_t& offset) {
+        const auto* q = static_cast<const unsigned char*>(address);
+        if (within(hint, q, offset)) return hint;
+        return locate_slow(q, hint, offset);
+    }
+    std::int32_t locate_slow(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset);
+    // The range that holds q, into hint (left as it was when none does).
+    bool find_range(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) const;
+    MemorySpace space_of(std::int32_t buffer) const {
+        return buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
+    }
 
     MemoryRecorder* owner_ = nullptr;
     std::uint32_t threads_ = 0, warps_ = 0;
     std::vector<Range> ranges_;  // the global buffers, then the running block's shared memory
     CachedSite site_cache_[64];
+    std::vector<Access> site_access_;  // [site]: the sites this worker has seen
+    std::vector<std::int32_t> site_buffer_;  // [site]: the range its last access fell in (a hint)
 
     std::uint64_t block = ~std::uint64_t(0);
     bool skip = false;
     bool keep = false;
-    std::vector<std::uint32_t> occurrences_;  // [site * threads + tid]
-    std::vector<std::uint32_t> seq_;          // [tid]
-    // [site * warps + warp]: the running block's requests of that warp and site by occurrence, as
-    // indices into pending_ (cleared per block, capacity kept).
+    bool per_warp = false;      // figures per warp for this block
+    bool whole_block = false;   // the block runs with barriers: its logs are by thread id, reduced at its end
+    std::uint32_t open_warp = ~std::uint32_t(0);  // without barriers: the warp whose lanes log now
+    std::vector<WarpLog> warp_logs_;  // [warp] with barriers; without, [0] for each warp in turn
+    std::vector<std::size_t> name_at_;     // scratch of name_sites_in_order
+    std::vector<char> name_first_lane_;
+
+    // Scratch of the general grouping, reused from warp to warp.
+    std::vector<std::uint32_t> occurrences_;  // [site * kWarpSize + lane]
+    // [site]: the warp's requests of that site by occurrence, as indices into pending_.
     std::vector<std::vector<std::uint32_t>> slots_;
-    std::vector<PendingRequest> pending_;     // the block's requests, the first `pending_count_` in use
+    std::vector<PendingRequest> pending_;     // the warp's requests, the first `pending_count_` in use
     std::uint32_t pending_count_ = 0;
+    std::vector<std::pair<std::uint32_t, std::size_t>> program_order_;  // kept block: (min seq, request)
+    std::vector<MemoryRequest> sorted_;
 
     MemoryMetrics totals;
     std::vector<MemoryMetrics> per_site;
     std::vector<WarpMetrics> warps;
     std::vector<MemoryRequest> requests;
     std::uint64_t unmapped = 0;
-
-    // Scratch of the reduction, reused from block to block.
-    std::vector<MemoryMetrics> warp_metrics;
+    std::vector<MemoryMetrics> warp_metrics;  // the running block's, when per_warp
 };
 
-// The traced context's observer for one emulated thread: its host thread's worker and its linear
-// thread id, worked out once per thread rather than per access. Null when the block is skipped.
+// The traced context's observer for one emulated thread: its host thread's worker and its own log,
+// found once per thread rather than per access. Null when the block is skipped.
 class TraceThread {
 public:
     TraceThread() = default;
-    TraceThread(TraceWorker* worker, std::uint32_t tid) : worker_(worker), tid_(tid) {}
+    TraceThread(TraceWorker* worker, WarpLog* log, std::uint32_t lane) : worker_(worker), log_(log), at_(&log->at[lane]) {}
     explicit operator bool() const { return worker_ != nullptr; }
     void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        worker_->record(tid_, access, address, bytes, site);
+        append(address, (site.line * 2 + unsigned(access)) | std::uint64_t(std::uint32_t(bytes)) << 32, site.file);
     }
-    void on_sync(const EmuContext&) {}
+    void on_sync(const EmuContext&) { append(nullptr, 0, nullptr); }
 
 private:
+    void append(const void* address, std::uint64_t key, const char* file) {
+        std::uint64_t* at = *at_;
+        if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_, at_);
+        const std::size_t meta = log_->meta;
+        at[0] = reinterpret_cast<std::uintptr_t>(address);
+        at[meta] = key;
+        at[2 * meta] = reinterpret_cast<std::uintptr_t>(file);
+        *at_ = at + kWarpSize;
+    }
+
     TraceWorker* worker_ = nullptr;
-    std::uint32_t tid_ = 0;
+    WarpLog* log_ = nullptr;
+    std::uint64_t** at_ = nullptr;  // its lane's position in log_
 };
 
 // The worker a host thread last used, and the id of the recorder it belongs to.
@@ -169,11 +223,17 @@ public:
     TraceThread begin_thread(const EmuContext& ctx) {
         Worker& w = t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker();
         const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
-        if (b != w.block) next_block(w, b);
+        if (b != w.block) next_block(w, b, ctx.shared_);
         if (w.skip) return {};
-        w.ranges_.back().base = static_cast<const unsigned char*>(ctx.shared_);
         const Dim3 t = ctx.thread_idx();
-        return TraceThread(&w, std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z)));
+        const auto tid = std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z));
+        if (ctx.barrier_) {  // fibers: the block's threads interleave, so each keeps its own log to the end
+            w.whole_block = true;
+            return TraceThread(&w, &w.warp_logs_[tid / kWarpSize], tid % kWarpSize);
+        }
+        // Without barriers the threads run one after another in linear order, so warp by warp.
+        if (tid / kWarpSize != w.open_warp) w.next_warp(tid / kWarpSize);
+        return TraceThread(&w, &w.warp_logs_[0], tid % kWarpSize);
     }
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
@@ -186,7 +246,8 @@ private:
     using Worker = TraceWorker;
     // This host thread's worker, made on its first call for this recorder.
     Worker& worker();
-    void next_block(Worker& w, std::uint64_t block);
+    // A new block (its shared memory at `shared`: the same for all its threads).
+    void next_block(Worker& w, std::uint64_t block, const void* shared);
     std::uint32_t site_id(Worker& w, const AccessSite& site, Access access);
     void start_block(Worker& w, std::uint64_t block);
     void finish_block(Worker& w);

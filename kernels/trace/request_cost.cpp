@@ -60,6 +60,28 @@ struct NeighbourCounts {
     }
 };
 
+// The uniform request's figures once its offsets are known to be aligned to one power-of-two `size` of
+// at most 32 bytes: from neighbours, over the offsets sorted when they are not ascending.
+RequestCost uniform_cost(const std::uint64_t* offsets, std::size_t count, std::uint32_t size, std::uint32_t descending,
+                         NeighbourCounts n) {
+    if (descending != 0) {  // count again over the sorted offsets
+        std::array<std::uint64_t, 64> sorted;
+        std::size_t second_run = 0;
+        for (std::size_t i = 1; i < count; ++i)
+            if (offsets[i] < offsets[i - 1]) second_run = i;
+        if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
+            std::merge(offsets, offsets + second_run, offsets + second_run, offsets + count, sorted.begin());
+        else
+            std::sort(sorted.begin(), std::copy(offsets, offsets + count, sorted.begin()));
+        n = NeighbourCounts{};
+        for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
+    }
+    RequestCost c;
+    c.sectors = n.sectors;
+    c.ideal_sectors = (n.offsets * size + 31) / 32;
+    return c;
+}
+
 RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     count = std::min<std::size_t>(count, 64);  // a warp has 32 lanes
     if (count == 0) return {};
@@ -79,26 +101,10 @@ RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     const bool uniform =
         size != 0 && size <= 32 && (size & (size - 1)) == 0 && (low_bits & (size - 1)) == 0 && other_size == 0;
     if (uniform) {
-        if (descending != 0) {  // count again over the sorted offsets
-            std::array<std::uint64_t, 64> o, sorted;
-            std::size_t second_run = 0;
-            for (std::size_t i = 0; i < count; ++i) {
-                o[i] = lanes[i].offset;
-                if (i > 0 && o[i] < o[i - 1]) second_run = i;
-            }
-            const auto end = o.begin() + std::ptrdiff_t(count);
-            if (descending == 1)  // two ascending runs, e.g. two rows of 16 lanes: a merge
-                std::merge(o.begin(), o.begin() + std::ptrdiff_t(second_run), o.begin() + std::ptrdiff_t(second_run), end,
-                           sorted.begin());
-            else
-                std::sort(sorted.begin(), std::copy(o.begin(), end, sorted.begin()));
-            n = NeighbourCounts{};
-            for (std::size_t i = 1; i < count; ++i) n.add(sorted[i], sorted[i - 1]);
-        }
-        RequestCost c;
-        c.sectors = n.sectors;
-        c.ideal_sectors = (n.offsets * size + 31) / 32;
-        return c;
+        if (descending == 0) return uniform_cost(nullptr, count, size, 0, n);
+        std::array<std::uint64_t, 64> o;
+        for (std::size_t i = 0; i < count; ++i) o[i] = lanes[i].offset;
+        return uniform_cost(o.data(), count, size, descending, n);
     }
     // Mixed sizes or unaligned accesses: byte intervals, walked in order (the order among equal
     // begins changes neither figure).
@@ -112,6 +118,111 @@ RequestCost global_cost(const LaneAccess* lanes, std::size_t count) {
     return walk_intervals(count, [&](std::size_t i) { return iv[i]; });
 }
 
+// Which neighbour pairs (lane i + 1, lane i) lie within one run of 16 or of 8 lanes: all-ones masks.
+struct RunMasks {
+    std::uint64_t within16[kWarpSize - 1], within8[kWarpSize - 1];
+    constexpr RunMasks() : within16(), within8() {
+        for (std::size_t i = 0; i + 1 < kWarpSize; ++i) {
+            within16[i] = (i + 1) % 16 != 0 ? ~std::uint64_t(0) : 0;
+            within8[i] = (i + 1) % 8 != 0 ? ~std::uint64_t(0) : 0;
+        }
+    }
+};
+constexpr RunMasks kRunMasks;
+
+// The longest run length (32, 16 or 8 lanes) within which each lane's address is the previous lane's
+// plus d; 0 when none.
+std::size_t run_at_stride(const std::uint64_t* addresses, std::uint64_t d) {
+    std::uint64_t off32 = 0, off16 = 0, off8 = 0;
+    for (std::size_t i = 0; i + 1 < kWarpSize; ++i) {
+        const std::uint64_t x = (addresses[i + 1] - addresses[i]) ^ d;
+        off32 |= x;
+        off16 |= x & kRunMasks.within16[i];
+        off8 |= x & kRunMasks.within8[i];
+    }
+    return off32 == 0 ? 32 : off16 == 0 ? 16 : off8 == 0 ? 8 : 0;
+}
+
+// A warp over 1, 2 or 4 rows of a block (runs of 32, 16 or 8 lanes), each run at one stride d >= 0
+// from its first lane, the runs one after another in ascending order: the neighbour counts that
+// uniform_cost starts from, without a pass. Within a run, d = 0 is one sector and one offset, 0 < d <=
+// 32 ascending sectors that step by at most one (from the run's first lane's to its last's), d > 32 a
+// sector per lane, and d > 0 a new offset per lane; between runs, the two neighbours as any. In the
+// buffer when the first and the last lane are (all are ascending); aligned when every run's first
+// offset and d are. Runs that all repeat the first count as that one. False when the lanes are not so.
+bool strided_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                  bool& inside, RequestCost& c) {
+    if (!(size != 0 && size <= 32 && (size & (size - 1)) == 0)) return false;
+    const std::uint64_t d = addresses[1] - addresses[0];
+    if (d > (std::uint64_t(1) << 40)) return false;
+    const std::size_t run = run_at_stride(addresses, d);
+    if (run == 0) return false;
+    std::uint64_t low_bits = d;
+    NeighbourCounts n;
+    // Runs that all repeat the first (a warp over rows reading the same row, e.g. B in the naive
+    // matmul): sorted, every offset comes `run` times over, which adds neither a sector nor an offset.
+    bool repeated = run < kWarpSize;
+    for (std::size_t j = run; j < kWarpSize && repeated; j += run) repeated = addresses[j] == addresses[0];
+    const std::size_t end = repeated ? run : kWarpSize;
+    for (std::size_t j = 0; j < end; j += run) {
+        const std::uint64_t first = addresses[j] - base, last = addresses[j + run - 1] - base;
+        if (j > 0) {
+            const std::uint64_t prev = addresses[j - 1] - base;
+            if (first < prev) return false;  // runs not in ascending order
+            n.add(first, prev);
+        }
+        low_bits |= first;
+        if (d != 0) {
+            n.sectors += d <= 32 ? std::uint32_t((last >> 5) - (first >> 5)) : std::uint32_t(run - 1);
+            n.offsets += std::uint32_t(run - 1);
+        }
+    }
+    if ((low_bits & (size - 1)) != 0) return false;
+    inside = addresses[0] - base < bytes && addresses[end - 1] - base < bytes;
+    if (inside) c = uniform_cost(nullptr, kWarpSize, size, 0, n);
+    return true;
+}
+
+// A full warp's request from its lanes' host addresses.
+bool warp_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+               RequestCost& c) {
+    bool inside = false;
+    if (strided_cost(addresses, base, bytes, size, inside, c)) return inside;
+    const bool power_of_two = size != 0 && size <= 32 && (size & (size - 1)) == 0;
+    // Otherwise one pass of 32 neighbour pairs (the first pair is lane 0 with itself, which counts
+    // nothing), written so that it vectorises: 64-bit counters, and the unsigned order as a signed
+    // one with the top bits flipped.
+    std::uint64_t pairs[kWarpSize + 1];
+    pairs[0] = addresses[0];
+    std::copy(addresses, addresses + kWarpSize, pairs + 1);
+    constexpr std::uint64_t top = std::uint64_t(1) << 63;
+    std::uint64_t outside = 0, low_bits = 0, down = 0, sectors = 0, distinct = 0;
+    for (std::size_t i = 0; i < kWarpSize; ++i) {
+        const std::uint64_t o = pairs[i + 1] - base, prev = pairs[i] - base;
+        outside |= std::uint64_t(std::int64_t(o ^ top) >= std::int64_t(bytes ^ top));
+        low_bits |= o;
+        down += std::uint64_t(std::int64_t(o ^ top) < std::int64_t(prev ^ top));
+        sectors += std::uint64_t((o ^ prev) >> 5 != 0);
+        distinct += std::uint64_t(o != prev);
+    }
+    if (outside != 0) return false;
+    NeighbourCounts n;
+    n.sectors += std::uint32_t(sectors);
+    n.offsets += std::uint32_t(distinct);
+    const bool uniform = power_of_two && (low_bits & (size - 1)) == 0;
+    std::uint64_t offsets[kWarpSize];
+    if (down != 0 || !uniform)
+        for (std::size_t i = 0; i < kWarpSize; ++i) offsets[i] = addresses[i] - base;
+    if (uniform) {
+        c = uniform_cost(offsets, kWarpSize, size, std::uint32_t(down), n);
+        return true;
+    }
+    std::array<LaneAccess, kWarpSize> lanes;
+    for (std::size_t i = 0; i < kWarpSize; ++i) lanes[i] = LaneAccess{std::uint32_t(i), size, offsets[i]};
+    c = global_cost(lanes.data(), kWarpSize);
+    return true;
+}
+
 }  // namespace
 
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
@@ -120,6 +231,13 @@ RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count) {
     RequestCost c;
     on_cpu_path([&] { c = global_cost(lanes, count); });
     return c;
+}
+
+bool global_warp_request_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                              RequestCost& cost) {
+    bool in = false;
+    on_cpu_path([&] { in = warp_cost(addresses, base, bytes, size, cost); });
+    return in;
 }
 
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes) {

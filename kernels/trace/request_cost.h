@@ -16,6 +16,11 @@ struct RequestCost {
 // Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
 RequestCost global_request_cost(const std::vector<LaneAccess>& lanes);
 RequestCost global_request_cost(const LaneAccess* lanes, std::size_t count);
+// The same for the 32 lanes of a warp that each move `size` bytes at host addresses[lane], all in one
+// buffer of `bytes` bytes at host address `base` (offsets are from there); false, with `cost`
+// unchanged, when some lane's address is outside it.
+bool global_warp_request_cost(const std::uint64_t* addresses, std::uint64_t base, std::uint64_t bytes, std::uint32_t size,
+                              RequestCost& cost);
 
 // Wavefronts: per group of lanes served together (the warp for accesses of up to 4 bytes, half-warps
 // for 8 bytes, quarter-warps for 16), the most distinct 4-byte words any one bank holds, summed over
