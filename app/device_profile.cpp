@@ -51,8 +51,8 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   0 ... 0.06 fit them about equally (median error 4.1-7.6%), 0.03 picks 2560x1440's best shape.
 // - l2_resident_fraction 0.5 and l2_evicted_fraction 1.0: gray_1d 256/512, gray_2d 32x8 and gray_vec16
 //   256 over footprints of 16.8 ... 90 MB (2026-12-01, sizes kept out of the validation): a footprint
-//   runs at the L2-resident rate up to 25 MB (half the L2), at the DRAM rate from 50 MB (all of it)
-//   on, and between the two its time per byte rises gradually, not in one step.
+//   runs at the L2-resident rate up to about 25 MiB (half the L2), at the DRAM rate from about 50 MiB
+//   (all of it) on, and between the two its time per byte rises gradually, not in one step.
 // - the shared (1 wavefront a clock) and issue (4 a clock) rates are sm_90's widths.
 PerfCalibration h200_calibration() {
     PerfCalibration c;
