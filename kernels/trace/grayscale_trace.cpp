@@ -42,10 +42,16 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
-        return emulate(emulated_grid(grid, sample), shape.block, o, [&](const EmuContext& run) {
-            with_sampled_context(run, grid, sample, [&](const EmuContext& ctx) {
+        // The image, the grid and whether blocks are sampled by value: the emulator runs a copy of this
+        // body, whose captures then stay in registers across the thread loop (the body's byte stores
+        // could change anything it reaches by reference, so that would be read again after each).
+        return emulate(emulated_grid(grid, sample), shape.block, o,
+                       [&recorder, &sample, im, grid, sampled = !sample.empty()](const EmuContext& run) {
+            const auto traced = [&](const EmuContext& ctx) {
                 if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), im);
-            });
+            };
+            if (!sampled) traced(run);
+            else with_sampled_context(run, grid, sample, traced);
         });
     });
     result.cancelled = recorder.cancelled();

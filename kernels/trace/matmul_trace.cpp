@@ -36,10 +36,14 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
-        return emulate(emulated_grid(grid, sample), block, o, [&](const EmuContext& emulated) {
-            with_sampled_context(emulated, grid, sample, [&](const EmuContext& ctx) {
+        // The problem, the grid and whether blocks are sampled by value (see trace_grayscale).
+        return emulate(emulated_grid(grid, sample), block, o,
+                       [&recorder, &sample, p, run, grid, sampled = !sample.empty()](const EmuContext& emulated) {
+            const auto traced = [&](const EmuContext& ctx) {
                 if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
-            });
+            };
+            if (!sampled) traced(emulated);
+            else with_sampled_context(emulated, grid, sample, traced);
         });
     });
     result.cancelled = recorder.cancelled();
