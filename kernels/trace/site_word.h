@@ -1,7 +1,7 @@
 #pragma once
 // What the memory recorder logs about an access besides its address, in one word: its site (file
 // pointer, line, load or store) and its size. Packed, with no lookup, when it fits: the file pointer
-// in the low 48 bits (a user-space address; checked) and above it (line * 2 + access) << 4 | (bytes - 1)
+// in the low 48 bits (a user-space address: see kFilesFit) and above it (line * 2 + access) << 4 | (bytes - 1)
 // for lines below 2047 and sizes of 1 to 16 bytes, so that for a body's accesses, whose line, access
 // and size are constants once inlined, the word costs an `or` of two constants. Anything else is
 // interned by the host thread's recorder (its word: kInterned | index), which only that thread reads.
@@ -21,8 +21,17 @@ constexpr std::uint64_t kBarrier = 0;
 constexpr bool packable_code(std::uint64_t key, std::size_t bytes) { return key < 4095 && bytes - 1 < 16; }
 constexpr std::uint64_t code(std::uint64_t key, std::size_t bytes) { return key << 4 | (bytes - 1); }
 
+// Whether every file pointer leaves the top 16 bits free, so that it need not be checked: x86-64 user
+// space lies below 2^47 (5-level paging maps above it only where a mapping asks to be, which no loader
+// does for a binary's string literals, and no pointer to one carries a tag). Elsewhere (e.g. AArch64,
+// where pointers may carry tags in their top byte) each is checked.
+#if defined(__x86_64__)
+constexpr bool kFilesFit = true;
+#else
+constexpr bool kFilesFit = false;
+#endif
 inline bool packable_file(const char* file) {
-    return (reinterpret_cast<std::uintptr_t>(file) >> kFileBits) == 0;
+    return kFilesFit || (reinterpret_cast<std::uintptr_t>(file) >> kFileBits) == 0;
 }
 inline std::uint64_t pack(const char* file, std::uint64_t key, std::size_t bytes) {
     return reinterpret_cast<std::uintptr_t>(file) | code(key, bytes) << kFileBits;
