@@ -46,9 +46,14 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         // body, whose captures then stay in registers across the thread loop (the body's byte stores
         // could change anything it reaches by reference, so that would be read again after each).
         return emulate(emulated_grid(grid, sample), shape.block, o,
-                       [&recorder, &sample, im, grid, sampled = !sample.empty()](const EmuContext& run) {
+                       [&recorder, &sample, im, grid, sampled = !sample.empty(),
+                        worker = static_cast<TraceWorker*>(nullptr)](const EmuContext& run) mutable {
             const auto traced = [&](const EmuContext& ctx) {
-                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), im);
+                // Without barriers this copy of the body runs on one host thread: its worker is kept.
+                TraceWorker& w = Body::barriers ? recorder.this_thread_worker()
+                                 : worker                ? *worker
+                                                         : *(worker = &recorder.this_thread_worker());
+                if (TraceThread t = recorder.begin_thread(ctx, w)) Body::run(TracedContext<TraceThread>(ctx, t), im);
             };
             if (!sampled) traced(run);
             else with_sampled_context(run, grid, sample, traced);

@@ -38,9 +38,14 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
         // The problem, the grid and whether blocks are sampled by value (see trace_grayscale).
         return emulate(emulated_grid(grid, sample), block, o,
-                       [&recorder, &sample, p, run, grid, sampled = !sample.empty()](const EmuContext& emulated) {
+                       [&recorder, &sample, p, run, grid, sampled = !sample.empty(),
+                        worker = static_cast<TraceWorker*>(nullptr)](const EmuContext& emulated) mutable {
             const auto traced = [&](const EmuContext& ctx) {
-                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
+                // Without barriers this copy of the body runs on one host thread: its worker is kept.
+                TraceWorker& w = Body::barriers ? recorder.this_thread_worker()
+                                 : worker                ? *worker
+                                                         : *(worker = &recorder.this_thread_worker());
+                if (TraceThread t = recorder.begin_thread(ctx, w)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
             };
             if (!sampled) traced(emulated);
             else with_sampled_context(emulated, grid, sample, traced);

@@ -232,8 +232,11 @@ public:
     // when the trace was cancelled before its block started (skip the body; a block is skipped whole,
     // so a body with barriers never waits on a thread that did not run).
     // Inline, as the runner calls it once per emulated thread: a new block is out of line.
-    TraceThread begin_thread(const EmuContext& ctx) {
-        Worker& w = t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker();
+    TraceThread begin_thread(const EmuContext& ctx) { return begin_thread(ctx, this_thread_worker()); }
+    // The same with this host thread's worker (this_thread_worker()) already found: a body run without
+    // barriers keeps it from thread to thread, as the emulator runs a copy of such a body for each range
+    // of blocks, on one host thread.
+    TraceThread begin_thread(const EmuContext& ctx, TraceWorker& w) {
         const Dim3 t = ctx.thread_idx();
         const auto tid = std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z));
         if (ctx.barrier_) {  // fibers: the block's threads interleave, so each keeps its own log to the end
@@ -250,6 +253,8 @@ public:
         if (tid % kWarpSize == 0) w.next_warp(tid / kWarpSize);
         return TraceThread(&w, &w.warp_logs_[0], tid % kWarpSize);
     }
+
+    TraceWorker& this_thread_worker() { return t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker(); }
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
