@@ -1,7 +1,6 @@
 #include "grayscale_trace.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
@@ -25,8 +24,7 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         return result;
     }
     const std::uint64_t n = std::uint64_t(width) * height;
-    AlignedBytes in(3 * n), out(n);
-    if (rgb) std::memcpy(in.data(), rgb, 3 * n);
+    AlignedBytes in(rgb, 3 * n), out(n);
     const GrayscaleImage im{in.data(), out.data(), width, height, layout};
     const Dim3 grid = grayscale_grid(shape, width, height);
     std::size_t shared_bytes = 0;

@@ -1,6 +1,5 @@
 #include "matmul_trace.h"
 
-#include <cstring>
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
@@ -20,9 +19,7 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
     }
     const std::size_t a_bytes = std::size_t(m) * k * sizeof(float), b_bytes = std::size_t(k) * n * sizeof(float);
     const std::size_t c_bytes = std::size_t(m) * n * sizeof(float);
-    AlignedBytes ab(a_bytes), bb(b_bytes), cb(c_bytes);
-    if (a) std::memcpy(ab.data(), a, a_bytes);
-    if (b) std::memcpy(bb.data(), b, b_bytes);
+    AlignedBytes ab(a, a_bytes), bb(b, b_bytes), cb(c_bytes);
     const MatmulProblem p{ab.as<float>(), bb.as<float>(), cb.as<float>(), m, k, n};
     const Dim3 grid = matmul_grid(launch, m, n), block = launch.block_shape();
     const std::size_t shared_bytes = launch.shared_bytes();
