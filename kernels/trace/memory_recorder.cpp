@@ -5,6 +5,7 @@
 #include "../core/cancel_token.h"
 #include "../core/cpu_dispatch.h"
 #include "../core/index_math.h"
+#include "global_request_cost.h"
 #include "request_cost.h"
 
 namespace cvz {
@@ -189,8 +190,9 @@ inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, s
     std::uint64_t offset;
     if ((within(hint, first, offset) || find_range(first, hint, offset)) && space_of(hint) == MemorySpace::Global) {
         RequestCost cost;
-        if (global_warp_request_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base), ranges_[hint].bytes,
-                                     logged.bytes, cost)) {
+        // (global_warp_request_cost, inlined: this runs on the CPU path in use already.)
+        if (request_cost_detail::warp_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base),
+                                           ranges_[hint].bytes, logged.bytes, cost)) {
             add(warp, site, MemorySpace::Global, site_access_[site], cost);
             return;
         }
@@ -219,7 +221,7 @@ inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::s
     }
     const MemorySpace space = space_of(buffer);
     add(warp, site, space, site_access_[site],
-        space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+        space == MemorySpace::Shared ? shared_request_cost(request, count) : request_cost_detail::global_cost(request, count));
 }
 
 void TraceWorker::reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
