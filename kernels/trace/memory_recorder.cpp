@@ -211,7 +211,7 @@ inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::s
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
     // Lane by lane, each in its own buffer (as the general grouping does); the request's is its first lane's.
-    LaneAccess request[kWarpSize];
+    LaneAccess* const request = row_lanes_;  // (a member: a local array would be zeroed on every call)
     std::int32_t buffer = -1;
     for (std::uint32_t i = 0; i < count; ++i) {
         std::uint64_t o;

@@ -173,6 +173,7 @@ private:
     std::uint32_t pending_count_ = 0;
     std::vector<std::pair<std::uint32_t, std::size_t>> program_order_;  // kept block: (min seq, request)
     std::vector<MemoryRequest> sorted_;
+    LaneAccess row_lanes_[kWarpSize];  // scratch of cost_row
 
     MemoryMetrics totals;
     std::vector<MemoryMetrics> per_site;
