@@ -19,9 +19,18 @@ public:
         // calloc, aligned by hand: a large block comes as fresh zero pages that cost nothing until
         // touched, so a sampled trace of an 8K image or a 4096x4096 C pays only for what it reaches.
         raw_.reset(static_cast<unsigned char*>(std::calloc(bytes + 2 * kAlignment, 1)));
-        if (!raw_) throw std::bad_alloc();
-        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(raw_.get());
-        data_ = raw_.get() + ((kAlignment - p % kAlignment) % kAlignment);
+        align();
+    }
+    // A copy of `bytes` bytes at `source`, or zeros when it is null. A copy is not zeroed first (a
+    // block reused from the heap, as a repeated trace's is, would be cleared in full for nothing).
+    AlignedBytes(const void* source, std::size_t bytes) : bytes_(bytes) {
+        if (!source) {
+            *this = AlignedBytes(bytes);
+            return;
+        }
+        raw_.reset(static_cast<unsigned char*>(std::malloc(bytes + 2 * kAlignment)));
+        align();
+        if (bytes) std::memcpy(data_, source, bytes);
     }
     unsigned char* data() { return data_; }
     const unsigned char* data() const { return data_; }
@@ -29,6 +38,11 @@ public:
     template <class T> T* as() { return reinterpret_cast<T*>(data_); }
 
 private:
+    void align() {
+        if (!raw_) throw std::bad_alloc();
+        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(raw_.get());
+        data_ = raw_.get() + ((kAlignment - p % kAlignment) % kAlignment);
+    }
     struct Free {
         void operator()(unsigned char* p) const { std::free(p); }
     };

@@ -1,7 +1,6 @@
 #include "grayscale_trace.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
@@ -25,8 +24,7 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         return result;
     }
     const std::uint64_t n = std::uint64_t(width) * height;
-    AlignedBytes in(3 * n), out(n);
-    if (rgb) std::memcpy(in.data(), rgb, 3 * n);
+    AlignedBytes in(rgb, 3 * n), out(n);
     const GrayscaleImage im{in.data(), out.data(), width, height, layout};
     const Dim3 grid = grayscale_grid(shape, width, height);
     std::size_t shared_bytes = 0;
@@ -42,10 +40,21 @@ TraceResult trace_grayscale(const std::uint8_t* rgb, std::uint32_t width, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
-        return emulate(emulated_grid(grid, sample), shape.block, o, [&](const EmuContext& run) {
-            with_sampled_context(run, grid, sample, [&](const EmuContext& ctx) {
-                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), im);
-            });
+        // The image, the grid and whether blocks are sampled by value: the emulator runs a copy of this
+        // body, whose captures then stay in registers across the thread loop (the body's byte stores
+        // could change anything it reaches by reference, so that would be read again after each).
+        return emulate(emulated_grid(grid, sample), shape.block, o,
+                       [&recorder, &sample, im, grid, sampled = !sample.empty(),
+                        worker = static_cast<TraceWorker*>(nullptr)](const EmuContext& run) mutable {
+            const auto traced = [&](const EmuContext& ctx) {
+                // Without barriers this copy of the body runs on one host thread: its worker is kept.
+                TraceWorker& w = Body::barriers ? recorder.this_thread_worker()
+                                 : worker                ? *worker
+                                                         : *(worker = &recorder.this_thread_worker());
+                if (TraceThread t = recorder.begin_thread(ctx, w)) Body::run(TracedContext<TraceThread>(ctx, t), im);
+            };
+            if (!sampled) traced(run);
+            else with_sampled_context(run, grid, sample, traced);
         });
     });
     result.cancelled = recorder.cancelled();

@@ -1,6 +1,5 @@
 #include "matmul_trace.h"
 
-#include <cstring>
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
@@ -20,9 +19,7 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
     }
     const std::size_t a_bytes = std::size_t(m) * k * sizeof(float), b_bytes = std::size_t(k) * n * sizeof(float);
     const std::size_t c_bytes = std::size_t(m) * n * sizeof(float);
-    AlignedBytes ab(a_bytes), bb(b_bytes), cb(c_bytes);
-    if (a) std::memcpy(ab.data(), a, a_bytes);
-    if (b) std::memcpy(bb.data(), b, b_bytes);
+    AlignedBytes ab(a, a_bytes), bb(b, b_bytes), cb(c_bytes);
     const MatmulProblem p{ab.as<float>(), bb.as<float>(), cb.as<float>(), m, k, n};
     const Dim3 grid = matmul_grid(launch, m, n), block = launch.block_shape();
     const std::size_t shared_bytes = launch.shared_bytes();
@@ -36,10 +33,19 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
         o.barriers = Body::barriers;
         o.shared_bytes = shared_bytes;
         const std::vector<std::uint64_t>& sample = options.sample_blocks;
-        return emulate(emulated_grid(grid, sample), block, o, [&](const EmuContext& emulated) {
-            with_sampled_context(emulated, grid, sample, [&](const EmuContext& ctx) {
-                if (TraceThread t = recorder.begin_thread(ctx)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
-            });
+        // The problem, the grid and whether blocks are sampled by value (see trace_grayscale).
+        return emulate(emulated_grid(grid, sample), block, o,
+                       [&recorder, &sample, p, run, grid, sampled = !sample.empty(),
+                        worker = static_cast<TraceWorker*>(nullptr)](const EmuContext& emulated) mutable {
+            const auto traced = [&](const EmuContext& ctx) {
+                // Without barriers this copy of the body runs on one host thread: its worker is kept.
+                TraceWorker& w = Body::barriers ? recorder.this_thread_worker()
+                                 : worker                ? *worker
+                                                         : *(worker = &recorder.this_thread_worker());
+                if (TraceThread t = recorder.begin_thread(ctx, w)) Body::run(TracedContext<TraceThread>(ctx, t), p, run);
+            };
+            if (!sampled) traced(emulated);
+            else with_sampled_context(emulated, grid, sample, traced);
         });
     });
     result.cancelled = recorder.cancelled();

@@ -5,6 +5,7 @@
 #include "../core/cancel_token.h"
 #include "../core/cpu_dispatch.h"
 #include "../core/index_math.h"
+#include "global_request_cost.h"
 #include "request_cost.h"
 
 namespace cvz {
@@ -15,22 +16,38 @@ std::atomic<std::uint64_t> g_next_recorder_id{1};
 
 }  // namespace
 
-void TraceWorker::new_site(CachedSite& c, std::uint64_t file, std::uint64_t key) {
-    c.file = reinterpret_cast<const char*>(file);
-    c.key = std::uint32_t(key);
-    c.id = owner_->site_id(*this, AccessSite{c.file, c.key / 2}, Access(c.key % 2));
+void TraceWorker::new_site(CachedSite& c, std::uint64_t word) {
+    const char* file;
+    std::uint64_t key;
+    std::uint32_t bytes;
+    if (site_word::interned(word)) {
+        const InternedSite& s = interned_[site_word::interned_index(word)];
+        file = s.file;
+        key = s.key;
+        bytes = std::uint32_t(s.bytes);
+    } else {
+        file = site_word::file(word);
+        key = site_word::key(word);
+        bytes = site_word::bytes(word);
+    }
+    c.word = word;
+    c.bytes = bytes;
+    c.id = owner_->site_id(*this, AccessSite{file, unsigned(key / 2)}, Access(key % 2));
+}
+
+std::uint64_t TraceWorker::intern(const char* file, std::uint64_t key, std::size_t bytes) {
+    std::size_t i = 0;
+    while (i < interned_.size() && !(interned_[i].file == file && interned_[i].key == key && interned_[i].bytes == bytes)) ++i;
+    if (i == interned_.size()) interned_.push_back(InternedSite{file, key, bytes});
+    return site_word::kInterned | i;
 }
 
 std::uint64_t* TraceWorker::grow(WarpLog& w, std::uint64_t* const* at) {
-    const std::size_t old_rows = w.rows, rows = std::max<std::size_t>(8, 2 * old_rows);
-    std::vector<std::uint64_t> words(3 * rows * kWarpSize);
-    std::uint64_t* const old_base = w.words.data();
-    for (std::size_t part = 0; part < 3 && old_rows; ++part)  // addresses, keys, files
-        std::copy(old_base + part * old_rows * kWarpSize, old_base + (part + 1) * old_rows * kWarpSize,
-                  words.begin() + std::ptrdiff_t(part * rows * kWarpSize));
-    for (std::uint32_t l = 0; l < kWarpSize; ++l) w.at[l] = words.data() + w.length(l) * kWarpSize + l;
-    w.cap = words.data() + rows * kWarpSize;
-    w.meta = rows * kWarpSize;
+    const std::size_t rows = std::max<std::size_t>(8, 2 * w.rows);
+    std::vector<std::uint64_t> words(rows * WarpLog::kRow);
+    std::copy(w.words.begin(), w.words.end(), words.begin());
+    for (std::uint32_t l = 0; l < kWarpSize; ++l) w.at[l] = words.data() + w.length(l) * WarpLog::kRow + l;
+    w.cap = words.data() + rows * WarpLog::kRow;
     w.words.swap(words);
     w.rows = rows;
     return *at;
@@ -67,10 +84,10 @@ inline bool TraceWorker::same_rows(const WarpLog& log) {
         apart |= reinterpret_cast<std::uintptr_t>(log.at[l]) ^
                  (reinterpret_cast<std::uintptr_t>(log.at[0]) + l * sizeof(std::uint64_t));
     bool same = apart == 0;
-    const std::uint64_t *e = log.keys(0), *f = log.files(0);
-    for (std::size_t k = 0; k < rows && same; ++k, e += kWarpSize, f += kWarpSize) {
+    for (std::size_t k = 0; k < rows && same; ++k) {
+        const std::uint64_t* const e = log.sites(k);
         std::uint64_t differ = 0;
-        for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= (e[l] ^ e[0]) | (f[l] ^ f[0]);
+        for (std::uint32_t l = 0; l < kWarpSize; ++l) differ |= e[l] ^ e[0];
         same = differ == 0;
     }
     return same;
@@ -95,7 +112,7 @@ void TraceWorker::name_sites_in_order() {
             if (log.rows == 0 || (l != 0 && only_first[t / kWarpSize])) continue;
             const std::size_t length = log.length(l);
             std::size_t k = at[t];
-            for (; k < length && log.files(k)[l] != 0; ++k) (void)site_of(log.files(k)[l], log.keys(k)[l]);
+            for (; k < length && log.sites(k)[l] != site_word::kBarrier; ++k) (void)site_of(log.sites(k)[l]);
             if (k < length) {  // a barrier
                 ++k;
                 more = true;
@@ -143,11 +160,10 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
             const std::size_t n = length[lane_of[0]];
             bool same = !keep;
             for (std::uint32_t i = 1; i < count && same; ++i) same = length[lane_of[i]] == n;
-            const std::uint64_t *e = log.keys(0), *f = log.files(0);
-            for (std::size_t k = 0; k < n && same; ++k, e += kWarpSize, f += kWarpSize) {
+            for (std::size_t k = 0; k < n && same; ++k) {
+                const std::uint64_t* const e = log.sites(k);
                 std::uint64_t differ = 0;
-                for (std::uint32_t i = 1; i < count; ++i)
-                    differ |= (e[lane_of[i]] ^ e[lane_of[0]]) | (f[lane_of[i]] ^ f[lane_of[0]]);
+                for (std::uint32_t i = 1; i < count; ++i) differ |= e[lane_of[i]] ^ e[lane_of[0]];
                 same = differ == 0;
             }
             if (same) {
@@ -162,9 +178,10 @@ inline void TraceWorker::reduce_logged_warp(std::uint32_t warp, WarpLog& log, st
 }
 
 inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, std::size_t k) {
-    const std::uint64_t file = log.files(k)[0], entry = log.keys(k)[0];
-    if (file == 0) return;  // a barrier
-    const std::uint32_t site = site_of(file, entry);
+    const std::uint64_t word = log.sites(k)[0];
+    if (word == site_word::kBarrier) return;
+    const CachedSite& logged = site_of(word);
+    const std::uint32_t site = logged.id;
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
     // Every lane in lane 0's global buffer (the common case): offsets from its base, costed as one size.
@@ -173,8 +190,9 @@ inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, s
     std::uint64_t offset;
     if ((within(hint, first, offset) || find_range(first, hint, offset)) && space_of(hint) == MemorySpace::Global) {
         RequestCost cost;
-        if (global_warp_request_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base), ranges_[hint].bytes,
-                                     std::uint32_t(entry >> 32), cost)) {
+        // (global_warp_request_cost, inlined: this runs on the CPU path in use already.)
+        if (request_cost_detail::warp_cost(address, reinterpret_cast<std::uintptr_t>(ranges_[hint].base),
+                                           ranges_[hint].bytes, logged.bytes, cost)) {
             add(warp, site, MemorySpace::Global, site_access_[site], cost);
             return;
         }
@@ -186,14 +204,14 @@ inline void TraceWorker::cost_full_row(std::uint32_t warp, const WarpLog& log, s
 
 inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::size_t k, const std::uint32_t* lane_of,
                                   std::uint32_t count) {
-    const std::uint64_t file = log.files(k)[lane_of[0]], entry = log.keys(k)[lane_of[0]];
-    if (file == 0) return;  // a barrier
-    const std::uint32_t site = site_of(file, entry);
-    const std::uint32_t bytes = std::uint32_t(entry >> 32);
+    const std::uint64_t word = log.sites(k)[lane_of[0]];
+    if (word == site_word::kBarrier) return;
+    const CachedSite& logged = site_of(word);
+    const std::uint32_t site = logged.id, bytes = logged.bytes;
     const std::uint64_t* const address = log.addresses(k);
     std::int32_t& hint = site_buffer_[site];
     // Lane by lane, each in its own buffer (as the general grouping does); the request's is its first lane's.
-    LaneAccess request[kWarpSize];
+    LaneAccess* const request = row_lanes_;  // (a member: a local array would be zeroed on every call)
     std::int32_t buffer = -1;
     for (std::uint32_t i = 0; i < count; ++i) {
         std::uint64_t o;
@@ -203,7 +221,7 @@ inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::s
     }
     const MemorySpace space = space_of(buffer);
     add(warp, site, space, site_access_[site],
-        space == MemorySpace::Shared ? shared_request_cost(request, count) : global_request_cost(request, count));
+        space == MemorySpace::Shared ? shared_request_cost(request, count) : request_cost_detail::global_cost(request, count));
 }
 
 void TraceWorker::reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
@@ -247,9 +265,10 @@ __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, con
         for (std::uint32_t l = 0; l < lanes; ++l) {
             std::size_t k = at[l];
             for (; k < length[l]; ++k) {
-                const std::uint64_t file = log.files(k)[l], entry = log.keys(k)[l];
-                if (file == 0) break;  // a barrier
-                const std::uint32_t site = site_of(file, entry);
+                const std::uint64_t word = log.sites(k)[l];
+                if (word == site_word::kBarrier) break;
+                const CachedSite& logged = site_of(word);
+                const std::uint32_t site = logged.id, bytes = logged.bytes;
                 const std::uint32_t n = occurrences_[std::size_t(site) * kWarpSize + l]++;
                 std::uint64_t offset;
                 const std::int32_t buffer =
@@ -258,7 +277,7 @@ __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, con
                 const std::uint32_t index = n < slots.size() ? slots[n] : open_request(site, warp, n, site_access_[site], buffer);
                 PendingRequest& r = pending_[index];
                 r.lane_mask |= 1u << l;
-                r.lanes[l] = LaneAccess{l, std::uint32_t(entry >> 32), offset};
+                r.lanes[l] = LaneAccess{l, bytes, offset};
                 const std::uint32_t s = seq[l]++;
                 if (s < r.min_seq) r.min_seq = s;
             }

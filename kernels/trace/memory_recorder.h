@@ -16,6 +16,7 @@
 #include "../emulator/emu_context.h"
 #include "memory_trace.h"
 #include "request_cost.h"
+#include "site_word.h"
 
 namespace cvz {
 
@@ -30,23 +31,23 @@ class MemoryRecorder;
 
 // A warp's log, row by row: lane l's k-th entry is row k, column l, so that when every lane logged the
 // same sequence of sites row k is request k, contiguous. An entry is what the access's call site and
-// the access itself give, without a lookup: its host address, its site's key and size
-// ((line * 2 + access) | bytes << 32) and its site's file pointer, in three arrays; a barrier the
-// lane passed has a null file pointer (it tells the rounds of a block's fibers apart).
+// the access itself give, without a lookup: its host address and its site word (site_word.h: the site
+// and the size; 0 for a barrier the lane passed, which tells the rounds of a block's fibers apart).
+// Row k holds its 32 addresses, then its 32 site words, so that a lane's site word is a constant
+// distance from its address.
 struct WarpLog {
-    std::vector<std::uint64_t> words;  // rows * 32 addresses, then rows * 32 keys, then rows * 32 files
+    static constexpr std::size_t kRow = 2 * kWarpSize;  // words per row
+    std::vector<std::uint64_t> words;  // rows * kRow
     std::size_t rows = 0;
-    // Where each lane's next address goes (row k, column l); its key goes `meta` words on, its file
-    // 2 * `meta` on. cap: the end of the addresses.
+    // Where each lane's next address goes (row k, column l); its site word goes kWarpSize words on.
+    // cap: the end of the rows.
     std::uint64_t* at[kWarpSize] = {};
     std::uint64_t* cap = nullptr;
-    std::size_t meta = 0;
-    const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kWarpSize; }
-    const std::uint64_t* keys(std::size_t row) const { return words.data() + (rows + row) * kWarpSize; }
-    const std::uint64_t* files(std::size_t row) const { return words.data() + (2 * rows + row) * kWarpSize; }
+    const std::uint64_t* addresses(std::size_t row) const { return words.data() + row * kRow; }
+    const std::uint64_t* sites(std::size_t row) const { return words.data() + row * kRow + kWarpSize; }
     // The entries lane l has logged.
     std::size_t length(std::uint32_t l) const {
-        return rows ? std::size_t(at[l] - words.data() - l) / kWarpSize : 0;
+        return rows ? std::size_t(at[l] - words.data() - l) / kRow : 0;
     }
 };
 
@@ -67,8 +68,8 @@ struct PendingRequest {
 
 // What one host thread of a traced launch records into. The body runs through
 // TracedContext<TraceThread>, so the recording is inlined into it (the emulator's runner is
-// flattened): per access three stores into the lane's log. Requests are formed warp by
-// warp once the warp has run (without barriers: when the next warp starts; with barriers, whose
+// flattened): per access two stores into the lane's log and the bump of its position. Requests are
+// formed warp by warp once the warp has run (without barriers: when the next warp starts; with barriers, whose
 // lanes interleave, when the block ends): when every lane that made an access made the same sequence
 // of sites (the common case), the k-th entries of the lanes are request k and are costed straight
 // from the logs; otherwise, and for the blocks kept whole, the logs are replayed in execution order
@@ -78,6 +79,8 @@ public:
     // Out of line: a warp's log that is full grows, for all its lanes (the flattened runner must not
     // inline that); returns where the lane whose position is *at logs its next address.
     std::uint64_t* grow(WarpLog& log, std::uint64_t* const* at);
+    // Out of line: the word of a site that does not pack (site_word.h), from this thread's table.
+    std::uint64_t intern(const char* file, std::uint64_t key, std::size_t bytes);
 
 private:
     friend class MemoryRecorder;
@@ -86,20 +89,26 @@ private:
         std::size_t bytes;
     };
     struct CachedSite {
-        const char* file = nullptr;
-        std::uint32_t key = 0;  // line * 2 + access
+        std::uint64_t word = site_word::kBarrier;  // never looked up
         std::uint32_t id = 0;
+        std::uint32_t bytes = 0;
+    };
+    struct InternedSite {
+        const char* file;
+        std::uint64_t key;  // line * 2 + access
+        std::size_t bytes;
     };
 
-    // The id of a logged site (file pointer, key): a direct-mapped cache by key (the few sites of a body
-    // never collide in 64 slots in practice, and a collision only costs a trip to the recorder).
-    std::uint32_t site_of(std::uint64_t file, std::uint64_t key) {
-        CachedSite& c = site_cache_[key & 63];
-        if (!(c.key == std::uint32_t(key) && c.file == reinterpret_cast<const char*>(file))) new_site(c, file, key);
-        return c.id;
+    // The site and size of a logged site word: a direct-mapped cache by its line and access (the few
+    // sites of a body never collide in 64 slots in practice, and a collision only costs a trip to the
+    // recorder).
+    const CachedSite& site_of(std::uint64_t word) {
+        CachedSite& c = site_cache_[(word >> (site_word::kFileBits + 4) ^ word) & 63];
+        if (c.word != word) new_site(c, word);
+        return c;
     }
     // Fills c for a site not in the cache (its id from the recorder).
-    void new_site(CachedSite& c, std::uint64_t file, std::uint64_t key);
+    void new_site(CachedSite& c, std::uint64_t word);
     // With barriers, at the block's end: ids for the sites first met in it, in the order they ran.
     void name_sites_in_order();
     // True when the warp's 32 lanes logged the same entries, row by row.
@@ -142,6 +151,7 @@ private:
     std::uint32_t threads_ = 0, warps_ = 0;
     std::vector<Range> ranges_;  // the global buffers, then the running block's shared memory
     CachedSite site_cache_[64];
+    std::vector<InternedSite> interned_;
     std::vector<Access> site_access_;  // [site]: the sites this worker has seen
     std::vector<std::int32_t> site_buffer_;  // [site]: the range its last access fell in (a hint)
 
@@ -163,6 +173,7 @@ private:
     std::uint32_t pending_count_ = 0;
     std::vector<std::pair<std::uint32_t, std::size_t>> program_order_;  // kept block: (min seq, request)
     std::vector<MemoryRequest> sorted_;
+    LaneAccess row_lanes_[kWarpSize];  // scratch of cost_row
 
     MemoryMetrics totals;
     std::vector<MemoryMetrics> per_site;
@@ -180,19 +191,21 @@ public:
     TraceThread(TraceWorker* worker, WarpLog* log, std::uint32_t lane) : worker_(worker), log_(log), at_(&log->at[lane]) {}
     explicit operator bool() const { return worker_ != nullptr; }
     void on_access(const EmuContext&, Access access, const void* address, std::size_t bytes, const AccessSite& site) {
-        append(address, (site.line * 2 + unsigned(access)) | std::uint64_t(std::uint32_t(bytes)) << 32, site.file);
+        // Line, access and size are constants once the body is inlined: the first test folds.
+        const std::uint64_t key = std::uint64_t(site.line) * 2 + unsigned(access);
+        append(address, site_word::packable_code(key, bytes) && site_word::packable_file(site.file)
+                            ? site_word::pack(site.file, key, bytes)
+                            : worker_->intern(site.file, key, bytes));
     }
-    void on_sync(const EmuContext&) { append(nullptr, 0, nullptr); }
+    void on_sync(const EmuContext&) { append(nullptr, site_word::kBarrier); }
 
 private:
-    void append(const void* address, std::uint64_t key, const char* file) {
+    void append(const void* address, std::uint64_t word) {
         std::uint64_t* at = *at_;
         if (__builtin_expect(at >= log_->cap, 0)) at = worker_->grow(*log_, at_);
-        const std::size_t meta = log_->meta;
         at[0] = reinterpret_cast<std::uintptr_t>(address);
-        at[meta] = key;
-        at[2 * meta] = reinterpret_cast<std::uintptr_t>(file);
-        *at_ = at + kWarpSize;
+        at[kWarpSize] = word;
+        *at_ = at + WarpLog::kRow;
     }
 
     TraceWorker* worker_ = nullptr;
@@ -220,21 +233,29 @@ public:
     // when the trace was cancelled before its block started (skip the body; a block is skipped whole,
     // so a body with barriers never waits on a thread that did not run).
     // Inline, as the runner calls it once per emulated thread: a new block is out of line.
-    TraceThread begin_thread(const EmuContext& ctx) {
-        Worker& w = t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker();
-        const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
-        if (b != w.block) next_block(w, b, ctx.shared_);
-        if (w.skip) return {};
+    TraceThread begin_thread(const EmuContext& ctx) { return begin_thread(ctx, this_thread_worker()); }
+    // The same with this host thread's worker (this_thread_worker()) already found: a body run without
+    // barriers keeps it from thread to thread, as the emulator runs a copy of such a body for each range
+    // of blocks, on one host thread.
+    TraceThread begin_thread(const EmuContext& ctx, TraceWorker& w) {
         const Dim3 t = ctx.thread_idx();
         const auto tid = std::uint32_t(t.x + std::uint64_t(block_.x) * (t.y + std::uint64_t(block_.y) * t.z));
         if (ctx.barrier_) {  // fibers: the block's threads interleave, so each keeps its own log to the end
+            const std::uint64_t b = linear_block_id(ctx.block_idx(), grid_);
+            if (b != w.block) next_block(w, b, ctx.shared_);
+            if (w.skip) return {};
             w.whole_block = true;
             return TraceThread(&w, &w.warp_logs_[tid / kWarpSize], tid % kWarpSize);
         }
-        // Without barriers the threads run one after another in linear order, so warp by warp.
-        if (tid / kWarpSize != w.open_warp) w.next_warp(tid / kWarpSize);
+        // Without barriers the threads of a block run one after another in linear order from thread 0
+        // (run_blocks_plain), so a block starts with its thread 0, and its warps one after another.
+        if (tid == 0) next_block(w, linear_block_id(ctx.block_idx(), grid_), ctx.shared_);
+        if (w.skip) return {};
+        if (tid % kWarpSize == 0) w.next_warp(tid / kWarpSize);
         return TraceThread(&w, &w.warp_logs_[0], tid % kWarpSize);
     }
+
+    TraceWorker& this_thread_worker() { return t_recorder_slot.owner == id_ ? *t_recorder_slot.worker : worker(); }
 
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
