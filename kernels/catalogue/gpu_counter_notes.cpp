@@ -28,7 +28,7 @@ std::string gpu_counter_note(const std::string& name) {
          "few bank conflicts (under 0.2%) that belong to no instruction: its own source page, which counts each "
          "instruction's wavefronts from its addresses, finds none (393,216 load and 65,536 store wavefronts at "
          "256x128@128x256, 0 excessive, the figures here for the compiled loads) while the totals say 155 and 157 "
-         "more."},
+         "more, and a second run of the same launch counted 0 and 154: they are not the addresses'."},
         {"matmul_blocktile_1d",
          "Global figures equal Nsight Compute's on the H200. The compiler keeps each B value in a register across the "
          "thread's 8 outputs and merges A-tile loads into 128-bit loads: 0.43 times the shared load instructions and "
@@ -52,7 +52,7 @@ std::string gpu_counter_note(const std::string& name) {
          "wavefronts counted here per quarter-warp, with a few bank conflicts (under 0.2%) in Nsight Compute's totals "
          "that belong to no instruction: its source page, counting each instruction's wavefronts from its "
          "addresses, finds no excess on any shared load (49,152 wavefronts at 256x128@128x256; the totals say 32 "
-         "more). Global stores: where every output is a float4 (256x128@128x256), nvcc kept only 8 of a thread's 16 "
+         "more in one run, 36 in the next). Global stores: where every output is a float4 (256x128@128x256), nvcc kept only 8 of a thread's 16 "
          "float4 stores (the SASS has 8 STG.E.128 beside 144 STG.E) and writes the other 8 outputs float by float, "
          "so a warp executes 40 store instructions where the source makes 16 requests: 1,280 requests and 20,480 "
          "sectors on the GPU against 512 and 8,192 here. At odd sizes the GPU counts 2% fewer store sectors: the "
