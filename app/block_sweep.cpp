@@ -381,7 +381,12 @@ SweepResult run_sweep(const SweepRequest& request, const SweepTimer& timer, Timi
                           .arg(request.warmup)
                           .arg(result.device.isEmpty() ? QString() : QStringLiteral(" on ") + result.device, result.profile);
         if (timing.cancelled)
-            result.note = QStringLiteral("cancelled after %1 of %2 shapes; ").arg(timing.completed).arg(total) + result.note;
+            result.note = (timing.completed < total
+                               ? QStringLiteral("cancelled after %1 of %2 shapes; ").arg(timing.completed).arg(total)
+                               : QStringLiteral("cancelled in round %1 of %2 (the times are from the rounds before); ")
+                                     .arg(timing.rounds + 1)
+                                     .arg(request.rounds)) +
+                          result.note;
     }
     return result;
 }

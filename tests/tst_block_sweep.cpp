@@ -600,6 +600,20 @@ void TestBlockSweep::cancel_between_shapes_is_exact() {
     QVERIFY2(r.note.startsWith(QStringLiteral("cancelled after 10 of %1 shapes").arg(catalogue_rows(KernelFamily::Grayscale))),
              qPrintable(r.note));
     QVERIFY(r.best >= 0 && r.best < 10);  // the best of what was timed
+
+    // Cancelled in the second round: every row keeps its first round's time, and the note says so.
+    CancelToken later;
+    options.cancel = &later;
+    const std::size_t rows = std::size_t(catalogue_rows(KernelFamily::Grayscale));
+    options.progress = [&](std::size_t done, std::size_t) {
+        if (done == rows + 5) later.request();
+    };
+    const SweepResult second = run_sweep(grayscale_request(), fake_timer(), options);
+    QVERIFY(second.cancelled);
+    QCOMPARE(count_state(second, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale));
+    QVERIFY2(second.note.startsWith(QStringLiteral("cancelled in round 2 of 3")), qPrintable(second.note));
+    QCOMPARE(second.rows[0].launches, 40);  // two rounds of 20
+    QCOMPARE(second.rows[6].launches, 20);
 }
 
 void TestBlockSweep::runner_reports_progress_rows_and_result() {

@@ -24,7 +24,7 @@ struct ShapeTiming;
 
 struct TimingOptions {
     int warmup = 3;           // untimed launches before each shape's timed ones
-    int repeats = 20;         // timed launches per shape; the median is reported
+    int repeats = 20;         // timed launches per shape and round; the median of all is reported
     double budget_ms = 250;   // per shape and round: fewer repeats (never under 3) when one launch is this slow
     int rounds = 1;           // interleaved passes over the shapes (see above)
     double spin_up_ms = 100;  // GPU sweeps: keep the GPU busy this long first, so that its clocks leave idle
