@@ -42,8 +42,12 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 // - launch_us 3.2, block_us 0.0795 (1x1 ... 8x8 blocks: time / blocks per SM), l2_round_us 0.536 and
 //   l2_warp_round_us 0.00125 (gray_1d 256 and 1024 threads), l2_lines_per_ns 78 (gray_2d 1x32 ...
 //   1x1024), instruction_ns 6 (gray_vec16, one wave): grayscale 2560x1440 and 1000x777.
-// - l1_requests_per_clock 1 (a 128-byte line a clock: naive matmul 32x8 / 16x16 / 8x8 / 2x64 / 1x32
-//   take 2 / 3 / 5 / 17 / 33 lines per k and time in that ratio): matmul 2048^3.
+// - l1_wavefronts_per_clock 1 (the L1's data stage: naive matmul 32x8 / 16x16 / 8x8 / 2x64 / 1x32 take
+//   2 / 3 / 5 / 17 / 33 lines per k, whose words at 2048^3 all fall in one bank, and time in that
+//   ratio): matmul 2048^3. l1_tags_per_clock 3 (its tag stage): naive 1x32 / 2x16 / 4x8 at 1024x1023x1024,
+//   1024x1025x1024 and 1024x769x1024 (2026-12-02, kept out of the validation), whose rows of A are not a
+//   whole number of lines: their words spread over the banks and they run 2.1-3.3x faster than at
+//   K = 1024 (10.1-12.8 / 6.0 / 4.3 cycles per step of K for 33 / 17 / 9 lines).
 // - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
 //   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
 // - dispatch_us 0.03 (within a wave an SM starts its blocks this far apart, and the last one's round
@@ -53,7 +57,15 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   256 over footprints of 16.8 ... 90 MB (2026-12-01, sizes kept out of the validation): a footprint
 //   runs at the L2-resident rate up to about 25 MiB (half the L2), at the DRAM rate from about 50 MiB
 //   (all of it) on, and between the two its time per byte rises gradually, not in one step.
-// - the shared (1 wavefront a clock) and issue (4 a clock) rates are sm_90's widths.
+// - reread_resident_fraction 0.66 and loop_dram_us_per_k 0.1212: naive matmul (32x8, 32x4, 16x16,
+//   32x32, 256x1 blocks) at 2304^3, 2560^3, 2816^3 and 3072^3 (2026-12-02, sizes kept out of the
+//   validation). Each wave reads all of B again; per multiply-add the launches take the time of 2048^3
+//   up to 2816^3 (B 30.2 MiB, 0.60 of the L2), and 1.21-1.55x it at 3072^3 (B 36 MiB, 0.72): B falls
+//   out of L2 between those sizes, whole. At 3072^3 the 32x8 blocks' 35 waves take 372 us each, 0.1212
+//   us per step of K: each warp waits on a DRAM round trip every few steps (nvcc keeps 4 steps' loads
+//   in flight). The fraction is the middle of 0.60 and 0.72.
+// - the shared (1 wavefront a clock) and issue (4 schedulers) rates are sm_90's widths; the compiled
+//   matmul kernels' instruction counts and issue rates are compiled_issue.cpp's (Nsight Compute).
 PerfCalibration h200_calibration() {
     PerfCalibration c;
     c.launch_us = 3.2;
@@ -66,8 +78,10 @@ PerfCalibration h200_calibration() {
     c.dispatch_us = 0.03;
     c.l2_resident_fraction = 0.5;
     c.l2_evicted_fraction = 1.0;
+    c.reread_resident_fraction = 0.66;
+    c.loop_dram_us_per_k = 0.1212;
     c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};
-    c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777, 2048^3 and grayscale footprints of 17-90 MB (2026-12-01)");
+    c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777, 2048^3, grayscale footprints of 17-90 MB (2026-12-01) and naive matmul at 2304^3-3072^3 (2026-12-02); Nsight Compute at 1280^3 and 2048^3 for the compiled matmul kernels");
     return c;
 }
 

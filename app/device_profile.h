@@ -24,7 +24,8 @@ struct PerfCalibration {
     double l2_warp_round_us = 0.00125; // the same when the data is resident in L2
     double instruction_ns = 6.0;       // each instruction of a thread's chain lengthens the round this much
     double l1_sectors_per_clock = 3;   // global sectors an SM's L1 returns per clock
-    double l1_requests_per_clock = 1;  // 128-byte lines (tag lookups) an SM's L1 serves per clock
+    double l1_tags_per_clock = 3;      // 128-byte lines (tag lookups) an SM's L1 serves per clock
+    double l1_wavefronts_per_clock = 1;  // global requests' data-stage wavefronts (bank conflicts) per clock
     double shared_wavefronts_per_clock = 1;  // shared-memory wavefronts per SM per clock
     double issue_per_clock = 4;        // warp instructions issued per SM per clock (4 schedulers)
     int saturating_warps = 16;         // resident warps per SM that hide pipeline latency fully
@@ -38,6 +39,11 @@ struct PerfCalibration {
     // (l2_resident_share).
     double l2_resident_fraction = 0.5;
     double l2_evicted_fraction = 1.0;
+    // Within a launch, a matrix every wave reads again (naive matmul's B) stays in L2 from one wave to
+    // the next when it is at most this fraction of the L2; past it the waves evict it (it falls out
+    // whole, not gradually), and each warp's K loop waits on DRAM loop_dram_us_per_k per step.
+    double reread_resident_fraction = 0.66;
+    double loop_dram_us_per_k = 0.1212;
     QString source;                    // where the numbers come from
 };
 

@@ -63,13 +63,30 @@ std::vector<SampleClass> sample_classes(Dim3 grid, std::uint64_t threads_per_blo
     return classes;
 }
 
+// The L1 data stage's wavefronts for one global request: the L1 and shared memory are one array of 32
+// banks of 4-byte words (a buffer starts at least 256-byte aligned, so an offset's bank is its
+// address's), and a request's distinct words in one bank take a wavefront each: the most any bank
+// holds. 32 rows of a matrix whose row is a whole number of 128-byte lines put their words in one bank
+// (32 wavefronts); any other row length spreads them. `words` is scratch.
+double l1_data_wavefronts(const std::vector<LaneAccess>& lanes, std::vector<std::uint64_t>& words) {
+    words.clear();
+    for (const LaneAccess& l : lanes)
+        for (std::uint64_t word = l.offset / 4; word <= (l.offset + std::max(1u, l.bytes) - 1) / 4; ++word) words.push_back(word);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::uint32_t per_bank[32] = {};
+    std::uint32_t most = 0;
+    for (std::uint64_t word : words) most = std::max(most, ++per_bank[word % 32]);
+    return double(most);
+}
+
 // The figures of one traced sample, scaled class by class.
 using Tracer = std::function<TraceResult(const TraceOptions&)>;
 
 struct Scaled {
     QString error;
-    double v[11] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
-                           // distinct load sectors per block, L2 lines
+    double v[12] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
+                           // distinct load sectors per block, L2 lines, request lines, request wavefronts
     std::uint64_t sampled = 0;
 };
 
@@ -101,7 +118,7 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
     }
     // The distinct sectors each sampled block loads: what its SM's L1 must fetch from L2 at least
     // (requests of one block that touch a sector another request of it touched hit in L1).
-    std::vector<std::uint64_t> sectors, lines, store_lines, request_lines;
+    std::vector<std::uint64_t> sectors, lines, store_lines, request_lines, request_words;
     std::uint64_t current = ~std::uint64_t(0);
     auto distinct = [](std::vector<std::uint64_t>& v) {
         std::sort(v.begin(), v.end());
@@ -125,11 +142,13 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
         if (q.space != MemorySpace::Global) continue;
         const std::uint64_t tag = std::uint64_t(q.buffer) << 48;
         {
+            const double w = weight.count(q.block) ? weight[q.block] : 0.0;
             std::vector<std::uint64_t>& own = request_lines;
             for (const LaneAccess& l : q.lanes)
                 for (std::uint64_t line = l.offset / 128; line <= (l.offset + std::max(1u, l.bytes) - 1) / 128; ++line)
                     own.push_back(line);
-            s.v[10] += (weight.count(q.block) ? weight[q.block] : 0.0) * distinct(own);
+            s.v[10] += w * distinct(own);
+            s.v[11] += w * l1_data_wavefronts(q.lanes, request_words);
         }
         if (q.access == Access::Store) {
             for (const LaneAccess& l : q.lanes)
@@ -161,6 +180,7 @@ void fill(LaunchFigures* f, const Scaled& s) {
     f->block_load_sectors = s.v[8];
     f->l2_lines = s.v[9];
     f->request_lines = s.v[10];
+    f->request_wavefronts = s.v[11];
 }
 
 QString sampling_text(std::uint64_t sampled, std::uint64_t blocks, int classes) {
@@ -270,7 +290,7 @@ LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m,
         const Scaled a = traced(k1), b = traced(k2);
         s.error = !a.error.isEmpty() ? a.error : b.error;
         const double t = double(k - k1) / double(k2 - k1);
-        for (int i = 0; i < 11; ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
+        for (std::size_t i = 0; i < std::size(s.v); ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
         s.sampled = a.sampled;
         k_note = QStringLiteral("; K extrapolated from K = %1 and %2").arg(k1).arg(k2);
     }

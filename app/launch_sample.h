@@ -33,7 +33,9 @@ struct LaunchFigures {
     double l2_lines = 0;            // L2 transactions: each block's distinct 128-byte lines loaded, plus the
                                     // lines of each store request
     double request_lines = 0;       // sum over global requests of the distinct 128-byte lines each touches:
-                                    // the L1's tag lookups, one per clock
+                                    // the L1's tag lookups
+    double request_wavefronts = 0;  // sum over global requests of the L1 data stage's wavefronts: the most
+                                    // distinct 4-byte words any of the 32 banks holds
     double buffer_bytes = 0;    // the global buffers' sizes: the most a launch can move to or from DRAM
     std::uint64_t sampled_blocks = 0;
     int classes = 0;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include "compiled_issue.h"
 #include "kernel_resources.h"
 #include "launch_sample.h"
 #include "wave_model.h"
@@ -27,13 +29,20 @@ struct LaunchWork {
     double fmas = 0;               // FP32 multiply-adds of the whole launch
     double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
                                    // whose independent FMAs and loads the pipes overlap)
+    // Matmul: the compiled kernel's instruction counts and issue rates (compiled_issue.h), for K steps.
+    std::optional<CompiledIssue> compiled;
+    double k_steps = 0;
+    // Matmul kernels whose K loop reads B straight from global memory (naive): each wave reads all of
+    // B again; when B does not stay in L2 between waves, every warp's loop waits on DRAM this long.
+    double reread_us_per_wave = 0;
+    QString reread_detail = QStringLiteral("none: no K loop reads global memory");
 };
 
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
-    double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0;
+    double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, reread = 0;
     double last_start = 0;  // when the busiest SM starts the last of its blocks: its round trip begins then
-    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32}); }
+    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32, reread}); }
 };
 
 // The fraction of the streaming bandwidth reached with `blocks` resident per SM.
@@ -84,17 +93,34 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     // The SM starts its blocks one after another, and the last one's round trip begins only then.
     t.blocks = on_sm * c.block_us;
     t.last_start = std::max(0.0, on_sm - 1) * c.dispatch_us;
-    // The busiest SM's pipes, slowed when too few warps hide their latency.
-    const double sm_seconds = on_sm * per_block / (clock_hz * hide);
-    // L1 and shared memory are one unit: its tag lookups (a request's distinct lines), its sectors
-    // and its shared wavefronts share the clock.
-    t.l1 = std::max(f.request_lines / c.l1_requests_per_clock, (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock) *
+    // The busiest SM's pipes, slowed when too few warps hide their latency (a compiled kernel's issue
+    // rate says how well its warps hide it: its pipes are then priced at their throughput).
+    const double sm_seconds = on_sm * per_block / (clock_hz * (w.compiled ? 1.0 : hide));
+    // L1 and shared memory are one unit: its tag stage (a request's distinct lines), its data stage
+    // (a request's wavefronts over the 32 banks), its sectors and its shared wavefronts share the clock;
+    // of the pipeline's stages the slowest sets the pace.
+    t.l1 = std::max({f.request_lines / c.l1_tags_per_clock, f.request_wavefronts / c.l1_wavefronts_per_clock,
+                     (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock}) *
            sm_seconds * to_us;
-    t.shared = f.shared_wavefronts / c.shared_wavefronts_per_clock * sm_seconds * to_us;
+    // The compiled kernel's wavefronts where known (nvcc merges the source's shared loads into wider
+    // ones), else the trace's.
+    const double warps_launched = double(f.blocks) * double(f.warps_per_block);
+    const double wavefronts = w.compiled ? w.compiled->shared_wavefronts_per_k * w.k_steps * warps_launched : f.shared_wavefronts;
+    t.shared = wavefronts / c.shared_wavefronts_per_clock * sm_seconds * to_us;
     t.l1 += t.shared;  // the same unit: a kernel waits for both
-    const double requests = f.global_ld_requests + f.global_st_requests + f.shared_requests;
-    t.issue = (requests + w.lane_instructions / 32.0) / c.issue_per_clock * sm_seconds * to_us;
+    if (w.compiled) {
+        // The busiest SM's warp instructions at the rate its schedulers issue them with this wave's
+        // resident warps (issue_per_clock schedulers, the warps spread evenly over them).
+        const double schedulers = std::max(1.0, c.issue_per_clock);
+        const double rate = w.compiled->rate(resident_warps / schedulers);
+        const double instructions = on_sm * double(f.warps_per_block) * w.compiled->warp_instructions(w.k_steps);
+        t.issue = rate > 0 ? instructions / (schedulers * rate) / clock_hz * to_us : 0;
+    } else {
+        const double requests = f.global_ld_requests + f.global_st_requests + f.shared_requests;
+        t.issue = (requests + w.lane_instructions / 32.0) / c.issue_per_clock * sm_seconds * to_us;
+    }
     t.fp32 = w.fmas / std::max(1, d.fp32_lanes_per_sm) * sm_seconds * to_us;
+    t.reread = blocks > 0 ? w.reread_us_per_wave : 0;
     return t;
 }
 
@@ -107,6 +133,23 @@ QString bytes_text(double b) {
     if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
     if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
     return QStringLiteral("%1 KB").arg(b / 1e3, 0, 'f', 1);
+}
+
+// The issue term's phrase: for a compiled kernel its warp instructions, how often one warp alone is
+// ready and what the first wave's resident warps issue a clock per scheduler.
+QString issue_detail(const DeviceProfile& d, const LaunchWork& w, const GpuPrediction& p) {
+    if (!w.compiled) return QStringLiteral("warp instructions per SM");
+    const CompiledIssue& ci = *w.compiled;
+    const double sms = std::max(1, d.sm_count);
+    const double on_sm = std::min(double(p.occupancy.blocks_per_sm), std::ceil(double(p.blocks) / sms));
+    const double per_scheduler = on_sm * double(w.figures.warps_per_block) / std::max(1.0, d.perf.issue_per_clock);
+    return QStringLiteral("%1 warp instructions (%2 a warp per K step); one warp ready %3% of cycles, %4 a scheduler "
+                          "issue %5 a clock")
+        .arg(double(p.blocks) * double(w.figures.warps_per_block) * ci.warp_instructions(w.k_steps), 0, 'g', 3)
+        .arg(ci.instructions_per_k, 0, 'g', 4)
+        .arg(int(std::lround(ci.ready * 100)))
+        .arg(per_scheduler, 0, 'g', 3)
+        .arg(ci.rate(per_scheduler), 0, 'f', 2);
 }
 
 GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
@@ -170,9 +213,10 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},
         {QStringLiteral("shared"), sum(&WaveTerms::shared),
          QStringLiteral("%1 wavefronts").arg(f.shared_wavefronts, 0, 'g', 3)},
-        {QStringLiteral("issue"), sum(&WaveTerms::issue), QStringLiteral("warp instructions per SM")},
+        {QStringLiteral("issue"), sum(&WaveTerms::issue), issue_detail(d, w, p)},
         {QStringLiteral("FP32"), sum(&WaveTerms::fp32),
          QStringLiteral("%1 FMAs at %2 TFLOP/s").arg(w.fmas, 0, 'g', 3).arg(d.fp32_gflops() / 1000, 0, 'f', 1)},
+        {QStringLiteral("re-reads"), sum(&WaveTerms::reread), w.reread_detail},
     };
     const PredictionTerm* top = &p.terms[0];
     for (const PredictionTerm& t : p.terms)
@@ -225,6 +269,25 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
     w.fmas = double(m) * double(n) * double(k);
     w.lane_instructions = kIndexInstructionsPerThread * threads + w.fmas;
     w.chain_per_thread = kIndexInstructionsPerThread;
+    w.compiled = compiled_issue(launch.ref());
+    w.k_steps = k;
+    if (matmul_k_slice(launch) == 0) {
+        // Every wave reads all of B (its blocks span whole rows of C), and the next wave reads it again.
+        const double b_bytes = 4.0 * double(k) * double(n);
+        const PerfCalibration& c = profile.perf;
+        if (b_bytes > c.reread_resident_fraction * profile.l2_bytes) {
+            w.reread_us_per_wave = double(k) * c.loop_dram_us_per_k;
+            w.reread_detail = QStringLiteral("B (%1) does not stay in L2 between waves: each warp's K loop waits on DRAM, "
+                                             "%2 steps x %3 us a wave")
+                                  .arg(bytes_text(b_bytes))
+                                  .arg(k)
+                                  .arg(c.loop_dram_us_per_k, 0, 'g', 3);
+        } else {
+            w.reread_detail = QStringLiteral("none: B (%1) stays in L2 between waves").arg(bytes_text(b_bytes));
+        }
+    } else {
+        w.reread_detail = QStringLiteral("none: the K loop reads A and B from shared memory");
+    }
     return predict(profile, w);
 }
 

@@ -10,6 +10,7 @@
 //   ncu_compare [--ncu PATH] [--json FILE] [--only NAME]        the comparison
 //   ncu_compare --run grayscale VARIANT BLOCK W H LAYOUT         one GPU launch (what ncu profiles)
 //   ncu_compare --run matmul VARIANT BLOCK|TILE M K N
+//   ncu_compare --run --spin-up MS grayscale|matmul ...         the same after MS ms of every SM spinning
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/cuda/clock_spin_up.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/matmul/matmul_cuda.h"
@@ -136,8 +138,20 @@ Dim3 parse_block(const std::string& s) {
     return Dim3{x, y, 1};
 }
 
-// --run: one launch on the GPU, nothing else that ncu's -k filter would match.
+// --run: one launch on the GPU, nothing else that ncu's -k filter would match. With --spin-up MS first,
+// every SM spins for MS milliseconds before it (for ncu --clock-control none: the launch then runs at
+// the boost clock the sweeps time it at, not from the idle clock).
 int run_one(int argc, char** argv) {
+    if (argc >= 4 && !std::strcmp(argv[2], "--spin-up")) {
+        const double ms = std::atof(argv[3]);
+        if (!(ms > 0 && ms <= 10000)) return 2;
+        if (const Status s = spin_up_clocks(nullptr, ms); !s) {
+            std::fprintf(stderr, "%s\n", s.message().c_str());
+            return 1;
+        }
+        argv[3] = argv[1];  // "--run", then the launch's arguments as without --spin-up
+        return run_one(argc - 2, argv + 2);
+    }
     if (argc < 3) return 2;
     const std::string family = argv[2];
     if (family == "grayscale" && argc == 8) {
@@ -169,7 +183,7 @@ int run_one(int argc, char** argv) {
         if (!s) std::fprintf(stderr, "%s\n", s.message().c_str());
         return s ? 0 : 1;
     }
-    std::fprintf(stderr, "ncu_compare --run: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N\n");
+    std::fprintf(stderr, "ncu_compare --run [--spin-up MS]: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N\n");
     return 2;
 }
 

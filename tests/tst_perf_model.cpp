@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/block_sweep.h"
+#include "app/compiled_issue.h"
 #include "app/device_profile.h"
 #include "app/launch_sample.h"
 #include "app/perf_model.h"
@@ -37,7 +38,10 @@ private slots:
     void last_block_round_trip_starts_after_the_dispatches();
     void l2_residency_falls_gradually();
     void register_limited_matmul_names_its_limit();
+    void compiled_matmul_issues_at_its_measured_rate();
+    void naive_b_falls_out_of_l2_between_waves();
     void uncoalesced_blocks_move_more_l2_lines();
+    void rows_of_whole_lines_conflict_in_the_l1_banks();
     void matmul_k_extrapolation_matches_a_full_trace();
     void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
     void invalid_launch_is_an_error_not_a_number();
@@ -56,7 +60,7 @@ void TestPerfModel::every_builtin_profile_has_throughput_figures() {
 void TestPerfModel::terms_are_named_and_add_up() {
     const GpuPrediction p = predict_grayscale(h200(), LaunchShape::one_d(256), 1920, 1080);
     QVERIFY2(p.ok(), qPrintable(p.error));
-    for (const char* name : {"launch", "memory", "L2", "latency", "blocks", "L1", "shared", "issue", "FP32"})
+    for (const char* name : {"launch", "memory", "L2", "latency", "blocks", "L1", "shared", "issue", "FP32", "re-reads"})
         QVERIFY2(term_us(p, name) >= 0, name);
     QCOMPARE(term_us(p, "launch"), h200().perf.launch_us);
     // The total is the launch plus, per wave, the slowest term: at least every summed term, at most their sum.
@@ -204,10 +208,67 @@ void TestPerfModel::register_limited_matmul_names_its_limit() {
         predict_matmul(h200(), MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1024, 1024, 1024);
     QVERIFY2(p.ok(), qPrintable(p.error));
     QCOMPARE(p.occupancy.limit, OccupancyLimit::Registers);
-    // Fewer resident warps than hide the pipes' latency: the pipe terms are stretched. The same work in
-    // a variant with more warps resident per FMA is not slower in its FP32 term per FMA.
-    const GpuPrediction tiled = predict_matmul(h200(), MatmulLaunch::tiled(32), 1024, 1024, 1024);
-    QVERIFY(term_us(p, "FP32") > term_us(tiled, "FP32"));
+    // 195 registers a thread: 2 blocks of 4 warps an SM, and at 1024^3 (64 blocks) one: a warp per
+    // scheduler, which issues only when that one warp is ready.
+    const CompiledIssue ci = *compiled_issue(MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0).ref());
+    const double instructions = 4 * ci.warp_instructions(1024);
+    const double expected_us = instructions / (4 * ci.ready) / (h200().sm_clock_mhz * 1e6) * 1e6;
+    QVERIFY2(qAbs(term_us(p, "issue") / expected_us - 1) < 1e-9, qPrintable(p.term(QStringLiteral("issue"))->detail));
+    QCOMPARE(p.bound, QStringLiteral("issue"));
+    // Four times the blocks (256): two on most SMs, two warps a scheduler, which issue more a clock
+    // than one but less than twice as much.
+    const GpuPrediction two = predict_matmul(h200(), MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 4096, 1024, 1024);
+    QVERIFY(term_us(two, "issue") < 2 * term_us(p, "issue") && term_us(two, "issue") > term_us(p, "issue"));
+}
+
+void TestPerfModel::compiled_matmul_issues_at_its_measured_rate() {
+    const DeviceProfile d = h200();
+    const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{16, 16, 1}, 0);
+    const CompiledIssue ci = *compiled_issue(launch.ref());
+    const double clock_hz = d.sm_clock_mhz * 1e6;
+    // 1024^3: 64 blocks of 128x128 outputs, one an SM, 8 warps: 2 a scheduler.
+    const GpuPrediction one = predict_matmul(d, launch, 1024, 1024, 1024);
+    QVERIFY2(one.ok(), qPrintable(one.error));
+    QCOMPARE(one.blocks, std::uint64_t(64));
+    const double one_us = 8 * ci.warp_instructions(1024) / (4 * ci.rate(2)) / clock_hz * 1e6;
+    QVERIFY2(qAbs(term_us(one, "issue") / one_us - 1) < 1e-9, qPrintable(one.summary()));
+    QCOMPARE(one.bound, QStringLiteral("issue"));
+    const QString detail = one.term(QStringLiteral("issue"))->detail;
+    QVERIFY2(detail.contains(QStringLiteral("(94 a warp per K step)")) && detail.contains(QStringLiteral(", 2 a scheduler issue 0.42 a clock")),
+             qPrintable(detail));
+    // 2048^3: 256 blocks, two on most SMs (4 warps a scheduler), all in one wave.
+    const GpuPrediction two = predict_matmul(d, launch, 2048, 2048, 2048);
+    QCOMPARE(two.waves, std::uint64_t(1));
+    const double two_us = 2 * 8 * ci.warp_instructions(2048) / (4 * ci.rate(4)) / clock_hz * 1e6;
+    QVERIFY2(qAbs(term_us(two, "issue") / two_us - 1) < 1e-9, qPrintable(two.summary()));
+    // The shared term counts the compiled kernel's wavefronts (nvcc's 128-bit loads), not the trace's:
+    // the busiest SM's one block.
+    const double wavefronts = 8 * ci.shared_wavefronts_per_k * 1024;
+    QVERIFY(qAbs(term_us(one, "shared") / (wavefronts / clock_hz * 1e6) - 1) < 1e-9);
+}
+
+void TestPerfModel::naive_b_falls_out_of_l2_between_waves() {
+    const DeviceProfile d = h200();
+    // B of 2816^2 floats is 30.2 MiB, 0.60 of the 50 MiB L2: it stays; 3072^2 (36 MiB, 0.72) does not.
+    const GpuPrediction stays = predict_matmul(d, MatmulLaunch::naive(32, 8), 2816, 2816, 2816);
+    const GpuPrediction falls = predict_matmul(d, MatmulLaunch::naive(32, 8), 3072, 3072, 3072);
+    QVERIFY2(stays.ok() && falls.ok(), qPrintable(stays.error + falls.error));
+    QCOMPARE(term_us(stays, "re-reads"), 0.0);
+    QVERIFY2(stays.term(QStringLiteral("re-reads"))->detail.contains(QStringLiteral("stays in L2")),
+             qPrintable(stays.term(QStringLiteral("re-reads"))->detail));
+    // 36,864 blocks, 8 an SM: 35 waves, each waiting 3072 steps of its K loop on DRAM.
+    QCOMPARE(falls.waves, std::uint64_t(35));
+    QVERIFY(qAbs(term_us(falls, "re-reads") - 35 * 3072 * d.perf.loop_dram_us_per_k) < 1e-6);
+    QCOMPARE(falls.bound, QStringLiteral("re-reads"));
+    QVERIFY2(falls.term(QStringLiteral("re-reads"))->detail.contains(QStringLiteral("does not stay in L2")),
+             qPrintable(falls.term(QStringLiteral("re-reads"))->detail));
+    QVERIFY(falls.total_us / stays.total_us > 1.3 * std::pow(3072.0 / 2816, 3));
+    // A kernel that stages A and B through shared memory waits on no K loop of global loads.
+    const GpuPrediction tiled = predict_matmul(d, MatmulLaunch::tiled(16), 3072, 3072, 3072);
+    QCOMPARE(term_us(tiled, "re-reads"), 0.0);
+    QVERIFY(tiled.term(QStringLiteral("re-reads"))->detail.contains(QStringLiteral("shared memory")));
+    // Grayscale has no K loop.
+    QCOMPARE(term_us(predict_grayscale(d, LaunchShape::one_d(256), 7680, 4320), "re-reads"), 0.0);
 }
 
 void TestPerfModel::uncoalesced_blocks_move_more_l2_lines() {
@@ -222,6 +283,30 @@ void TestPerfModel::uncoalesced_blocks_move_more_l2_lines() {
     const GpuPrediction slow = predict_grayscale(h200(), LaunchShape::two_d(1, 32), 1537, 1023);
     const GpuPrediction fast = predict_grayscale(h200(), LaunchShape::two_d(32, 1), 1537, 1023);
     QVERIFY(term_us(slow, "L2") > 10 * term_us(fast, "L2"));
+}
+
+void TestPerfModel::rows_of_whole_lines_conflict_in_the_l1_banks() {
+    // Naive 1x32 blocks: a warp reads one element of A from each of 32 rows (32 lines) and one of B
+    // (a broadcast). With K = 64 a row of A is 256 bytes, two whole lines: the 32 words sit in one of
+    // the L1's 32 banks, 32 wavefronts; with K = 63 (252 bytes) each row's word is one bank further
+    // round, one wavefront. 64 x 64 outputs: 128 warps, 2 requests per step of K, and the store of C
+    // (32 rows of 256 bytes: 32 lines, 32 wavefronts, in both).
+    const LaunchFigures whole = matmul_launch_figures(MatmulLaunch::naive(1, 32), 64, 64, 64);
+    const LaunchFigures spread = matmul_launch_figures(MatmulLaunch::naive(1, 32), 64, 63, 64);
+    QVERIFY2(whole.ok() && spread.ok(), qPrintable(whole.error + spread.error));
+    QCOMPARE(whole.request_lines, 128.0 * (64 * 33 + 32));
+    QCOMPARE(spread.request_lines, 128.0 * (63 * 33 + 32));
+    QCOMPARE(whole.request_wavefronts, 128.0 * (64 * 33 + 32));
+    QCOMPARE(spread.request_wavefronts, 128.0 * (63 * 2 + 32));
+    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (3 lines a
+    // clock) the second.
+    const DeviceProfile d = h200();
+    const GpuPrediction a = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 64, 64);
+    const GpuPrediction b = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 63, 64);
+    const double expected = whole.request_wavefronts / (spread.request_lines / d.perf.l1_tags_per_clock);
+    const double ratio = term_us(a, "L1") / term_us(b, "L1");
+    QVERIFY2(qAbs(ratio / expected - 1) < 1e-9, qPrintable(QStringLiteral("%1 against %2").arg(ratio).arg(expected)));
+    QVERIFY(ratio > 2.8);
 }
 
 void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {

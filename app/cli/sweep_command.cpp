@@ -57,8 +57,8 @@ struct SweepOptions {
 
 QString description() {
     return QString("Predicts the GPU time of every block shape of a kernel family on a device profile with the\n"
-                   "performance model (named terms: DRAM, latency, L1, shared memory, issue, launch) and, on a GPU,\n"
-                   "measures the same shapes.\n\n"
+                   "performance model (named terms: DRAM, L2, latency, L1, shared memory, issue, re-reads, launch)\n"
+                   "and, on a GPU, measures the same shapes.\n\n"
                    "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device ..] [--backend ..]\n"
                    "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]\n\n") +
            "Exit status:\n"
