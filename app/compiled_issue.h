@@ -10,7 +10,8 @@
 // loads, its shared-memory reads and its arithmetic), a scheduler of W such warps issues
 //     rate(W) = ceiling * (1 - (1 - ready / ceiling)^W)   instructions a clock,
 // at most `ceiling` (what the kernel's mix of instructions allows one scheduler). With ceiling 1 this
-// is the chance that at least one of W independent warps is ready.
+// is the chance that at least one of W independent warps is ready. The rates are the busiest SM's over
+// the launch's elapsed cycles, as the model uses them (its time is the busiest SM's).
 #include <optional>
 
 #include "kernels/core/kernel_variant.h"

@@ -8,11 +8,14 @@ For each kernel it prints
 - the warp instructions a warp executes: per step of K and once (a line through the two sizes'
   Executed Instructions / warps: the counts are exact, so the line is too);
 - the shared-memory load wavefronts per warp and step of K (2048^3);
-- how its warps issue: IPC per scheduler = U * (1 - (1 - p/U)^W) with W the resident warps per
-  scheduler (Active Warps Per Scheduler) and IPC the instructions issued per scheduler per active cycle
-(Avg. Issued Instructions Per Scheduler / SM Active Cycles, Issued Warp Per Scheduler unrounded): p is how
-  often one warp alone is ready (1/p its cycles per instruction), U the most the scheduler issues of
-  this kernel's mix. Both are solved from the two sizes when their W differ by 1.5x or more; else U = 1
+- how its warps issue: IPC per scheduler = U * (1 - (1 - p/U)^W), for the busiest SM (the one whose
+  time is the kernel's, as in the model): W its resident warps per scheduler and IPC the rate at which
+  its schedulers issued its instructions over the launch's Elapsed Cycles (its blocks, round-robin over
+  the SMs, times the warps and instructions per warp). Not Nsight Compute's own IPC, which is per active
+  cycle and averaged over the SMs: where some SMs have fewer blocks, or none (1280^3's 100 blocks on 132
+  SMs), the busiest SM sets the time and the average overstates its rate (warptile 0.293 a clock per
+  active cycle, 0.257 over the elapsed ones). p is how often one warp alone is ready (1/p its cycles
+  per instruction), U the most the scheduler issues of this kernel's mix. Both are solved from the two sizes when their W differ by 1.5x or more; else U = 1
   and p comes from 2048^3 alone (the sizes cannot tell p and U apart).
 """
 import csv
@@ -67,8 +70,18 @@ def main():
                 break
             g = load(f)
             warps = g('Threads') / 32
-            pts.append((s, g('Executed Instructions') / warps, g('Active Warps Per Scheduler'),
-                        g('Avg. Issued Instructions Per Scheduler') / g('SM Active Cycles'), g('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum') / warps / s,
+            per_warp = g('Executed Instructions') / warps
+            # The busiest SM: the blocks it runs (round-robin over the SMs), its resident warps per
+            # scheduler, and the rate at which its schedulers must have issued its instructions over the
+            # launch's elapsed cycles (the kernel's time is this SM's).
+            sms = g('# SMs')
+            warps_per_block = g('Block Size') / 32
+            per_sm_limit = min(g('Block Limit Registers'), g('Block Limit Shared Mem'), g('Block Limit Warps'),
+                               g('Block Limit SM'))
+            on_sm = -(-g('Grid Size') // sms)
+            w = min(on_sm, per_sm_limit) * warps_per_block / 4
+            ipc = on_sm * warps_per_block * per_warp / 4 / g('Elapsed Cycles')
+            pts.append((s, per_warp, w, ipc, g('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum') / warps / s,
                         g('SM Frequency')))
         if len(pts) < 2:
             print(f'{n}: missing')

@@ -62,24 +62,24 @@ void TestCompiledIssue::without_a_ceiling_rate_is_the_chance_one_warp_is_ready()
 }
 
 void TestCompiledIssue::table_reproduces_the_measured_issue_rates() {
-    // (kernel, resident warps per scheduler, instructions issued per scheduler per active cycle) as
-    // Nsight Compute measured them at 1280^3 and 2048^3 (compiled_issue.cpp).
+    // (kernel, the busiest SM's resident warps per scheduler, the rate its schedulers issued at over the
+    // launch's elapsed cycles) from Nsight Compute at 1280^3 and 2048^3 (compiled_issue.cpp).
     struct Point {
         MatmulLaunch launch;
         double warps, ipc;
     };
     const Point points[] = {
-        {MatmulLaunch::naive(32, 8), 15.63, 0.700},
-        {MatmulLaunch::tiled(16), 15.64, 0.493},
-        {MatmulLaunch::of(MatmulVariant::Blocktile1d, Dim3{32, 8, 1}, 0), 7.66, 0.555},
-        {MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{16, 16, 1}, 0), 1.99, 0.420},
-        {MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{16, 16, 1}, 0), 3.84, 0.555},
-        {MatmulLaunch::of(MatmulVariant::BlocktileVec, Dim3{16, 16, 1}, 0), 1.99, 0.447},
-        {MatmulLaunch::of(MatmulVariant::BlocktileVec, Dim3{16, 16, 1}, 0), 3.85, 0.585},
-        {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1.00, 0.293},
-        {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1.93, 0.406},
-        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 2.00, 0.658},
-        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 3.78, 0.786},
+        {MatmulLaunch::naive(32, 8), 16, 0.695},
+        {MatmulLaunch::tiled(16), 16, 0.495},
+        {MatmulLaunch::of(MatmulVariant::Blocktile1d, Dim3{32, 8, 1}, 0), 8, 0.563},
+        {MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{16, 16, 1}, 0), 2, 0.401},
+        {MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{16, 16, 1}, 0), 4, 0.557},
+        {MatmulLaunch::of(MatmulVariant::BlocktileVec, Dim3{16, 16, 1}, 0), 2, 0.419},
+        {MatmulLaunch::of(MatmulVariant::BlocktileVec, Dim3{16, 16, 1}, 0), 4, 0.585},
+        {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1, 0.257},
+        {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 2, 0.414},
+        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 2, 0.646},
+        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 4, 0.783},
     };
     for (const Point& pt : points) {
         const CompiledIssue ci = *compiled_issue(pt.launch.ref());
