@@ -198,7 +198,8 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
         source = QStringLiteral("%1% from L2 (resident between launches), the rest from DRAM at %2 GB/s")
                      .arg(int(std::lround(resident * 100)))
                      .arg(dram_rate, 0, 'f', 0);
-    const WaveTerms& first = resident >= 0.5 ? a_l2 : a_dram;
+    // The wave the details describe: a full one, or the only (partial) one.
+    const WaveTerms& first = full > 0 ? (resident >= 0.5 ? a_l2 : a_dram) : (resident >= 0.5 ? b_l2 : b_dram);
     p.terms = {
         {QStringLiteral("launch"), d.perf.launch_us, QStringLiteral("fixed cost of a launch")},
         {QStringLiteral("memory"), sum(&WaveTerms::dram), QStringLiteral("%1 at %2").arg(bytes_text(f.compulsory_bytes()), source)},
@@ -206,8 +207,12 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
          QStringLiteral("%1 L2 transactions (%2 sectors per request in L1)")
              .arg(f.l2_lines, 0, 'g', 3)
              .arg((f.global_ld_sectors + f.global_st_sectors) / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
-        {QStringLiteral("latency"), sum(&WaveTerms::latency),
-         QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))},
+        {QStringLiteral("latency"), sum(&WaveTerms::latency) + sum(&WaveTerms::last_start),
+         first.last_start > 0
+             ? QStringLiteral("%1 waves x %2 round trip, begun %3 into the wave (the busiest SM's last block starts then)")
+                   .arg(plan.waves)
+                   .arg(us_text(first.latency), us_text(first.last_start))
+             : QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))},
         {QStringLiteral("blocks"), sum(&WaveTerms::blocks),
          QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},

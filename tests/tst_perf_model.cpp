@@ -132,8 +132,10 @@ void TestPerfModel::one_block_more_than_a_wave_adds_a_tail_wave() {
     QCOMPARE(full.tail_fill, 1.0);
     QCOMPARE(tail.waves, std::uint64_t(2));
     QVERIFY(tail.tail_fill < 0.01);
-    // The nearly empty wave still waits a whole round trip.
-    QVERIFY(term_us(tail, "latency") >= 1.9 * term_us(full, "latency"));
+    // The nearly empty wave still waits a whole round trip (its one block starts at once: the full
+    // wave's last block starts 7 dispatches in).
+    const double dispatches = 7 * d.perf.dispatch_us;
+    QVERIFY(term_us(tail, "latency") - dispatches >= 1.9 * (term_us(full, "latency") - dispatches));
     QVERIFY(tail.total_us > full.total_us);
 }
 
@@ -164,6 +166,10 @@ void TestPerfModel::last_block_round_trip_starts_after_the_dispatches() {
     const GpuPrediction q = predict_grayscale(at_once, shape, 1537, 1023);
     QCOMPARE(q.total_us, d.perf.launch_us + term_us(q, "latency"));  // latency-bound: one round trip
     QVERIFY(qAbs(p.total_us - (q.total_us + 11 * d.perf.dispatch_us)) < 1e-9);
+    // The latency term shows the delay too, so the terms explain the total.
+    QVERIFY(qAbs(term_us(p, "latency") - (term_us(q, "latency") + 11 * d.perf.dispatch_us)) < 1e-9);
+    QVERIFY2(p.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("begun 0.3 us into the wave")),
+             qPrintable(p.term(QStringLiteral("latency"))->detail));
     // One block per SM (832 threads: 119 blocks): nothing waits for a dispatch.
     const LaunchShape big = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{832, 1, 1});
     QCOMPARE(predict_grayscale(d, big, 1537, 1023).total_us, predict_grayscale(at_once, big, 1537, 1023).total_us);
