@@ -217,7 +217,10 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
          QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},
         {QStringLiteral("shared"), sum(&WaveTerms::shared),
-         QStringLiteral("%1 wavefronts").arg(f.shared_wavefronts, 0, 'g', 3)},
+         w.compiled ? QStringLiteral("%1 wavefronts (the compiled kernel's; the source's loads make %2)")
+                          .arg(w.compiled->shared_wavefronts_per_k * w.k_steps * double(f.blocks) * double(f.warps_per_block), 0, 'g', 3)
+                          .arg(f.shared_wavefronts, 0, 'g', 3)
+                    : QStringLiteral("%1 wavefronts").arg(f.shared_wavefronts, 0, 'g', 3)},
         {QStringLiteral("issue"), sum(&WaveTerms::issue), issue_detail(d, w, p)},
         {QStringLiteral("FP32"), sum(&WaveTerms::fp32),
          QStringLiteral("%1 FMAs at %2 TFLOP/s").arg(w.fmas, 0, 'g', 3).arg(d.fp32_gflops() / 1000, 0, 'f', 1)},

@@ -251,6 +251,9 @@ void TestPerfModel::compiled_matmul_issues_at_its_measured_rate() {
     // the busiest SM's one block.
     const double wavefronts = 8 * ci.shared_wavefronts_per_k * 1024;
     QVERIFY(qAbs(term_us(one, "shared") / (wavefronts / clock_hz * 1e6) - 1) < 1e-9);
+    const QString shared = one.term(QStringLiteral("shared"))->detail;
+    QVERIFY2(shared.startsWith(QString::number(64 * wavefronts, 'g', 3) + QStringLiteral(" wavefronts (the compiled kernel's")),
+             qPrintable(shared));
 }
 
 void TestPerfModel::naive_b_falls_out_of_l2_between_waves() {
