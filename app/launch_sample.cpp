@@ -12,6 +12,7 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/trace/grayscale_trace.h"
 #include "kernels/trace/matmul_trace.h"
+#include "kernels/trace/request_cost.h"
 
 namespace cvz {
 
@@ -63,23 +64,6 @@ std::vector<SampleClass> sample_classes(Dim3 grid, std::uint64_t threads_per_blo
     return classes;
 }
 
-// The L1 data stage's wavefronts for one global request: the L1 and shared memory are one array of 32
-// banks of 4-byte words (a buffer starts at least 256-byte aligned, so an offset's bank is its
-// address's), and a request's distinct words in one bank take a wavefront each: the most any bank
-// holds. 32 rows of a matrix whose row is a whole number of 128-byte lines put their words in one bank
-// (32 wavefronts); any other row length spreads them. `words` is scratch.
-double l1_data_wavefronts(const std::vector<LaneAccess>& lanes, std::vector<std::uint64_t>& words) {
-    words.clear();
-    for (const LaneAccess& l : lanes)
-        for (std::uint64_t word = l.offset / 4; word <= (l.offset + std::max(1u, l.bytes) - 1) / 4; ++word) words.push_back(word);
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    std::uint32_t per_bank[32] = {};
-    std::uint32_t most = 0;
-    for (std::uint64_t word : words) most = std::max(most, ++per_bank[word % 32]);
-    return double(most);
-}
-
 // The figures of one traced sample, scaled class by class.
 using Tracer = std::function<TraceResult(const TraceOptions&)>;
 
@@ -118,7 +102,7 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
     }
     // The distinct sectors each sampled block loads: what its SM's L1 must fetch from L2 at least
     // (requests of one block that touch a sector another request of it touched hit in L1).
-    std::vector<std::uint64_t> sectors, lines, store_lines, request_lines, request_words;
+    std::vector<std::uint64_t> sectors, lines, store_lines, request_lines;
     std::uint64_t current = ~std::uint64_t(0);
     auto distinct = [](std::vector<std::uint64_t>& v) {
         std::sort(v.begin(), v.end());
@@ -148,7 +132,13 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
                 for (std::uint64_t line = l.offset / 128; line <= (l.offset + std::max(1u, l.bytes) - 1) / 128; ++line)
                     own.push_back(line);
             s.v[10] += w * distinct(own);
-            s.v[11] += w * l1_data_wavefronts(q.lanes, request_words);
+            // The L1 data stage: the L1 and shared memory are one array of 32 banks of 4-byte words,
+            // and a global request's words are served as a shared request's are (its wavefronts: the
+            // most distinct words one bank holds). A buffer starts at least 256-byte aligned, so an
+            // offset's bank is its address's: 32 rows of a matrix whose row is a whole number of
+            // 128-byte lines put their words in one bank (32 wavefronts); any other row length
+            // spreads them.
+            s.v[11] += w * shared_request_cost(q.lanes).wavefronts;
         }
         if (q.access == Access::Store) {
             for (const LaneAccess& l : q.lanes)
