@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The compiled matmul kernels' issue figures for the performance model (app/compiled_issue.cpp), from
+"""The compiled matmul kernels' issue figures for the performance model (app/models/compiled_issue.cpp), from
 Nsight Compute's details pages at two calibration sizes (scripts/ncu_issue_profiles.sh):
 
   scripts/compiled_issue_table.py DIR     (DIR holds NAME-1280.details.csv and NAME-2048.details.csv)

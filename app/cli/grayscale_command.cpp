@@ -3,14 +3,14 @@
 #include <QCommandLineParser>
 #include <QDir>
 
-#include "app/backend_choice.h"
-#include "app/grayscale_runner.h"
-#include "app/image_loader.h"
-#include "app/launch_config.h"
-#include "app/memory_metrics_json.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/backend_choice.h"
+#include "app/grayscale/grayscale_runner.h"
+#include "app/io/image_loader.h"
+#include "app/models/launch_config.h"
+#include "app/io/memory_metrics_json.h"
+#include "app/io/rgb_buffer.h"
 #include "exit_codes.h"
-#include "app/gray_output.h"
+#include "app/grayscale/gray_output.h"
 #include "help_text.h"
 #include "kernel_option.h"
 #include "kernels/grayscale/grayscale_launch.h"

@@ -6,11 +6,11 @@
 
 #include <utility>
 
-#include "app/backend_choice.h"
-#include "app/matmul_runner.h"
-#include "app/matrix.h"
-#include "app/matrix_io.h"
-#include "app/memory_metrics_json.h"
+#include "app/jobs/backend_choice.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/io/matrix.h"
+#include "app/io/matrix_io.h"
+#include "app/io/memory_metrics_json.h"
 #include "exit_codes.h"
 #include "help_text.h"
 #include "kernel_option.h"

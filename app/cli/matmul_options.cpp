@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "app/launch_config.h"
+#include "app/models/launch_config.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_launch.h"
 

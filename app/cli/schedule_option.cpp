@@ -6,8 +6,8 @@
 #include <cstring>
 #include <set>
 
-#include "app/schedule_json.h"
-#include "app/schedule_recorder.h"
+#include "app/io/schedule_json.h"
+#include "app/trace/schedule_recorder.h"
 
 namespace cvz::cli {
 

@@ -7,8 +7,8 @@
 #include <QString>
 #include <QTextStream>
 
-#include "app/grayscale_runner.h"
-#include "app/matmul_runner.h"
+#include "app/grayscale/grayscale_runner.h"
+#include "app/matmul/matmul_runner.h"
 #include "exit_codes.h"
 
 namespace cvz::cli {

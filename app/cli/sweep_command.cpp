@@ -10,13 +10,13 @@
 
 #include <optional>
 
-#include "app/backend_choice.h"
-#include "app/block_sweep.h"
-#include "app/device_profile.h"
-#include "app/image_loader.h"
-#include "app/matrix_generator.h"
-#include "app/perf_model.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/backend_choice.h"
+#include "app/tuning/block_sweep.h"
+#include "app/models/device_profile.h"
+#include "app/io/image_loader.h"
+#include "app/io/matrix_generator.h"
+#include "app/models/perf_model.h"
+#include "app/io/rgb_buffer.h"
 #include "exit_codes.h"
 #include "help_text.h"
 #include "kernel_option.h"

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 
-#include "app/frame_sink.h"
-#include "app/image_loader.h"
-#include "app/job_runner.h"
-#include "app/kernel_resources.h"
-#include "app/overlay_geometry.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/frame_sink.h"
+#include "app/io/image_loader.h"
+#include "app/jobs/job_runner.h"
+#include "app/models/kernel_resources.h"
+#include "app/models/overlay_geometry.h"
+#include "app/io/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_frame.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"

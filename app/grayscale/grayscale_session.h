@@ -10,13 +10,13 @@
 #include <functional>
 #include <memory>
 
-#include "app/backend_choice.h"
-#include "app/device_profile.h"
-#include "app/execution_animation.h"
-#include "app/grayscale_runner.h"
-#include "app/launch_plan.h"
-#include "app/occupancy_model.h"
-#include "app/wave_model.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/device_profile.h"
+#include "app/models/execution_animation.h"
+#include "app/grayscale/grayscale_runner.h"
+#include "app/models/launch_plan.h"
+#include "app/models/occupancy_model.h"
+#include "app/models/wave_model.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/trace/trace_result.h"

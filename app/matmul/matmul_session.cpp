@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "app/job_runner.h"
-#include "app/kernel_resources.h"
-#include "app/matrix_generator.h"
-#include "app/matrix_io.h"
+#include "app/jobs/job_runner.h"
+#include "app/models/kernel_resources.h"
+#include "app/io/matrix_generator.h"
+#include "app/io/matrix_io.h"
 #include "kernels/core/index_math.h"
 #include "kernels/trace/matmul_trace.h"
 

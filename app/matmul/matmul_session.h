@@ -9,14 +9,14 @@
 #include <optional>
 #include <vector>
 
-#include "app/backend_choice.h"
-#include "app/device_profile.h"
-#include "app/matmul_phase_model.h"
-#include "app/matmul_runner.h"
-#include "app/matmul_traffic.h"
-#include "app/matrix.h"
-#include "app/occupancy_model.h"
-#include "app/wave_model.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/device_profile.h"
+#include "app/matmul/matmul_phase_model.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/matmul/matmul_traffic.h"
+#include "app/io/matrix.h"
+#include "app/models/occupancy_model.h"
+#include "app/models/wave_model.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/trace/trace_result.h"
 

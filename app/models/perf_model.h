@@ -1,0 +1,64 @@
+#pragma once
+// The performance model (issue 15): a launch's GPU time on a device profile from a few named terms
+// the app knows exactly, not a fitted black box (README "Predicted GPU time"):
+//   - the traced memory figures of a sample of the grid's blocks, scaled to the grid (launch_sample.h);
+//   - the wave plan (occupancy -> blocks per SM -> waves and the tail);
+//   - per wave: "memory" (the DRAM bytes at the streaming bandwidth, from L2 when the footprint stays
+//     resident between launches; the waves are priced both ways and blended by the share that stays,
+//     l2_resident_share in device_profile.h), "L2" (transactions: each block's distinct lines),
+//     "latency" (a round trip per wave: Little's law), "blocks" (an SM starts one block at a time),
+//     "L1" (a request's lines, its sectors and the shared wavefronts, one unit), "shared" (the
+//     wavefronts alone, part of L1), "issue" (warp instructions) and "FP32" (FMAs), the pipe terms
+//     stretched when too few warps are resident to hide the pipes' latency;
+//   - "launch", the overhead.
+// A wave takes its slowest term; the launch takes the sum over its waves plus the overhead. The
+// constants are the profile's (DeviceProfile::perf, calibrated once, with their source).
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+#include "app/models/device_profile.h"
+#include "kernels/core/launch_shape.h"
+#include "kernels/grayscale/grayscale_image.h"
+#include "kernels/matmul/matmul_launch.h"
+#include "app/models/occupancy_model.h"
+
+namespace cvz {
+
+// One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
+// "issue", "FP32".
+struct PredictionTerm {
+    QString name;
+    double us = 0;   // the term's time summed over the waves (launch: the overhead)
+    QString detail;  // how it was computed, in a phrase: "133 MB at 4213 GB/s from DRAM"
+};
+
+struct GpuPrediction {
+    QString error;            // why there is no prediction (an invalid launch); empty when there is one
+    double total_us = 0;      // the predicted GPU time of one launch as CUDA events time it
+    QString bound;            // the name of the largest term
+    std::vector<PredictionTerm> terms;  // launch first, then the wave terms in a fixed order
+    QString sampling;         // "traced 7 of 8100 blocks (2 classes by position), scaled to the grid"
+    Occupancy occupancy;      // modeled for the profile
+    std::uint64_t blocks = 0;
+    std::uint64_t waves = 0;
+    double tail_fill = 0;     // the last wave's fill, 0..1
+    QString profile;          // the device profile's name
+
+    bool ok() const { return error.isEmpty(); }
+    // The two largest wave terms, the waves and the tail, the launch, the total and the bound:
+    // "memory 40.3 us, L2 13.3 us, waves 8 (tail 67%), launch 3.2 us -> 43.5 us; bound by memory"
+    QString summary() const;
+    const PredictionTerm* term(const QString& name) const;
+};
+
+// The grayscale launch `shape` (its variant is shape.kind) over a width x height image in `layout`.
+GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
+                                std::uint32_t height, PixelLayout layout = PixelLayout::Interleaved);
+
+// The matmul launch for C (m x n) = A (m x k) @ B (k x n).
+GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m,
+                             std::uint32_t k, std::uint32_t n);
+
+}  // namespace cvz

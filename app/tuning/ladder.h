@@ -1,0 +1,118 @@
+#pragma once
+// The optimisation ladder (issue 11, item 4) without widgets: every variant of a family side by side on
+// the current problem — its GPU time beside the family's ceiling measured in the same run (a
+// device-to-device copy for grayscale, cuBLAS SGEMM for matmul), and the figures that explain each
+// step: global sectors per request, shared wavefronts and bank conflicts (the traced emulator,
+// kernels/trace), global load bytes per FMA (arithmetic intensity, from the same trace), occupancy and
+// registers (occupancy_model, kernel_resources). Without a GPU the rows carry the modeled figures only
+// and the result says so.
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "app/tuning/block_sweep.h"
+#include "kernels/core/kernel_timing.h"
+#include "kernels/core/variant_dispatch.h"
+#include "kernels/trace/memory_trace.h"
+
+namespace cvz {
+
+// What the traced emulator says about one variant's launch.
+struct LadderFigures {
+    bool traced = false;
+    QString error;                 // why it was not traced
+    MemoryMetrics metrics;         // the whole traced launch
+    std::uint64_t fmas = 0;        // multiply-adds of the traced problem (luma: 3 a pixel; matmul: M*N*K)
+    QString traced_problem;        // "1920 × 1080" or "256×256×256": what was traced
+
+    // (global load + store sectors) / requests, and the same for the ideal sectors.
+    double sectorsPerRequest() const;
+    double idealSectorsPerRequest() const;
+    // (shared load + store wavefronts) / requests; 0 without shared requests.
+    double wavefrontsPerRequest() const;
+    std::uint64_t sharedRequests() const;
+    std::uint64_t bankConflicts() const;  // shared loads + stores
+    // Global load bytes moved (sectors x 32) per multiply-add: the inverse of arithmetic intensity.
+    double loadBytesPerFma() const;
+};
+
+// One rung: the launch (a sweep row: variant, block, time, throughput, modeled occupancy, predicted
+// time), the
+// kernel's registers and shared memory, its traced figures and its share of the ceiling.
+struct LadderRow {
+    SweepRow launch;
+    QString name;                  // the catalogue's name, "gray_vec16"
+    QString title;                 // the catalogue's one line
+    KernelResources resources;     // registers per thread, static shared bytes
+    int block_shared_bytes = 0;    // static + dynamic shared memory per block
+    LadderFigures figures;
+    double fraction_of_reference = 0;  // this throughput / the ceiling's, when both were timed
+};
+
+// The ceiling of a family, measured in the same run as its rows.
+struct LadderReference {
+    QString label;                 // "device-to-device copy, 256 MiB" or "cuBLAS SGEMM fp32 (no TF32)"
+    ShapeTiming timing;
+    double throughput = 0;         // GB/s (read + written) or GFLOP/s
+};
+
+struct LadderResult {
+    KernelFamily family = KernelFamily::Grayscale;
+    QString profile;               // the device profile of the modeled occupancy
+    QString problem;               // as the sweep names it
+    QString device;                // the GPU that timed the rows; empty when nothing was timed
+    QString note;                  // "modeled: no CUDA device ...", or how the times were taken
+    QString trace_note;            // what the figures were traced on
+    Status status;
+    bool cancelled = false;
+    bool modeled = true;           // no GPU times: the rows show modeled figures only
+    std::vector<LadderRow> rows;
+    LadderReference reference;
+
+    QString throughputUnit() const;  // "GB/s" or "GFLOP/s"
+};
+
+// The launch each variant runs in the ladder: 1-D variants 256 threads, 2-D 16x16, a TILE variant its
+// largest TILE, a fixed block its block.
+SweepRow ladder_launch(const KernelInfo& variant);
+
+// Every variant of `family`, in catalogue order, with its launch, resources and modeled occupancy for
+// `profile`; not traced, not timed.
+std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& profile);
+
+// The ladder before anything ran: the rows with their registers and modeled occupancy, the problem
+// and the profile named.
+LadderResult model_ladder(const SweepRequest& request);
+
+// The problem the figures are traced on: the request's own when it is small enough, else its corner
+// (an image's first rows, matrices cut to at most kLadderTraceSide a side): sectors and wavefronts per
+// request do not change with the size once a launch has a few waves of whole blocks.
+constexpr std::uint32_t kLadderTraceSide = 256;
+constexpr std::uint64_t kLadderTracePixels = std::uint64_t(1) << 21;
+
+// Traces `row`'s launch on the request's problem (or its corner) on the calling thread.
+LadderFigures trace_ladder_row(const SweepRequest& request, const LadderRow& row, const CancelToken* cancel = nullptr);
+
+// Times the ceiling for the request's problem on the GPU; the sweep's timer times the rows.
+using LadderReferenceTimer = std::function<LadderReference(const SweepRequest& request, const TimingOptions& options)>;
+LadderReferenceTimer cuda_reference_timer();
+
+struct LadderTimers {
+    SweepTimer rows;                  // empty: no GPU, modeled figures only
+    LadderReferenceTimer reference;   // may be empty even with `rows` (no ceiling)
+};
+LadderTimers default_ladder_timers();  // the GPU's when there is one, else empty
+
+// "modeled for H200 SXM: no CUDA device, no times": the note of a ladder without a GPU.
+QString ladder_modeled_note(const QString& profile);
+
+// Runs a ladder on the calling thread (a worker): the rows, each traced and its GPU time predicted on
+// the request's profile (progress after each), then,
+// with a timer, every row and the ceiling timed. `row_done` is called with each row as it changes.
+// options.cancel stops it between steps (result.cancelled).
+LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options = {},
+                        const std::function<void(int index, const LadderRow& row)>& row_done = {});
+
+}  // namespace cvz
