@@ -29,7 +29,7 @@
 #include <functional>
 #include <vector>
 
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "ui/views/display_path.h"
 #include "ui/panels/launch_shape_box.h"
 #include "ui/windows/main_window.h"

@@ -22,8 +22,8 @@
 #include "kernels/emulator/block_scheduler.h"
 #include "kernels/grayscale/grayscale_emulated.h"
 #include "kernels/matmul/matmul_emulated.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 using namespace cvz;
 

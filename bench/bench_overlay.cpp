@@ -20,12 +20,12 @@
 #include <cstdio>
 #include <vector>
 
-#include "app/device_profile.h"
-#include "app/execution_animation.h"
-#include "app/kernel_resources.h"
-#include "app/launch_plan.h"
-#include "app/occupancy_model.h"
-#include "app/wave_model.h"
+#include "app/models/device_profile.h"
+#include "app/models/execution_animation.h"
+#include "app/models/kernel_resources.h"
+#include "app/models/launch_plan.h"
+#include "app/models/occupancy_model.h"
+#include "app/models/wave_model.h"
 #include "ui/views/image_view.h"
 #include "ui/views/overlay_state.h"
 #include "ui/views/view_transform.h"

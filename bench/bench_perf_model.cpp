@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/perf_model.h"
+#include "app/models/perf_model.h"
 using namespace cvz;
 
 int main() {

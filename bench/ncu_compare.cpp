@@ -30,8 +30,8 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/matmul/matmul_cuda.h"
 #include "kernels/matmul/matmul_launch.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 using namespace cvz;
 

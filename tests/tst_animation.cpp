@@ -13,11 +13,11 @@
 #include <cmath>
 
 #include "support/window_waits.h"
-#include "app/execution_animation.h"
+#include "app/models/execution_animation.h"
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
-#include "app/overlay_geometry.h"
-#include "app/wave_model.h"
+#include "app/jobs/job_runner.h"
+#include "app/models/overlay_geometry.h"
+#include "app/models/wave_model.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
 #include "ui/panels/launch_panel.h"

@@ -12,10 +12,10 @@
 #include <random>
 #include <set>
 
-#include "app/backend_choice.h"
-#include "app/block_sweep.h"
-#include "app/kernel_resources.h"
-#include "app/matrix_generator.h"
+#include "app/jobs/backend_choice.h"
+#include "app/tuning/block_sweep.h"
+#include "app/models/kernel_resources.h"
+#include "app/io/matrix_generator.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/grayscale/grayscale_launch.h"

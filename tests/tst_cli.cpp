@@ -15,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "app/backend_choice.h"
+#include "app/jobs/backend_choice.h"
 #include "kernels/grayscale/grayscale_reference.h"
 
 using namespace cvz;

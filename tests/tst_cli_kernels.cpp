@@ -16,8 +16,8 @@
 #include <set>
 #include <vector>
 
-#include "app/matrix.h"
-#include "app/matrix_io.h"
+#include "app/io/matrix.h"
+#include "app/io/matrix_io.h"
 #include "cli_runner.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/grayscale/grayscale_planar.h"

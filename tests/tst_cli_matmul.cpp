@@ -16,11 +16,11 @@
 #include <cstring>
 #include <vector>
 
-#include "app/backend_choice.h"
-#include "app/matrix.h"
-#include "app/matrix_generator.h"
-#include "app/matrix_io.h"
-#include "app/npy_writer.h"
+#include "app/jobs/backend_choice.h"
+#include "app/io/matrix.h"
+#include "app/io/matrix_generator.h"
+#include "app/io/matrix_io.h"
+#include "app/io/npy_writer.h"
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_reference.h"
 

@@ -15,7 +15,7 @@
 #include <set>
 
 #include "cli_runner.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 using namespace cvz;
 using namespace cvz::test;

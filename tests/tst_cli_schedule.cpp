@@ -6,8 +6,8 @@
 
 #include <QTemporaryDir>
 
-#include "app/matrix_io.h"
-#include "app/schedule_json.h"
+#include "app/io/matrix_io.h"
+#include "app/io/schedule_json.h"
 #include "cli_runner.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/matmul/matmul_launch.h"

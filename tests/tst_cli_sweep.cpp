@@ -12,8 +12,8 @@
 #include <cmath>
 #include <set>
 
-#include "app/block_sweep.h"
-#include "app/device_profile.h"
+#include "app/tuning/block_sweep.h"
+#include "app/models/device_profile.h"
 #include "cli_runner.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 

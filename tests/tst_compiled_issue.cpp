@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "app/compiled_issue.h"
+#include "app/models/compiled_issue.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/matmul/matmul_launch.h"
 

@@ -6,7 +6,7 @@
 #include <QImageReader>
 #include <QTemporaryDir>
 
-#include "app/gif_writer.h"
+#include "app/io/gif_writer.h"
 
 using namespace cvz;
 

@@ -11,11 +11,11 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "app/backend_choice.h"
-#include "app/frame_sink.h"
+#include "app/jobs/backend_choice.h"
+#include "app/jobs/frame_sink.h"
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/job_runner.h"
+#include "app/io/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_launch_count.h"
 #include "kernels/grayscale/grayscale_reference.h"
 

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/job_runner.h"
+#include "app/io/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "ui/views/display_path.h"
 #include "ui/panels/launch_shape_box.h"

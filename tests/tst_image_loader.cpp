@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "app/image_loader.h"
+#include "app/io/image_loader.h"
 
 using namespace cvz;
 

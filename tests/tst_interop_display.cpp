@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "support/window_waits.h"
-#include "app/backend_choice.h"
-#include "app/frame_sink.h"
+#include "app/jobs/backend_choice.h"
+#include "app/jobs/frame_sink.h"
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/job_runner.h"
+#include "app/io/rgb_buffer.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/gl_interop.h"
 #include "kernels/cuda/headless_egl_context.h"

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 
 #include "support/event_waits.h"
 

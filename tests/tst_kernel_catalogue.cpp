@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
-#include "app/launch_plan.h"
-#include "app/matmul_traffic.h"
+#include "app/models/launch_plan.h"
+#include "app/matmul/matmul_traffic.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/emulator/traced_context.h"
 #include "kernels/catalogue/kernel_catalogue.h"

@@ -19,7 +19,7 @@
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_variants.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "support/random_data.h"
 
 using namespace cvz;

@@ -18,7 +18,7 @@
 #include <memory>
 #include <typeinfo>
 
-#include "app/kernel_resources.h"
+#include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/catalogue/kernel_dispatch.h"
 #include "test_paths.h"

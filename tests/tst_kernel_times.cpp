@@ -2,7 +2,7 @@
 // launch is named apart, and a single cold run says it was not warmed up.
 #include <QtTest>
 
-#include "app/kernel_times.h"
+#include "app/models/kernel_times.h"
 
 using namespace cvz;
 

@@ -4,14 +4,14 @@
 // row gets its share of the ceiling; LadderRunner reports rows, progress and cancel by signals.
 #include <QtTest>
 
-#include "app/backend_choice.h"
-#include "app/kernel_resources.h"
-#include "app/ladder.h"
-#include "app/ladder_runner.h"
-#include "app/matrix_generator.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/kernel_resources.h"
+#include "app/tuning/ladder.h"
+#include "app/tuning/ladder_runner.h"
+#include "app/io/matrix_generator.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 using namespace cvz;
 

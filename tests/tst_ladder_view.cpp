@@ -18,13 +18,13 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 
-#include "app/backend_choice.h"
-#include "app/kernel_resources.h"
-#include "app/ladder.h"
-#include "app/ladder_runner.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/kernel_resources.h"
+#include "app/tuning/ladder.h"
+#include "app/tuning/ladder_runner.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "ui/windows/ladder_dialog.h"
 
 #include "support/window_waits.h"

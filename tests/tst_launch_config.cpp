@@ -4,7 +4,7 @@
 
 #include <QRegularExpression>
 
-#include "app/launch_config.h"
+#include "app/models/launch_config.h"
 
 using namespace cvz;
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "app/launch_plan.h"
+#include "app/models/launch_plan.h"
 #include "kernels/core/index_math.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/grayscale/grayscale_body.h"

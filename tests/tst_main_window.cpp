@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "support/window_waits.h"
-#include "app/backend_choice.h"
-#include "app/prediction_session.h"
+#include "app/jobs/backend_choice.h"
+#include "app/tuning/prediction_session.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "ui/windows/ladder_dialog.h"
-#include "app/job_runner.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/job_runner.h"
+#include "app/io/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_body.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "ui/views/display_path.h"

@@ -12,17 +12,17 @@
 #include <memory>
 
 #include "support/window_waits.h"
-#include "app/job_runner.h"
-#include "app/matmul_phase_model.h"
-#include "app/matmul_runner.h"
-#include "app/matmul_traffic.h"
-#include "app/matrix_generator.h"
-#include "app/matrix_io.h"
+#include "app/jobs/job_runner.h"
+#include "app/matmul/matmul_phase_model.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/matmul/matmul_traffic.h"
+#include "app/io/matrix_generator.h"
+#include "app/io/matrix_io.h"
 #include "kernels/core/index_math.h"
 #include "app/matmul/matmul_session.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "kernels/matmul/matmul_variants.h"
-#include "ui/views/matrix_heatmap.h"
+#include "ui/pages/matmul/matrix_heatmap.h"
 
 using namespace cvz;
 

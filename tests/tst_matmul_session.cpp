@@ -12,12 +12,12 @@
 #include <cstring>
 #include <mutex>
 
-#include "app/backend_choice.h"
-#include "app/job_runner.h"
+#include "app/jobs/backend_choice.h"
+#include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
-#include "app/matmul_runner.h"
-#include "app/matrix_generator.h"
-#include "app/matrix_io.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/io/matrix_generator.h"
+#include "app/io/matrix_io.h"
 
 using namespace cvz;
 

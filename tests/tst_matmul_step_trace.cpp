@@ -6,11 +6,11 @@
 
 #include <set>
 
-#include "app/matmul_phase_model.h"
-#include "app/matmul_step_trace.h"
+#include "app/matmul/matmul_phase_model.h"
+#include "app/matmul/matmul_step_trace.h"
 #include "kernels/core/index_math.h"
 #include "kernels/matmul/matmul_variants.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 using namespace cvz;
 

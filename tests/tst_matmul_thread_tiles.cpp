@@ -5,11 +5,11 @@
 // holds items_per_thread outputs inside the block, a warp's tile is its lanes' tiles together.
 #include <QtTest>
 
-#include "app/matmul_thread_tiles.h"
+#include "app/matmul/matmul_thread_tiles.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/index_math.h"
 #include "kernels/matmul/matmul_variants.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 #include <set>
 #include <utility>

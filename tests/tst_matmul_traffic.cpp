@@ -2,10 +2,10 @@
 // closed forms the matrix view shows (naive: K loads per operand per output; tiled: K/TILE per thread).
 #include <QtTest>
 
-#include "app/matmul_phase_model.h"
-#include "app/matmul_traffic.h"
+#include "app/matmul/matmul_phase_model.h"
+#include "app/matmul/matmul_traffic.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 #include <set>
 #include <utility>

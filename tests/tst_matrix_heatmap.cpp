@@ -12,10 +12,10 @@
 #include <memory>
 
 #include "support/window_waits.h"
-#include "app/matrix.h"
-#include "app/matrix_generator.h"
+#include "app/io/matrix.h"
+#include "app/io/matrix_generator.h"
 #include "support/hover.h"
-#include "ui/views/matrix_heatmap.h"
+#include "ui/pages/matmul/matrix_heatmap.h"
 
 using namespace cvz;
 

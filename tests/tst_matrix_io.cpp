@@ -11,11 +11,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "app/csv_matrix.h"
-#include "app/matmul_runner.h"
-#include "app/matrix_generator.h"
-#include "app/matrix_io.h"
-#include "app/npy_reader.h"
+#include "app/io/csv_matrix.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/io/matrix_generator.h"
+#include "app/io/matrix_io.h"
+#include "app/io/npy_reader.h"
 #include "kernels/matmul/matmul_reference.h"
 
 using namespace cvz;

@@ -5,10 +5,10 @@
 // answers Unavailable and measured_occupancy() leaves the model to the caller.
 #include <QtTest>
 
-#include "app/device_profile.h"
-#include "app/kernel_resources.h"
-#include "app/measured_occupancy.h"
-#include "app/occupancy_model.h"
+#include "app/models/device_profile.h"
+#include "app/models/kernel_resources.h"
+#include "app/models/measured_occupancy.h"
+#include "app/models/occupancy_model.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/occupancy_api.h"
 #include "kernels/grayscale/grayscale_launch.h"

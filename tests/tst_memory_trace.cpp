@@ -24,8 +24,8 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_variants.h"
 #include "kernels/matmul/matmul_variants.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "kernels/trace/request_cost.h"
 #include <cstring>
 

@@ -11,8 +11,8 @@
 #include "support/window_waits.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
 #include "kernels/matmul/matmul_launch.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "ui/views/memory_view.h"
 #include "ui/views/trace_presentation.h"
 

@@ -15,7 +15,7 @@
 #include <limits>
 #include <vector>
 
-#include "app/npy_writer.h"
+#include "app/io/npy_writer.h"
 
 using namespace cvz;
 

@@ -9,7 +9,7 @@
 
 #include "support/window_waits.h"
 #include "support/event_waits.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/number_field_guard.h"

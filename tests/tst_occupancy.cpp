@@ -2,9 +2,9 @@
 // (CUDA Occupancy Calculator) for several profiles and shapes; the CUDA API where a device exists.
 #include <QtTest>
 
-#include "app/device_profile.h"
-#include "app/occupancy_model.h"
-#include "app/wave_model.h"
+#include "app/models/device_profile.h"
+#include "app/models/occupancy_model.h"
+#include "app/models/wave_model.h"
 
 using namespace cvz;
 

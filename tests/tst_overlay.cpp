@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "support/window_waits.h"
-#include "app/launch_plan.h"
-#include "app/overlay_geometry.h"
-#include "app/pixel_inspection.h"
-#include "app/unit_extent.h"
+#include "app/models/launch_plan.h"
+#include "app/models/overlay_geometry.h"
+#include "app/grayscale/pixel_inspection.h"
+#include "app/models/unit_extent.h"
 #include "ui/views/block_colors.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/image_view.h"

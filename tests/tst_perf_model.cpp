@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "app/block_sweep.h"
-#include "app/compiled_issue.h"
-#include "app/device_profile.h"
-#include "app/launch_sample.h"
-#include "app/perf_model.h"
+#include "app/tuning/block_sweep.h"
+#include "app/models/compiled_issue.h"
+#include "app/models/device_profile.h"
+#include "app/models/launch_sample.h"
+#include "app/models/perf_model.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 
 using namespace cvz;

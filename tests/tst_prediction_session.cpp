@@ -4,7 +4,7 @@
 // measured and the emulated time.
 #include <QtTest>
 
-#include "app/prediction_session.h"
+#include "app/tuning/prediction_session.h"
 
 using namespace cvz;
 

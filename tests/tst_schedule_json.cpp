@@ -7,7 +7,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
-#include "app/schedule_json.h"
+#include "app/io/schedule_json.h"
 
 using namespace cvz;
 

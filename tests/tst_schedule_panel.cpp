@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/schedule_json.h"
+#include "app/io/schedule_json.h"
 #include "ui/panels/schedule_panel.h"
 #include "ui/panels/schedule_sm_view.h"
 #include "ui/views/block_colors.h"

@@ -3,7 +3,7 @@
 // data (a recording that follows the model says so in its figures).
 #include <QtTest>
 
-#include "app/schedule_replay.h"
+#include "app/trace/schedule_replay.h"
 
 using namespace cvz;
 

@@ -2,7 +2,7 @@
 // item 10: "1 waves", "1 slots").
 #include <QtTest>
 
-#include "app/wave_model.h"
+#include "app/models/wave_model.h"
 #include "ui/panels/sm_panel.h"
 
 using namespace cvz;

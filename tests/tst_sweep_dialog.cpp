@@ -14,8 +14,8 @@
 #include <cmath>
 
 #include "support/window_waits.h"
-#include "app/backend_choice.h"
-#include "app/block_sweep.h"
+#include "app/jobs/backend_choice.h"
+#include "app/tuning/block_sweep.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "ui/windows/sweep_dialog.h"
 #include "ui/views/sweep_heatmap.h"

@@ -5,8 +5,8 @@
 
 #include <QRect>
 
-#include "app/launch_plan.h"
-#include "app/unit_extent.h"
+#include "app/models/launch_plan.h"
+#include "app/models/unit_extent.h"
 
 using namespace cvz;
 

@@ -23,7 +23,7 @@
 #include "support/window_waits.h"
 #include "support/event_waits.h"
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/elided_label.h"

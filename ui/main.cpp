@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/window_screenshot.h"

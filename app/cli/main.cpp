@@ -8,10 +8,10 @@
 
 #include "exit_codes.h"
 #include "help_text.h"
-#include "grayscale_command.h"
+#include "app/grayscale/grayscale_command.h"
 #include "info_command.h"
 #include "kernels_command.h"
-#include "matmul_command.h"
+#include "app/matmul/matmul_command.h"
 #include "sweep_command.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "app/grayscale/grayscale_session.h"
 
-#include "kernels/trace/grayscale_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
 
 #include <QElapsedTimer>
 

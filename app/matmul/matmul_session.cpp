@@ -10,7 +10,7 @@
 #include "app/io/matrix_generator.h"
 #include "app/io/matrix_io.h"
 #include "kernels/core/index_math.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 namespace cvz {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/grayscale/grayscale_launch.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "kernels/trace/request_cost.h"
 
 namespace cvz {

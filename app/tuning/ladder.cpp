@@ -6,8 +6,8 @@
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/reference_timing.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "kernels/trace/matmul_trace.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/matmul/matmul_trace.h"
 
 namespace cvz {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "app/csv_matrix.h"
+#include "app/io/csv_matrix.h"
 #include "fuzz_check.h"
 
 using namespace cvz;

@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "app/image_loader.h"
+#include "app/io/image_loader.h"
 #include "fuzz_check.h"
 
 using namespace cvz;

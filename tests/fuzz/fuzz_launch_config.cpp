@@ -2,7 +2,7 @@
 // Any text must give a valid shape or a message. A valid shape must print and parse back to itself,
 // and whenever a kernel's launch validation accepts it for a problem size, the grid the runner would
 // launch must fit CUDA's grid limits (validation and grid computation agree), at the extreme sizes.
-#include "app/launch_config.h"
+#include "app/models/launch_config.h"
 #include "fuzz_check.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/grayscale/grayscale_launch.h"

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "app/csv_matrix.h"
-#include "app/npy_reader.h"
-#include "app/npy_writer.h"
+#include "app/io/csv_matrix.h"
+#include "app/io/npy_reader.h"
+#include "app/io/npy_writer.h"
 #include "fuzz_check.h"
 
 using namespace cvz;

@@ -9,7 +9,7 @@
 
 #include <memory>
 
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 
 namespace cvz::test {
 

@@ -5,7 +5,7 @@
 #include <QTest>
 
 #include "window_waits.h"
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "ui/windows/main_window.h"
 
 namespace cvz::test {

@@ -1,4 +1,4 @@
-#include "app/counted.h"
+#include "app/jobs/counted.h"
 #include "ui/pages/image_page.h"
 
 #include <QComboBox>
@@ -16,16 +16,16 @@
 #include <climits>
 #include <cmath>
 
-#include "app/kernel_resources.h"
-#include "app/launch_config.h"
-#include "app/memory_trace_session.h"
-#include "app/overlay_geometry.h"
-#include "app/unit_extent.h"
+#include "app/models/kernel_resources.h"
+#include "app/models/launch_config.h"
+#include "app/trace/memory_trace_session.h"
+#include "app/models/overlay_geometry.h"
+#include "app/models/unit_extent.h"
 #include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/grayscale/grayscale_variants.h"
-#include "app/pixel_inspection.h"
-#include "app/rgb_buffer.h"
+#include "app/grayscale/pixel_inspection.h"
+#include "app/io/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"
@@ -40,7 +40,7 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
-#include "app/prediction_session.h"
+#include "app/tuning/prediction_session.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 

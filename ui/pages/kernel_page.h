@@ -5,8 +5,8 @@
 #include <QString>
 #include <QWidget>
 
-#include "app/backend_choice.h"
-#include "app/device_profile.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/device_profile.h"
 
 class QComboBox;
 class QLabel;

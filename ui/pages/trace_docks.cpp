@@ -2,8 +2,8 @@
 
 #include <QLocale>
 
-#include "app/counted.h"
-#include "app/memory_trace_session.h"
+#include "app/jobs/counted.h"
+#include "app/trace/memory_trace_session.h"
 #include "ui/views/memory_view.h"
 #include "ui/views/source_view.h"
 #include "ui/views/trace_presentation.h"

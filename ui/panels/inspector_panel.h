@@ -1,8 +1,8 @@
 #pragma once
 #include <QWidget>
 
-#include "app/pixel_inspection.h"
-#include "app/wave_model.h"
+#include "app/grayscale/pixel_inspection.h"
+#include "app/models/wave_model.h"
 
 class QLabel;
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <QWidget>
 
-#include "app/launch_plan.h"
+#include "app/models/launch_plan.h"
 #include "kernels/core/kernel_variant.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"

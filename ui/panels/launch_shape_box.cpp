@@ -3,7 +3,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 
-#include "app/launch_config.h"
+#include "app/models/launch_config.h"
 #include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {

@@ -2,8 +2,8 @@
 #include <QList>
 #include <QWidget>
 
-#include "app/device_profile.h"
-#include "app/occupancy_model.h"
+#include "app/models/device_profile.h"
+#include "app/models/occupancy_model.h"
 
 class QChart;
 class QChartView;

@@ -10,7 +10,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "app/counted.h"
+#include "app/jobs/counted.h"
 #include "ui/panels/schedule_sm_view.h"
 
 namespace cvz {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "app/schedule_replay.h"
+#include "app/trace/schedule_replay.h"
 
 class QComboBox;
 class QLabel;

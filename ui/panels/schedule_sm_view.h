@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "app/schedule_replay.h"
+#include "app/trace/schedule_replay.h"
 
 namespace cvz {
 

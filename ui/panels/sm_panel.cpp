@@ -1,4 +1,4 @@
-#include "app/counted.h"
+#include "app/jobs/counted.h"
 #include "ui/panels/sm_panel.h"
 
 #include <QPainter>

@@ -1,7 +1,7 @@
 #pragma once
 #include <QWidget>
 
-#include "app/wave_model.h"
+#include "app/models/wave_model.h"
 
 namespace cvz {
 

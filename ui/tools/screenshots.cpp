@@ -17,11 +17,11 @@
 #include <functional>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
-#include "app/memory_trace_session.h"
+#include "app/trace/memory_trace_session.h"
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"
@@ -29,7 +29,7 @@
 #include "ui/windows/main_window.h"
 #include "ui/windows/schedule_actions.h"
 #include "ui/panels/schedule_panel.h"
-#include "app/schedule_replay.h"
+#include "app/trace/schedule_replay.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"

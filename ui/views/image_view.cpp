@@ -12,7 +12,7 @@
 #include <climits>
 #include <utility>
 
-#include "app/backend_choice.h"
+#include "app/jobs/backend_choice.h"
 #include "ui/views/interop_display.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"

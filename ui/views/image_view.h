@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "app/frame_sink.h"
+#include "app/jobs/frame_sink.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/overlay_state.h"
 

@@ -15,7 +15,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "app/counted.h"
+#include "app/jobs/counted.h"
 #include "ui/views/block_colors.h"
 
 namespace cvz {

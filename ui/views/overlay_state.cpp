@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/overlay_geometry.h"
-#include "app/unit_extent.h"
+#include "app/models/overlay_geometry.h"
+#include "app/models/unit_extent.h"
 
 namespace cvz {
 

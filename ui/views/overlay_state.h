@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-#include "app/execution_animation.h"
-#include "app/launch_plan.h"
+#include "app/models/execution_animation.h"
+#include "app/models/launch_plan.h"
 
 namespace cvz {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/overlay_geometry.h"
+#include "app/models/overlay_geometry.h"
 #include "ui/views/block_colors.h"
 #include "ui/views/overlay_state.h"
 #include "ui/views/view_transform.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "app/unit_extent.h"
+#include "app/models/unit_extent.h"
 #include "ui/views/block_colors.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/overlay_state.h"

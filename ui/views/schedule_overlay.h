@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "app/launch_plan.h"
-#include "app/schedule_replay.h"
+#include "app/models/launch_plan.h"
+#include "app/trace/schedule_replay.h"
 
 namespace cvz {
 

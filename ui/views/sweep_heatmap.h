@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "app/block_sweep.h"
+#include "app/tuning/block_sweep.h"
 
 namespace cvz {
 

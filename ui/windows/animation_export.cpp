@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "app/gif_writer.h"
-#include "app/job_ticket.h"
+#include "app/io/gif_writer.h"
+#include "app/jobs/job_ticket.h"
 #include "ui/views/raster_overlay.h"
 #include "ui/views/view_transform.h"
 

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "app/execution_animation.h"
-#include "app/wave_model.h"
+#include "app/models/execution_animation.h"
+#include "app/models/wave_model.h"
 #include "ui/views/overlay_state.h"
 
 namespace cvz {

@@ -12,13 +12,13 @@
 #include <atomic>
 #include <vector>
 
-#include "app/gray_output.h"
+#include "app/grayscale/gray_output.h"
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
-#include "app/result_tables.h"
+#include "app/io/result_tables.h"
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/raster_overlay.h"

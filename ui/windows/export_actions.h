@@ -4,7 +4,7 @@
 #include <QPointer>
 #include <QString>
 
-#include "app/job_ticket.h"
+#include "app/jobs/job_ticket.h"
 
 class QAction;
 class QMenu;

@@ -15,9 +15,9 @@
 #include <cmath>
 #include <QVBoxLayout>
 
-#include "app/backend_choice.h"
-#include "app/ladder_runner.h"
-#include "app/prediction_session.h"
+#include "app/jobs/backend_choice.h"
+#include "app/tuning/ladder_runner.h"
+#include "app/tuning/prediction_session.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/workload_texts.h"
 

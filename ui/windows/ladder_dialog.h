@@ -2,8 +2,8 @@
 #include <QDialog>
 #include <QList>
 
-#include "app/device_profile.h"
-#include "app/ladder.h"
+#include "app/models/device_profile.h"
+#include "app/tuning/ladder.h"
 
 class QComboBox;
 class QLabel;

@@ -31,9 +31,9 @@
 #include <algorithm>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "app/backend_choice.h"
+#include "app/jobs/backend_choice.h"
 #include "ui/pages/kernel_page.h"
 #include "ui/views/display_path.h"
 #include "ui/views/overlay_state.h"

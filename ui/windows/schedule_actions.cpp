@@ -8,11 +8,11 @@
 #include <QMenu>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
-#include "app/rgb_buffer.h"
-#include "app/schedule_json.h"
-#include "app/schedule_recorder.h"
-#include "app/schedule_replay.h"
+#include "app/jobs/job_runner.h"
+#include "app/io/rgb_buffer.h"
+#include "app/io/schedule_json.h"
+#include "app/trace/schedule_recorder.h"
+#include "app/trace/schedule_replay.h"
 #include "ui/pages/image_page.h"
 #include "ui/panels/schedule_panel.h"
 #include "ui/views/image_surface.h"

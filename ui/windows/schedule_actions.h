@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "app/job_ticket.h"
+#include "app/jobs/job_ticket.h"
 #include "kernels/core/block_schedule.h"
 
 class QAction;

@@ -21,9 +21,9 @@
 
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/workload_texts.h"
-#include "app/backend_choice.h"
+#include "app/jobs/backend_choice.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "app/prediction_session.h"
+#include "app/tuning/prediction_session.h"
 #include "ui/views/sweep_heatmap.h"
 
 namespace cvz {

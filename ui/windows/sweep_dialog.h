@@ -2,8 +2,8 @@
 #include <QDialog>
 #include <QList>
 
-#include "app/block_sweep.h"
-#include "app/device_profile.h"
+#include "app/tuning/block_sweep.h"
+#include "app/models/device_profile.h"
 
 class QComboBox;
 class QLabel;

@@ -9,10 +9,10 @@
 #include <QTimer>
 
 #include "app/grayscale/grayscale_session.h"
-#include "app/job_runner.h"
+#include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
 #include "ui/pages/image_page.h"
-#include "ui/pages/matmul_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/windows/main_window.h"
 
 namespace cvz {

@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "app/backend_choice.h"
-#include "app/matrix.h"
-#include "app/rgb_buffer.h"
+#include "app/jobs/backend_choice.h"
+#include "app/io/matrix.h"
+#include "app/io/rgb_buffer.h"
 
 namespace cvz {
 

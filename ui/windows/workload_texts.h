@@ -4,7 +4,7 @@
 #include <QList>
 #include <QString>
 
-#include "app/device_profile.h"
+#include "app/models/device_profile.h"
 
 class QComboBox;
 

@@ -1,4 +1,4 @@
-#include "ui/views/matrix_heatmap.h"
+#include "ui/pages/matmul/matrix_heatmap.h"
 
 #include <QLinearGradient>
 #include <QMouseEvent>

@@ -9,15 +9,15 @@
 #include "app/models/launch_config.h"
 #include "app/io/memory_metrics_json.h"
 #include "app/io/rgb_buffer.h"
-#include "exit_codes.h"
+#include "app/cli/exit_codes.h"
 #include "app/grayscale/gray_output.h"
-#include "help_text.h"
-#include "kernel_option.h"
+#include "app/cli/help_text.h"
+#include "app/cli/kernel_option.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_variants.h"
-#include "kernels/trace/grayscale_trace.h"
-#include "pixel_layout_option.h"
-#include "schedule_option.h"
+#include "kernels/grayscale/grayscale_trace.h"
+#include "app/cli/pixel_layout_option.h"
+#include "app/cli/schedule_option.h"
 
 namespace cvz::cli {
 

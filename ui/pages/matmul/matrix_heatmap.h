@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/matrix.h"
+#include "app/io/matrix.h"
 
 namespace cvz {
 

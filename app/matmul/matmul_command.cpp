@@ -11,12 +11,12 @@
 #include "app/io/matrix.h"
 #include "app/io/matrix_io.h"
 #include "app/io/memory_metrics_json.h"
-#include "exit_codes.h"
-#include "help_text.h"
-#include "kernel_option.h"
-#include "kernels/trace/matmul_trace.h"
+#include "app/cli/exit_codes.h"
+#include "app/cli/help_text.h"
+#include "app/cli/kernel_option.h"
+#include "kernels/matmul/matmul_trace.h"
 #include "matmul_options.h"
-#include "schedule_option.h"
+#include "app/cli/schedule_option.h"
 
 namespace cvz::cli {
 

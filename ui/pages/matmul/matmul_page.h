@@ -6,13 +6,13 @@
 #include <optional>
 #include <vector>
 
-#include "app/backend_choice.h"
+#include "app/jobs/backend_choice.h"
 #include "app/matmul/matmul_session.h"
-#include "app/matmul_phase_model.h"
-#include "app/matmul_runner.h"
-#include "app/matmul_thread_tiles.h"
-#include "app/matmul_traffic.h"
-#include "app/matrix.h"
+#include "app/matmul/matmul_phase_model.h"
+#include "app/matmul/matmul_runner.h"
+#include "app/matmul/matmul_thread_tiles.h"
+#include "app/matmul/matmul_traffic.h"
+#include "app/io/matrix.h"
 #include "kernels/trace/memory_trace.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "ui/pages/kernel_page.h"
