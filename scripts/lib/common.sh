@@ -12,7 +12,7 @@ DEB_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins qt6-qpa-plugins
   libboost-context-dev libgif-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
-  xvfb xauth fonts-dejavu-core
+  xvfb xauth fonts-dejavu-core ccache
 )
 
 log() { printf '\033[1m[cudaviz]\033[0m %s\n' "$*" >&2; }
@@ -47,13 +47,28 @@ add_cuda_to_path() {
   else log "no CUDA toolkit: building the CPU emulator only"; fi
 }
 
+# ccache as the compiler launcher (C, C++ and CUDA), its cache outside the clone (~/.cache/ccache): a
+# rebuild after a pull, or CI's next fresh clone on the same machine, compiles only what changed. Paths
+# are hashed relative to the clone (CCACHE_BASEDIR), so a clone elsewhere hits the same entries.
+# CUDAVIZ_NO_CCACHE=1 turns it off.
+compiler_launcher_args() {
+  launcher_args=()
+  if [ -z "${CUDAVIZ_NO_CCACHE:-}" ] && command -v ccache >/dev/null 2>&1; then
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+    export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-include_file_mtime,include_file_ctime,time_macros}
+    launcher_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+                   -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  fi
+}
+
 configure_and_build() {
   local targets=("$@")
   add_cuda_to_path
   local gen=()
   [ -f "$BUILD_DIR/CMakeCache.txt" ] || gen=(-G Ninja)
+  compiler_launcher_args
   # shellcheck disable=SC2086
-  cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" ${CMAKE_ARGS:-}
+  cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" "${launcher_args[@]}" ${CMAKE_ARGS:-}
   local jobs
   jobs=$(nproc 2>/dev/null || echo 2)
   if [ ${#targets[@]} -gt 0 ]; then
