@@ -1,0 +1,266 @@
+#include "app/convolution/convolution_session.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "app/io/image_loader.h"
+#include "app/jobs/job_runner.h"
+#include "app/models/kernel_resources.h"
+#include "app/models/overlay_geometry.h"
+#include "kernels/convolution/convolution_reference.h"
+#include "kernels/convolution/convolution_trace.h"
+#include "kernels/grayscale/grayscale_launch_shape.h"
+
+namespace cvz {
+
+namespace {
+
+// One tag per kind of job: a newer request of the same kind drops a queued older one.
+const QString kLoadTag = QStringLiteral("convolution-load");
+const QString kRunTag = QStringLiteral("convolution-run");
+
+// The photo's grayscale as the kernels read it: width*height bytes, no row padding.
+std::vector<std::uint8_t> gray_of(const QImage& rgb888) {
+    const std::uint32_t w = std::uint32_t(rgb888.width()), h = std::uint32_t(rgb888.height());
+    std::vector<std::uint8_t> packed(std::size_t(w) * h * 3);
+    for (std::uint32_t y = 0; y < h; ++y) std::memcpy(packed.data() + std::size_t(y) * w * 3, rgb888.constScanLine(int(y)), std::size_t(w) * 3);
+    return convolution_input(packed.data(), w, h, PixelLayout::Interleaved);
+}
+
+QImage gray_qimage(const std::vector<std::uint8_t>& gray, std::uint32_t w, std::uint32_t h) {
+    QImage image(int(w), int(h), QImage::Format_Grayscale8);
+    for (std::uint32_t y = 0; y < h; ++y) std::memcpy(image.scanLine(int(y)), gray.data() + std::size_t(y) * w, w);
+    return image;
+}
+
+}  // namespace
+
+QImage convolution_output_image(const std::vector<float>& out, std::uint32_t w, std::uint32_t h) {
+    if (out.size() != std::size_t(w) * h || w == 0 || h == 0) return {};
+    QImage image(int(w), int(h), QImage::Format_Grayscale8);
+    for (std::uint32_t y = 0; y < h; ++y) {
+        uchar* line = image.scanLine(int(y));
+        const float* row = out.data() + std::size_t(y) * w;
+        for (std::uint32_t x = 0; x < w; ++x) {
+            const float v = row[x];
+            line[x] = std::isnan(v) ? 0 : uchar(std::clamp(v, 0.0f, 255.0f));  // truncated, as the CLI's .png
+        }
+    }
+    return image;
+}
+
+ConvolutionSession::ConvolutionSession(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs) {
+    device_ = builtin_device_profiles().first();
+    named_mask("gauss5", &mask_);
+    mask_name_ = QStringLiteral("gauss5");
+    replan();
+}
+
+ConvolutionSession::~ConvolutionSession() = default;
+
+// ---- document -----------------------------------------------------------------------------------
+
+void ConvolutionSession::openFile(const QString& path) {
+    const std::uint64_t serial = ++load_serial_;
+    jobs_->submit(kLoadTag, this, [this, path, serial]() -> JobRunner::Continuation {
+        LoadedImage loaded = load_image(path);
+        return [this, path, serial, loaded] {
+            if (serial != load_serial_) return;
+            if (!loaded.ok()) {
+                emit loadFailed(path, loaded.error);
+                return;
+            }
+            setImage(loaded.rgb, path);
+        };
+    });
+}
+
+void ConvolutionSession::setImage(const QImage& image, const QString& path) {
+    file_ = path;
+    image_ = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
+    gray_ = image_.isNull() ? std::vector<std::uint8_t>{} : gray_of(image_);
+    gray_image_ = image_.isNull() ? QImage() : gray_qimage(gray_, std::uint32_t(image_.width()), std::uint32_t(image_.height()));
+    result_ = QImage();
+    output_.clear();
+    ++input_serial_;
+    selected_pixel_ = QPoint(-1, -1);
+    position_ = 0;
+    replan();
+    emit imageChanged();
+    emit planChanged();
+    emit frameChanged();
+    requestRun();
+}
+
+// ---- mask ---------------------------------------------------------------------------------------
+
+bool ConvolutionSession::setNamedMask(const QString& name) {
+    ConvolutionMask mask;
+    if (!named_mask(name.toStdString(), &mask)) return false;
+    return setMask(mask, name);
+}
+
+bool ConvolutionSession::setMask(const ConvolutionMask& mask, const QString& name) {
+    if (!validate_mask(mask).empty()) return false;
+    if (mask.side == mask_.side && mask.values == mask_.values && name == mask_name_) return true;
+    mask_ = mask;
+    mask_name_ = name;
+    ++input_serial_;
+    replan();  // a tiled variant's shared memory follows the mask's side
+    emit maskChanged();
+    emit planChanged();
+    emit frameChanged();
+    requestRun();
+    return true;
+}
+
+// ---- launch -------------------------------------------------------------------------------------
+
+void ConvolutionSession::setLaunch(const ConvolutionLaunch& launch) {
+    if (launch.kernel == launch_.kernel && launch.block == launch_.block) return;
+    launch_ = launch;
+    replan();
+    emit launchChanged();
+    emit planChanged();
+    emit frameChanged();
+    requestRun();
+}
+
+void ConvolutionSession::setChoice(const LaunchChoice& choice) {
+    setLaunch(ConvolutionLaunch::of(ConvolutionVariant(choice.ref.variant), launched_block(choice)));
+}
+
+void ConvolutionSession::setBackend(BackendChoice backend) {
+    if (backend == backend_) return;
+    backend_ = backend;
+    emit backendChanged(backend_);
+    requestRun();
+}
+
+void ConvolutionSession::setDevice(const DeviceProfile& device) {
+    device_ = device;
+    replan();
+    emit planChanged();
+    emit frameChanged();
+}
+
+BlockResources ConvolutionSession::blockResources() const {
+    return block_resources(launch_.ref(), launch_.block, convolution_shared_bytes(launch_, mask_.side));
+}
+
+void ConvolutionSession::replan() {
+    const QSize size = image_.size();
+    launch_error_ = size.isEmpty() ? QString()
+                                   : QString::fromStdString(validate_convolution_launch(
+                                         launch_, std::uint32_t(size.width()), std::uint32_t(size.height()), mask_.side));
+    // A convolution thread maps to its output pixel as the lecture's 2-D grayscale thread maps to its
+    // pixel (column from x, row from y, a guard on both): the same plan, drawn by the same overlay.
+    const bool valid = !size.isEmpty() && launch_error_.isEmpty();
+    plan_ = valid ? plan_grayscale_launch(LaunchShape::two_d(launch_.block.x, launch_.block.y), std::uint32_t(size.width()),
+                                          std::uint32_t(size.height()))
+                  : LaunchPlan{};
+    occupancy_ = compute_occupancy(device_, blockResources());
+    waves_ = plan_waves(plan_.blocks, device_.sm_count, occupancy_.blocks_per_sm);
+    position_ = std::min(position_, animationSteps());
+    updateSelectedBlock();
+}
+
+// ---- animation and selection --------------------------------------------------------------------
+
+void ConvolutionSession::updateSelectedBlock() {
+    selected_block_ = -1;
+    if (!hasPlan() || selected_pixel_.x() < 0) return;
+    const GridCell cell = grid_cell(plan_, selected_pixel_.x(), selected_pixel_.y());
+    if (cell.in_grid) selected_block_ = std::int64_t(cell.thread.linear_block);
+}
+
+void ConvolutionSession::setAnimationMode(AnimationMode mode) {
+    if (mode == mode_) return;
+    mode_ = mode;
+    position_ = 0;
+    emit planChanged();
+    emit frameChanged();
+}
+
+std::uint64_t ConvolutionSession::animationSteps() const { return animation_steps(mode_, waves_, plan_.warps_per_block); }
+
+void ConvolutionSession::setAnimationPosition(std::uint64_t position) {
+    position = std::min(position, animationSteps());
+    if (position == position_) return;
+    position_ = position;
+    emit frameChanged();
+}
+
+AnimationFrame ConvolutionSession::frame() const {
+    return animation_frame(mode_, position_, waves_, selected_block_, plan_.warps_per_block);
+}
+
+void ConvolutionSession::select(QPoint pixel) {
+    if (pixel == selected_pixel_) return;
+    selected_pixel_ = pixel;
+    const std::int64_t before = selected_block_;
+    updateSelectedBlock();
+    if (mode_ == AnimationMode::Warps && selected_block_ != before) position_ = 0;
+    emit frameChanged();
+}
+
+// ---- runs ---------------------------------------------------------------------------------------
+
+void ConvolutionSession::requestRun() {
+    if (image_.isNull()) return;
+    const std::uint64_t serial = ++run_serial_;
+    const std::uint64_t input_serial = input_serial_;
+    ConvolutionRequest request;
+    request.gray = gray_;
+    request.width = std::uint32_t(image_.width());
+    request.height = std::uint32_t(image_.height());
+    request.mask = mask_;
+    request.launch = launch_;
+    request.backend = backend_;
+    emit runStarted();
+    jobs_->submit(kRunTag, this, [this, serial, input_serial, request, launches = launches_]() -> JobRunner::Continuation {
+        // Worker thread.
+        ConvolutionResult result = run_convolution(request);
+        if (result.status) launches->fetch_add(1);  // a launch the validator refused never ran
+        const QImage shown = result.status ? convolution_output_image(result.out, result.width, result.height) : QImage();
+        const ConvolutionLaunch launch = request.launch;
+        return [this, serial, input_serial, launch, result = std::move(result), shown]() mutable {
+            finishRun(serial, input_serial, launch, std::move(result), shown);
+        };
+    });
+}
+
+void ConvolutionSession::finishRun(std::uint64_t serial, std::uint64_t input_serial, const ConvolutionLaunch& launch,
+                                   ConvolutionResult result, const QImage& shown) {
+    answered_serial_ = std::max(answered_serial_, serial);
+    // Only the latest request's result is shown: a superseded run's would show a launch, picture or
+    // mask that is no longer the one asked for.
+    if (input_serial != input_serial_ || serial != run_serial_) return;
+    result_launch_ = launch;
+    if (!result.status) {
+        last_ = std::move(result);
+        emit runFailed(QString::fromStdString(last_.status.message()));
+        return;
+    }
+    output_ = std::move(result.out);
+    result.out.clear();
+    last_ = std::move(result);
+    result_ = shown;
+    ++completed_runs_;
+    emit runFinished(last_);
+}
+
+std::function<TraceResult(const TraceOptions&)> ConvolutionSession::traceJob() const {
+    const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
+    const ConvolutionLaunch launch = result_launch_;
+    const ConvolutionMask mask = mask_;
+    // Addresses do not depend on the pixels: the trace runs on a black picture of the same size.
+    return [=](const TraceOptions& options) {
+        return trace_convolution(nullptr, mask.values.data(), mask.side, width, height, launch, options);
+    };
+}
+
+}  // namespace cvz

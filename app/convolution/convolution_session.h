@@ -1,0 +1,151 @@
+#pragma once
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QSize>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "app/convolution/convolution_runner.h"
+#include "app/family/launch_choice.h"
+#include "app/jobs/backend_choice.h"
+#include "app/models/device_profile.h"
+#include "app/models/execution_animation.h"
+#include "app/models/launch_plan.h"
+#include "app/models/occupancy_model.h"
+#include "app/models/wave_model.h"
+#include "kernels/convolution/convolution_launch.h"
+#include "kernels/convolution/convolution_mask.h"
+#include "kernels/trace/trace_result.h"
+
+namespace cvz {
+
+class JobRunner;
+
+// The convolution family's session, without widgets: the document (a photo, and its grayscale, which
+// is the kernels' input), the mask, the launch (variant and block, backend, device profile) and what
+// follows from it (plan, occupancy, waves), the animation and the selected pixel, and the runs: every
+// change that alters the output runs the kernel once on the worker, and a newer change supersedes an
+// older one (a queued run is dropped, a stale result ignored).
+class ConvolutionSession : public QObject {
+    Q_OBJECT
+public:
+    explicit ConvolutionSession(JobRunner* jobs, QObject* parent = nullptr);
+    ~ConvolutionSession() override;
+
+    // ---- the document ----
+    void openFile(const QString& path);  // decodes on the worker; imageChanged or loadFailed
+    void setImage(const QImage& image, const QString& path = {});
+    QString file() const { return file_; }
+    QImage image() const { return image_; }  // the photo, RGB888
+    QImage grayImage() const { return gray_image_; }  // its grayscale: what the kernel convolves
+    QSize imageSize() const { return image_.size(); }
+
+    // ---- the mask ----
+    const ConvolutionMask& mask() const { return mask_; }
+    QString maskName() const { return mask_name_; }  // "gauss5", or the .npy file's name
+    // A named mask (convolution_mask.h); false (nothing changes) for an unknown name.
+    bool setNamedMask(const QString& name);
+    // Any valid mask; `name` says where it came from. False (nothing changes) when validate_mask refuses it.
+    bool setMask(const ConvolutionMask& mask, const QString& name);
+
+    // ---- the launch ----
+    ConvolutionLaunch launch() const { return launch_; }
+    LaunchChoice choice() const { return {launch_.ref(), launch_.block}; }
+    void setLaunch(const ConvolutionLaunch& launch);  // launchChanged + planChanged + a run, on a change
+    void setChoice(const LaunchChoice& choice);       // the launch panel's choice, as a launch
+    BackendChoice backend() const { return backend_; }
+    void setBackend(BackendChoice backend);
+    void setDevice(const DeviceProfile& device);
+    const DeviceProfile& device() const { return device_; }
+    bool hasPlan() const { return plan_.blocks > 0; }
+    const LaunchPlan& plan() const { return plan_; }
+    const Occupancy& occupancy() const { return occupancy_; }
+    BlockResources blockResources() const;
+    const WavePlan& waves() const { return waves_; }
+    QString launchError() const { return launch_error_; }  // why the launch cannot run; empty when it can
+
+    // ---- the animation and the selection ----
+    AnimationMode animationMode() const { return mode_; }
+    void setAnimationMode(AnimationMode mode);
+    std::uint64_t animationSteps() const;
+    std::uint64_t animationPosition() const { return position_; }
+    void setAnimationPosition(std::uint64_t position);
+    AnimationFrame frame() const;
+    void select(QPoint pixel);  // (-1, -1) clears it
+    QPoint selectedPixel() const { return selected_pixel_; }
+    std::int64_t selectedBlock() const { return selected_block_; }
+
+    // ---- runs ----
+    void requestRun();
+    bool running() const { return answered_serial_ < run_serial_; }
+    QImage result() const { return result_; }  // the output clamped to 0..255 and truncated, Grayscale8
+    const std::vector<float>& output() const { return output_; }  // the last good output, width*height floats
+    const ConvolutionResult& lastResult() const { return last_; }  // its out is moved to output()
+    ConvolutionLaunch resultLaunch() const { return result_launch_; }
+    int completedRuns() const { return completed_runs_; }
+    std::uint64_t launchCount() const { return launches_->load(); }
+
+    // The traced launch of the last answered run, for the memory trace on the worker.
+    std::function<TraceResult(const TraceOptions&)> traceJob() const;
+
+signals:
+    void imageChanged();
+    void loadFailed(const QString& path, const QString& error);
+    void maskChanged();
+    void launchChanged();
+    void backendChanged(cvz::BackendChoice backend);
+    void planChanged();
+    void frameChanged();
+    void runStarted();
+    void runFinished(const cvz::ConvolutionResult& result);
+    void runFailed(const QString& error);
+
+private:
+    void replan();
+    void updateSelectedBlock();
+    void finishRun(std::uint64_t serial, std::uint64_t input_serial, const ConvolutionLaunch& launch,
+                   ConvolutionResult result, const QImage& shown);
+
+    JobRunner* jobs_;
+    std::shared_ptr<std::atomic<std::uint64_t>> launches_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+
+    QString file_;
+    QImage image_;
+    QImage gray_image_;
+    std::vector<std::uint8_t> gray_;  // gray_image_'s bytes without row padding: the kernels' input
+    ConvolutionMask mask_;
+    QString mask_name_;
+    std::uint64_t load_serial_ = 0;
+    std::uint64_t input_serial_ = 0;  // a new picture or mask
+    std::uint64_t run_serial_ = 0;
+    std::uint64_t answered_serial_ = 0;
+
+    QImage result_;
+    std::vector<float> output_;
+    ConvolutionResult last_;
+    ConvolutionLaunch result_launch_;
+    int completed_runs_ = 0;
+
+    ConvolutionLaunch launch_ = ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{16, 16, 1});
+    BackendChoice backend_ = BackendChoice::Auto;
+    LaunchPlan plan_;
+    QString launch_error_;
+    DeviceProfile device_;
+    Occupancy occupancy_;
+    WavePlan waves_;
+    AnimationMode mode_ = AnimationMode::Off;
+    std::uint64_t position_ = 0;
+    QPoint selected_pixel_{-1, -1};
+    std::int64_t selected_block_ = -1;
+};
+
+// The float output as the display shows it and the CLI writes a .png: clamped to 0..255, truncated.
+QImage convolution_output_image(const std::vector<float>& out, std::uint32_t width, std::uint32_t height);
+
+}  // namespace cvz

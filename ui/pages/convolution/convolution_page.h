@@ -1,0 +1,115 @@
+#pragma once
+#include <QImage>
+#include <QPoint>
+#include <QString>
+
+#include "ui/pages/kernel_page.h"
+#include "ui/views/display_path.h"
+#include "ui/views/overlay_state.h"
+
+class QComboBox;
+class QLabel;
+class QSettings;
+class QSplitter;
+class QVBoxLayout;
+
+namespace cvz {
+
+class ConvolutionSession;
+class ImageSurface;
+class JobRunner;
+class MemoryTraceSession;
+class OverlayLegend;
+class TileOverlay;
+class TraceDocks;
+class ViewTransform;
+struct ConvolutionResult;
+
+// The convolution tab (PMPP chapter 7), a view of a ConvolutionSession (app/convolution): the photo's
+// grayscale (the kernels' input) and the convolved output side by side, in step, with the launch
+// grid over both. Over the views: the picked block's output tile and the input tile it reads (the
+// output tile grown by the mask's radius: the halo), and the picked pixel's mask window with its
+// reads outside the image (ghost cells, read as 0). The inspector lists the window's reads and the
+// sum the thread computed. The mask is chosen beside the kernel in the launch panel.
+class ConvolutionPage : public KernelPage {
+    Q_OBJECT
+public:
+    ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
+
+    ConvolutionSession* session() const { return session_; }
+
+    // ---- KernelPage ----
+    QString title() const override;
+    PageDocks::Docks docksUsed() const override;
+    QString documentText() const override;
+    QString documentToolTip() const override;
+    void setBackend(BackendChoice backend) override;
+    void setDevice(const DeviceProfile& device) override;
+    void runAgain() override;
+    void togglePlay() override;
+    void offerToSweep(SweepDialog* sweep) const override;
+    void chooseInSweep(SweepDialog* sweep) const override;
+    void connectSweep(SweepDialog* sweep) override;
+    void offerToLadder(LadderDialog* ladder) const override;
+    void chooseInLadder(LadderDialog* ladder) const override;
+    void connectLadder(LadderDialog* ladder) override;
+    bool canZoom() const override { return true; }
+    void zoomIn() override;
+    void zoomOut() override;
+    void zoomToFit() override;
+    void zoomToActualSize() override;
+    void restoreSettings(QSettings* settings) override;
+
+    void openFile(const QString& path);
+    ImageSurface* inputView() const { return views_[0]; }
+    ImageSurface* outputView() const { return views_[1]; }
+    TileOverlay* tileOverlay(int view) const { return tiles_[view]; }
+    QComboBox* maskBox() const { return mask_box_; }
+    MemoryTraceSession* traceSession() const { return trace_; }
+    const OverlayState& overlayState() const { return overlay_; }
+
+    // The mouse over image pixel `pixel` (pin false) or a click on it (pin true), as on the image page.
+    void inspectPixel(QPoint pixel, bool pin);
+    // The inspector's text for `pixel` (its thread, the window's reads, the sum), for tests too.
+    QString inspection(QPoint pixel) const;
+
+protected:
+    void onBind(const PageDocks& docks) override;
+    void onUnbind() override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void buildMaskBox();
+    void openMaskFile();
+    void onImageChanged();
+    void onRunFinished(const ConvolutionResult& result);
+    void pushOverlay();
+    void pushTiles();
+    void refreshInspector();
+    void showLaunch();
+    void showPlan();
+    void showFrame();
+    void traceLaunch();
+    void showTracedWarp();
+    std::int64_t hoveredBlock() const;
+    QPoint inspectedPixel() const;  // the pinned pixel, else the hovered one; (-1, -1): none
+
+    ConvolutionSession* session_;
+    MemoryTraceSession* trace_ = nullptr;
+    TraceDocks* trace_docks_ = nullptr;
+    QSettings* settings_ = nullptr;
+    DisplayPathChoice display_;
+    ViewTransform* transform_ = nullptr;
+    ImageSurface* views_[2] = {nullptr, nullptr};
+    TileOverlay* tiles_[2] = {nullptr, nullptr};
+    QSplitter* splitter_ = nullptr;
+    QLabel* output_caption_ = nullptr;
+    OverlayLegend* legend_ = nullptr;
+    QWidget* extras_ = nullptr;  // the mask chooser, shown in the launch panel while bound
+    QComboBox* mask_box_ = nullptr;
+    OverlayState overlay_;
+    QPoint hovered_pixel_{-1, -1};
+    QString run_status_;
+};
+
+}  // namespace cvz
