@@ -59,6 +59,7 @@ QString display_name(const QString& path) {
 
 ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
     : KernelPage(parent), session_(new GrayscaleSession(jobs, this)), display_(display) {
+    setObjectName(QStringLiteral("imagePage"));
     transform_ = new ViewTransform(this);
     connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
     // Block lines closer than a few device pixels are merged (and the legend says so): by zoom.
@@ -187,6 +188,10 @@ void ImagePage::restoreSettings(QSettings* settings) {
     const QByteArray splitter = settings->value(QStringLiteral("window/splitter")).toByteArray();
     splitter_->restoreState(splitter);
     settings_ = settings;
+}
+
+void ImagePage::saveSettings(QSettings* settings) const {
+    settings->setValue(QStringLiteral("window/splitter"), splitter_->saveState());
 }
 
 // ---- the document -------------------------------------------------------------------------------

@@ -60,12 +60,14 @@ public:
     void zoomToActualSize() override;
     // Frames the pinned block (else the one under the mouse) so its cells are readable; Warp: the
     // pinned (else hovered) pixel's warp. False when there is none.
-    bool zoomToBlock();
-    bool zoomToWarp();
+    bool zoomToBlock() override;
+    bool zoomToWarp() override;
     void restoreSettings(QSettings* settings) override;
+    void saveSettings(QSettings* settings) const override;
+    bool opensImages() const override { return true; }
 
     // ---- the document and the views ----
-    void openFile(const QString& path);  // on the worker; a bad file keeps what was open (the sample if nothing was)
+    void openFile(const QString& path) override;  // on the worker; a bad file keeps what was open (the sample if nothing was)
     static QString sampleFile();         // ":/samples/chelsea.png"
     QString currentFile() const { return session_->file(); }
     QImage originalImage() const { return session_->image(); }
@@ -74,8 +76,8 @@ public:
     ImageSurface* resultView() const { return views_[1]; }
     ViewTransform* viewTransform() const { return transform_; }
     DisplayPath displayPath() const { return display_.path; }
-    QString displayText() const { return display_text_; }
-    QString displayToolTip() const { return display_tooltip_; }
+    QString displayText() const override { return display_text_; }
+    QString displayToolTip() const override { return display_tooltip_; }
     OverlayLegend* legend() const { return legend_; }
     const OverlayState& overlayState() const { return overlay_; }
     QSplitter* splitter() const { return splitter_; }
@@ -88,12 +90,6 @@ public:
     // block under the mouse lightly and moves the inspector only while nothing is pinned.
     void inspectPixel(QPoint pixel, bool pin);
     void clearSelection();  // Esc
-
-signals:
-    void fileOpened(const QString& path);  // a picture was loaded from `path` (for recent files, the title)
-    void openFailed(const QString& path, const QString& error);
-    void displayChanged();  // displayText() / displayToolTip() changed
-    void errorRaised(const QString& text);  // worth a message box
 
 protected:
     void onBind(const PageDocks& docks) override;

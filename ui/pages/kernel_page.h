@@ -103,13 +103,30 @@ public:
     virtual void zoomToFit() {}
     virtual void zoomToActualSize() {}
 
-    // The page's choices (launch, layout, ...), read once at startup and written as they change.
+    // The page's choices (launch, layout, ...), read once at startup and written as they change;
+    // saveSettings writes what is kept only when the window closes (a splitter's position).
     virtual void restoreSettings(QSettings* settings) = 0;
+    virtual void saveSettings(QSettings* settings) const { Q_UNUSED(settings); }
+
+    // Pages whose document is an image file take File > Open, dropped files and recent files.
+    virtual bool opensImages() const { return false; }
+    virtual void openFile(const QString& path) { Q_UNUSED(path); }
+    // View > Zoom to Block / Warp: frame the picked block or warp; false when there is none.
+    virtual bool zoomToBlock() { return false; }
+    virtual bool zoomToWarp() { return false; }
+    // How the page's output reaches the screen ("Display: OpenGL · ..."), for the status bar; empty
+    // when the page says nothing about it.
+    virtual QString displayText() const { return {}; }
+    virtual QString displayToolTip() const { return {}; }
 
 signals:
     void statusChanged(const QString& text, bool error);
     void documentChanged();  // documentText() changed
     void workStarted();  // a load or a run went to the worker (the window shows it is busy at once)
+    void fileOpened(const QString& path);  // a document was loaded from `path` (recent files, the title)
+    void openFailed(const QString& path, const QString& error);
+    void errorRaised(const QString& text);  // worth a message box
+    void displayChanged();  // displayText() / displayToolTip() changed
 
 protected:
     virtual void onBind(const PageDocks& docks) = 0;

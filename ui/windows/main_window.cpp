@@ -34,6 +34,7 @@
 #include "app/jobs/job_runner.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "ui/pages/page_registry.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"
@@ -147,11 +148,15 @@ void MainWindow::createActions() {
     QAction* actual = view_menu->addAction(tr("&Actual Size (100%)"), this, &MainWindow::zoomToActualSize);
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     // 1-D 256 at fit zoom is a moire of staircases: these frame one block or warp readably.
-    QAction* block = view_menu->addAction(tr("Zoom to &Block"), this, [this] { image_page_->zoomToBlock(); });
+    QAction* block = view_menu->addAction(tr("Zoom to &Block"), this, [this] {
+        if (current_) current_->zoomToBlock();
+    });
     block->setObjectName(QStringLiteral("zoomToBlockAction"));
     block->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     block->setToolTip(tr("Frame the clicked block (or the one under the mouse) (Ctrl+2)"));
-    QAction* warp = view_menu->addAction(tr("Zoom to &Warp"), this, [this] { image_page_->zoomToWarp(); });
+    QAction* warp = view_menu->addAction(tr("Zoom to &Warp"), this, [this] {
+        if (current_) current_->zoomToWarp();
+    });
     warp->setObjectName(QStringLiteral("zoomToWarpAction"));
     warp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
     warp->setToolTip(tr("Frame the 32 threads of the clicked pixel's warp (Ctrl+3)"));
@@ -239,28 +244,24 @@ void MainWindow::createPages() {
     tabs_->setDocumentMode(true);
     setCentralWidget(tabs_);
 
-    image_page_ = new ImagePage(jobs_.get(), display_, tabs_);
-    image_page_->setObjectName(QStringLiteral("imagePage"));
-    addPage(image_page_);
-    // The image page's own document events: recent files, the title, the display path, errors.
-    connect(image_page_, &ImagePage::fileOpened, this, [this](const QString& path) {
-        if (!is_resource(path)) recent_->add(path);
-        setWindowTitle(tr("%1 \u2014 cudaviz").arg(display_name(path)));
-    });
-    connect(image_page_, &ImagePage::openFailed, this, [this](const QString& path) {
-        if (!QFileInfo::exists(path)) recent_->remove(path);
-    });
-    connect(image_page_, &ImagePage::errorRaised, this, &MainWindow::showError);
-    connect(image_page_, &ImagePage::displayChanged, this, &MainWindow::updateDisplayLabel);
-
-    matmul_page_ = new MatmulPage(jobs_.get(), tabs_);
-    matmul_page_->setObjectName(QStringLiteral("matmulPage"));
-    addPage(matmul_page_);
+    // One tab per family, in the registry's order; the window never names one.
+    const PageContext context{jobs_.get(), display_};
+    for (PageFactory make : page_factories()) addPage(make(context, tabs_));
 }
 
 void MainWindow::addPage(KernelPage* page) {
     pages_.append(page);
     tabs_->addTab(page, page->title());
+    // A page's document events: recent files, the title, the display path, errors.
+    connect(page, &KernelPage::fileOpened, this, [this](const QString& path) {
+        if (!is_resource(path)) recent_->add(path);
+        setWindowTitle(tr("%1 \u2014 cudaviz").arg(display_name(path)));
+    });
+    connect(page, &KernelPage::openFailed, this, [this](const QString& path) {
+        if (!QFileInfo::exists(path)) recent_->remove(path);
+    });
+    connect(page, &KernelPage::errorRaised, this, &MainWindow::showError);
+    connect(page, &KernelPage::displayChanged, this, &MainWindow::updateDisplayLabel);
     // The status bar speaks for the page in front: another page's result does not hide its line.
     connect(page, &KernelPage::statusChanged, this, [this, page](const QString& text, bool error) {
         if (page == current_) setStatus(text, error);
@@ -482,6 +483,7 @@ void MainWindow::onCurrentPageChanged() {
     for (QAction* zoom : zoom_actions_) zoom->setEnabled(current_->canZoom());
     setStatus(current_->statusText(), current_->statusIsError());
     updateDocumentLabel();
+    updateDisplayLabel();
 }
 
 // Docks the page does not use are hidden while it is in front, and come back as they were after.
@@ -567,7 +569,20 @@ QString MainWindow::openFolder() const {
     return samples.path();
 }
 
-void MainWindow::openFile(const QString& path) { image_page_->openFile(path); }
+// The page in front when it opens images, else the first that does, brought to the front.
+KernelPage* MainWindow::imageDocumentPage() const {
+    if (current_ && current_->opensImages()) return current_;
+    for (KernelPage* page : pages_)
+        if (page->opensImages()) return page;
+    return nullptr;
+}
+
+void MainWindow::openFile(const QString& path) {
+    KernelPage* page = imageDocumentPage();
+    if (!page) return;
+    tabs_->setCurrentWidget(page);
+    page->openFile(path);
+}
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
@@ -586,18 +601,20 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
-QString MainWindow::currentFile() const { return image_page_->currentFile(); }
-QImage MainWindow::originalImage() const { return image_page_->originalImage(); }
-QImage MainWindow::resultImage() const { return image_page_->resultImage(); }
-ImageSurface* MainWindow::originalView() const { return image_page_->originalView(); }
-ImageSurface* MainWindow::resultView() const { return image_page_->resultView(); }
-ViewTransform* MainWindow::viewTransform() const { return image_page_->viewTransform(); }
-DisplayPath MainWindow::displayPath() const { return image_page_->displayPath(); }
-GrayscaleSession* MainWindow::session() const { return image_page_->session(); }
-int MainWindow::completedRuns() const { return image_page_->session()->completedRuns(); }
-const OverlayState& MainWindow::overlayState() const { return image_page_->overlayState(); }
-OverlayLegend* MainWindow::legend() const { return image_page_->legend(); }
-void MainWindow::inspectPixel(QPoint pixel, bool pin) { image_page_->inspectPixel(pixel, pin); }
+ImagePage* MainWindow::imagePage() const { return page<ImagePage>(); }
+MatmulPage* MainWindow::matmulPage() const { return page<MatmulPage>(); }
+QString MainWindow::currentFile() const { return imagePage()->currentFile(); }
+QImage MainWindow::originalImage() const { return imagePage()->originalImage(); }
+QImage MainWindow::resultImage() const { return imagePage()->resultImage(); }
+ImageSurface* MainWindow::originalView() const { return imagePage()->originalView(); }
+ImageSurface* MainWindow::resultView() const { return imagePage()->resultView(); }
+ViewTransform* MainWindow::viewTransform() const { return imagePage()->viewTransform(); }
+DisplayPath MainWindow::displayPath() const { return imagePage()->displayPath(); }
+GrayscaleSession* MainWindow::session() const { return imagePage()->session(); }
+int MainWindow::completedRuns() const { return imagePage()->session()->completedRuns(); }
+const OverlayState& MainWindow::overlayState() const { return imagePage()->overlayState(); }
+OverlayLegend* MainWindow::legend() const { return imagePage()->legend(); }
+void MainWindow::inspectPixel(QPoint pixel, bool pin) { imagePage()->inspectPixel(pixel, pin); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Saved as the user arranged them, not as the page in front hides them.
@@ -605,7 +622,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("window/splitter"), image_page_->splitter()->saveState());
+    for (KernelPage* page : pages_) page->saveSettings(&settings);
     QMainWindow::closeEvent(event);
 }
 
@@ -638,9 +655,14 @@ void MainWindow::updateDocumentLabel() {
     document_label_->setToolTip(current_ ? current_->documentToolTip() : QString());
 }
 
+// The page in front says how its output reaches the screen; a page that says nothing leaves the
+// label to the one that does (the image page's display path stays in view on the other pages).
 void MainWindow::updateDisplayLabel() {
-    display_label_->setText(image_page_->displayText());
-    display_label_->setToolTip(image_page_->displayToolTip());
+    KernelPage* speaker = current_ && !current_->displayText().isEmpty() ? current_ : nullptr;
+    for (KernelPage* page : pages_)
+        if (!speaker && !page->displayText().isEmpty()) speaker = page;
+    display_label_->setText(speaker ? speaker->displayText() : QString());
+    display_label_->setToolTip(speaker ? speaker->displayToolTip() : QString());
 }
 
 }  // namespace cvz

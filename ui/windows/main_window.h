@@ -30,11 +30,11 @@ class AnimationActions;
 class ExportActions;
 class GrayscaleSession;
 class ImagePage;
+class MatmulPage;
 class ImageSurface;
 class InspectorPanel;
 class JobRunner;
 class LaunchPanel;
-class MatmulPage;
 class OccupancyPanel;
 class OverlayLegend;
 class OverlayPanel;
@@ -72,8 +72,15 @@ public:
     KernelPage* currentPage() const { return current_; }
     QList<KernelPage*> pages() const { return pages_; }
     QTabWidget* tabs() const { return tabs_; }
-    ImagePage* imagePage() const { return image_page_; }
-    MatmulPage* matmulPage() const { return matmul_page_; }
+    // The page of type P (ImagePage, ...), or null: for tests and scripts.
+    template <class P>
+    P* page() const {
+        for (KernelPage* p : pages_)
+            if (auto* typed = qobject_cast<P*>(p)) return typed;
+        return nullptr;
+    }
+    ImagePage* imagePage() const;
+    MatmulPage* matmulPage() const;
     JobRunner* jobs() const { return jobs_.get(); }
     QString statusText() const;
     QMessageBox* errorBox() const { return error_box_; }
@@ -88,8 +95,8 @@ public:
     ImageSurface* resultView() const;
     ViewTransform* viewTransform() const;
     DisplayPath displayPath() const;
-    GrayscaleSession* session() const;  // the grayscale session
-    int completedRuns() const;          // grayscale results shown so far
+    GrayscaleSession* session() const;  // the image page's session
+    int completedRuns() const;          // the image page's results shown so far
     const OverlayState& overlayState() const;
     OverlayLegend* legend() const;
     void inspectPixel(QPoint pixel, bool pin);
@@ -141,6 +148,7 @@ private:
     void restoreSettings();
     void fitToScreen();  // the window inside the screen's available area
     void addPage(KernelPage* page);
+    KernelPage* imageDocumentPage() const;  // where File > Open and dropped images go
     void onCurrentPageChanged();
     void showDocksOf(KernelPage* page);
     BackendChoice backend() const;
@@ -155,8 +163,6 @@ private:
     QTabWidget* tabs_ = nullptr;
     QList<KernelPage*> pages_;
     KernelPage* current_ = nullptr;
-    ImagePage* image_page_ = nullptr;
-    MatmulPage* matmul_page_ = nullptr;
     SweepDialog* sweep_ = nullptr;
     LadderDialog* ladder_ = nullptr;
 

@@ -56,6 +56,7 @@ const char* kMaskFileItem = "Open mask file (.npy)…";
 
 ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
     : KernelPage(parent), session_(new ConvolutionSession(jobs, this)), display_(display) {
+    setObjectName(QStringLiteral("convolutionPage"));
     transform_ = new ViewTransform(this);
     connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
     connect(transform_, &ViewTransform::zoomChanged, this, [this](double zoom) {

@@ -74,6 +74,7 @@ QColor MatmulPage::threadTileColor() { return QColor(255, 140, 0, 170); }
 
 MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     : KernelPage(parent), session_(new MatmulSession(runner, this)) {
+    setObjectName(QStringLiteral("matmulPage"));
     a_view_ = new MatrixHeatmap(this);
     b_view_ = new MatrixHeatmap(this);
     c_view_ = new MatrixHeatmap(this);
