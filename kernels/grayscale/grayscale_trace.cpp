@@ -4,11 +4,11 @@
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
-#include "../grayscale/grayscale_launch.h"
-#include "../grayscale/grayscale_variants.h"
-#include "aligned_bytes.h"
-#include "memory_recorder.h"
-#include "sampled_grid.h"
+#include "grayscale_launch.h"
+#include "grayscale_variants.h"
+#include "../trace/aligned_bytes.h"
+#include "../trace/memory_recorder.h"
+#include "../trace/sampled_grid.h"
 
 namespace cvz {
 

@@ -4,9 +4,9 @@
 // host threads; progress and cancel through TraceOptions.
 #include <cstdint>
 
-#include "../grayscale/grayscale_image.h"
-#include "../grayscale/grayscale_launch_shape.h"
-#include "trace_result.h"
+#include "grayscale_image.h"
+#include "grayscale_launch_shape.h"
+#include "../trace/trace_result.h"
 
 namespace cvz {
 

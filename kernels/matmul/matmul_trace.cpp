@@ -3,10 +3,10 @@
 
 #include "../emulator/emulate.h"
 #include "../emulator/traced_context.h"
-#include "../matmul/matmul_variants.h"
-#include "aligned_bytes.h"
-#include "memory_recorder.h"
-#include "sampled_grid.h"
+#include "matmul_variants.h"
+#include "../trace/aligned_bytes.h"
+#include "../trace/memory_recorder.h"
+#include "../trace/sampled_grid.h"
 
 namespace cvz {
 

@@ -4,8 +4,8 @@
 // the caller's thread (the app's worker); progress and cancel through TraceOptions.
 #include <cstdint>
 
-#include "../matmul/matmul_launch.h"
-#include "trace_result.h"
+#include "matmul_launch.h"
+#include "../trace/trace_result.h"
 
 namespace cvz {
 
