@@ -20,6 +20,7 @@
 #include "app/models/wave_model.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
+#include "app/grayscale/grayscale_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/windows/main_window.h"
 #include "ui/panels/occupancy_panel.h"
@@ -185,7 +186,7 @@ void TestAnimation::waves_on_screen() {
         QVERIFY(show_and_wait(w));
         w.overlayAction()->setChecked(false);  // the animation alone: exact colours to compare
         w.session()->setDevice(small_gpu());
-        w.launchPanel()->setShape(LaunchShape::two_d(8, 8));
+        w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
         auto* mode = w.animationModeBox();
         mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
@@ -242,7 +243,7 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
     w.overlayAction()->setChecked(false);
-    w.launchPanel()->setShape(LaunchShape::two_d(8, 8));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.viewTransform()->setZoom(8);
     w.viewTransform()->setCenter(QPointF(20, 12));
@@ -317,7 +318,7 @@ void TestAnimation::sm_panel_follows_the_wave() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
     w.session()->setDevice(small_gpu());
-    w.launchPanel()->setShape(LaunchShape::two_d(8, 8));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
     auto* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
     w.timeline()->setPosition(2);

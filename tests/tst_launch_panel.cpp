@@ -13,6 +13,8 @@
 #include <QTabWidget>
 #include <QSettings>
 #include <QSlider>
+#include <QStandardItemModel>
+#include <QPointer>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -34,7 +36,10 @@
 #include "ui/views/block_colors.h"
 #include "ui/views/display_path.h"
 #include "ui/views/image_surface.h"
+#include "app/grayscale/grayscale_choice.h"
+#include "app/matmul/matmul_choice.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/panels/launch_plan_html.h"
 #include "app/grayscale/grayscale_session.h"
 #include "ui/panels/launch_shape_box.h"
 #include "ui/windows/main_window.h"
@@ -56,6 +61,9 @@ namespace {
 constexpr int kRunTimeoutMs = 120000;  // only for a hang: a loaded machine is slow
 
 bool same(const LaunchShape& a, const LaunchShape& b) { return a.kind == b.kind && a.block == b.block; }
+
+// The panel edits exactly this grayscale launch (its variant, TILE and block as chosen).
+bool shows(const LaunchPanel& panel, const LaunchShape& shape) { return panel.choice() == grayscale_choice(shape); }
 
 bool near(QRgb got, const QColor& want, int tolerance) {
     return std::abs(qRed(got) - want.red()) <= tolerance && std::abs(qGreen(got) - want.green()) <= tolerance &&
@@ -92,6 +100,7 @@ private slots:
     void drag_supersedes_queued_runs();
     void occupancy_follows_block();
     void times_are_kept_per_family();
+    void extra_controls_are_lent_not_given();
     void moving_a_slider_updates_the_prediction();
 
 private:
@@ -117,28 +126,29 @@ void TestLaunchPanel::init() { QSettings().clear(); }
 
 void TestLaunchPanel::sliders_change_the_shape() {
     LaunchPanel panel;
-    panel.setShape(LaunchShape::one_d(256));
-    QSignalSpy changed(&panel, &LaunchPanel::shapeChanged);
+    panel.setChoice(grayscale_choice(LaunchShape::one_d(256)));
+    QSignalSpy changed(&panel, &LaunchPanel::choiceChanged);
     panel.threadsSlider()->setValue(300);
     QCOMPARE(changed.count(), 1);
-    QVERIFY(same(panel.shape(), LaunchShape::one_d(300)));
+    QVERIFY(shows(panel, LaunchShape::one_d(300)));
+    QVERIFY(changed.last().at(0).value<LaunchChoice>() == panel.choice());
     // The keyboard moves the slider one thread at a time.
     panel.threadsSlider()->setFocus();
     QTest::keyClick(panel.threadsSlider(), Qt::Key_Right);
-    QVERIFY(same(panel.shape(), LaunchShape::one_d(301)));
+    QVERIFY(shows(panel, LaunchShape::one_d(301)));
     // Setting the shape from outside emits only on a real change.
-    panel.setShape(LaunchShape::one_d(301));
+    panel.setChoice(grayscale_choice(LaunchShape::one_d(301)));
     QCOMPARE(changed.count(), 2);
 }
 
 void TestLaunchPanel::block_stays_within_1024_threads() {
     LaunchPanel panel;
-    panel.setShape(LaunchShape::two_d(32, 32));
+    panel.setChoice(grayscale_choice(LaunchShape::two_d(32, 32)));
     panel.xSlider()->setValue(64);  // x wins, y gives way: 64 x 16
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(64, 16)));
+    QVERIFY(shows(panel, LaunchShape::two_d(64, 16)));
     panel.ySlider()->setValue(512);  // y wins: 2 x 512
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(2, 512)));
-    QVERIFY(panel.shape().block.volume() <= 1024);
+    QVERIFY(shows(panel, LaunchShape::two_d(2, 512)));
+    QVERIFY(panel.choice().block.volume() <= 1024);
     QTRY_COMPARE_WITH_TIMEOUT(panel.xSlider()->value(), 2, 120000);  // the controls show what was committed, a turn later
 }
 
@@ -149,81 +159,101 @@ void TestLaunchPanel::squeezed_dimension_comes_back_and_says_why() {
     panel.resize(400, 500);
     panel.show();
     QVERIFY(cvz::test::wait_exposed(&panel));
-    panel.setShape(LaunchShape::two_d(16, 16));
+    panel.setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
     panel.syncNow();
     QVERIFY(panel.limitNote()->isHidden());
     for (int x : {100, 200, 366}) panel.xSlider()->setValue(x);  // a drag
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(366, 2)));
+    QVERIFY(shows(panel, LaunchShape::two_d(366, 2)));
     panel.syncNow();
     QTRY_VERIFY_WITH_TIMEOUT(panel.limitNote()->isVisible(), 120000);
     const QString note = panel.limitNote()->text();
     QVERIFY2(note.contains(QStringLiteral("blockDim.y is 2, not the 16 you set")) && note.contains(QStringLiteral("1024")),
              qPrintable(note));
     for (int x : {200, 64, 16}) panel.xSlider()->setValue(x);
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));  // what the user set
+    QVERIFY(shows(panel, LaunchShape::two_d(16, 16)));  // what the user set
     panel.syncNow();
     QVERIFY(panel.limitNote()->isHidden());
     // A shape set from outside is the user's from then on: nothing to restore.
-    panel.setShape(LaunchShape::two_d(512, 2));
+    panel.setChoice(grayscale_choice(LaunchShape::two_d(512, 2)));
     panel.xSlider()->setValue(8);
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(8, 2)));
+    QVERIFY(shows(panel, LaunchShape::two_d(8, 2)));
 
     panel.setFamily(KernelFamily::Matmul);
-    panel.setMatmulLaunch(MatmulLaunch::naive(16, 16));
+    panel.setChoice(matmul_choice(MatmulLaunch::naive(16, 16)));
     panel.syncNow();
     panel.ySlider()->setValue(300);
-    QCOMPARE(panel.matmulLaunch().block, (Dim3{3, 300, 1}));
+    QCOMPARE(panel.choice().block, (Dim3{3, 300, 1}));
     panel.syncNow();
     QVERIFY2(panel.limitNote()->text().contains(QStringLiteral("blockDim.x is 3, not the 16 you set")),
              qPrintable(panel.limitNote()->text()));
     panel.ySlider()->setValue(16);
-    QCOMPARE(panel.matmulLaunch().block, (Dim3{16, 16, 1}));
+    QCOMPARE(panel.choice().block, (Dim3{16, 16, 1}));
 }
 
 // Choosing the 1-D variant in the Kernel chooser keeps the thread count: 32x8 -> 256.
 void TestLaunchPanel::mode_switch_keeps_thread_count() {
     LaunchPanel panel;
-    panel.setShape(LaunchShape::two_d(32, 8));
+    panel.setChoice(grayscale_choice(LaunchShape::two_d(32, 8)));
     panel.syncNow();  // as after a turn of the event loop: the chooser shows gray_2d
     QCOMPARE(panel.kernelBox()->currentText(), QStringLiteral("gray_2d"));
     const int i = panel.kernelBox()->findText(QStringLiteral("gray_1d"));
     QVERIFY(i >= 0);
     panel.kernelBox()->setCurrentIndex(i);
     emit panel.kernelBox()->activated(i);
-    QVERIFY(same(panel.shape(), LaunchShape::one_d(256)));
+    QVERIFY(shows(panel, LaunchShape::one_d(256)));
     // And back: a 1-D block becomes the lecture's 16x16.
     QVERIFY(panel.chooseKernel(QStringLiteral("gray_2d")));
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));
+    QVERIFY(shows(panel, LaunchShape::two_d(16, 16)));
     QVERIFY(!panel.chooseKernel(QStringLiteral("matmul_naive")));  // not of this family
 }
 
+// One row per family of the catalogue, whichever families it has: a family added later (with its
+// page) is checked here without this test knowing it.
 void TestLaunchPanel::chooser_lists_the_catalogue_data() {
     QTest::addColumn<int>("family");
-    QTest::newRow("grayscale") << int(KernelFamily::Grayscale);
-    QTest::newRow("matmul") << int(KernelFamily::Matmul);
+    QList<int> seen;
+    for (const KernelInfo& k : kernel_catalogue())
+        if (!seen.contains(int(k.family))) {
+            seen << int(k.family);
+            QTest::newRow(to_string(k.family)) << int(k.family);
+        }
+    QVERIFY(seen.size() >= 2);
 }
 
 // The chooser lists every variant of the family, from the catalogue (name, title as tooltip), and
-// the block editor follows each one's launch rule.
+// the block editor follows each one's launch rule; the presets and the text field go to a variant of
+// the family that takes their block, and are disabled where none does. The panel knows no family.
 void TestLaunchPanel::chooser_lists_the_catalogue() {
     QFETCH(int, family);
     const KernelFamily f = KernelFamily(family);
     LaunchPanel panel;
     panel.setFamily(f);
+    QCOMPARE(panel.family(), f);
+    QCOMPARE(panel.choice().ref.family, f);
     panel.show();
     QVERIFY(cvz::test::wait_exposed(&panel));
+    QSignalSpy changed(&panel, &LaunchPanel::choiceChanged);
     const std::vector<KernelInfo>& kernels = family_catalogue(f);
+    QVERIFY(!kernels.empty());
     QCOMPARE(panel.kernelBox()->count(), int(kernels.size()));
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const KernelInfo& k = kernels[i];
         const QString name = QString::fromStdString(k.name);
         QCOMPARE(panel.kernelBox()->itemText(int(i)), name);
         QCOMPARE(panel.kernelBox()->itemData(int(i), Qt::ToolTipRole).toString(), QString::fromStdString(k.title));
+        const LaunchChoice before = panel.choice();
         QVERIFY(panel.chooseKernel(name));
         panel.syncNow();
         QCOMPARE(panel.kernelBox()->currentText(), name);
         QVERIFY(panel.variantInfo() == &k);
-        const Dim3 b = f == KernelFamily::Grayscale ? panel.shape().block : panel.matmulLaunch().block_shape();
+        // The choice names the variant (with one of its TILEs when it takes one), and was emitted.
+        const LaunchChoice c = panel.choice();
+        QCOMPARE(c.ref.family, f);
+        QCOMPARE(c.ref.variant, k.variant);
+        QVERIFY(k.tiles.empty() ? c.ref.tile == 0 : std::find(k.tiles.begin(), k.tiles.end(), c.ref.tile) != k.tiles.end());
+        if (c != before) QVERIFY(!changed.isEmpty() && changed.last().at(0).value<LaunchChoice>() == c);
+        const Dim3 b = launched_block(c);
+        QCOMPARE(panel.shapeBox()->block(), b);  // the text field shows the block launched
         switch (k.block) {
         case BlockRule::OneD:
             QVERIFY(panel.blockEditable());
@@ -245,8 +275,8 @@ void TestLaunchPanel::chooser_lists_the_catalogue() {
             panel.tileBox()->setCurrentIndex(last);
             emit panel.tileBox()->activated(last);
             const unsigned t = k.tiles.back();
-            const Dim3 now = f == KernelFamily::Grayscale ? panel.shape().block : panel.matmulLaunch().block_shape();
-            QVERIFY(now == (Dim3{t, t, 1}));
+            QVERIFY(launched_block(panel.choice()) == (Dim3{t, t, 1}));
+            QCOMPARE(panel.choice().ref.tile, t);
             break;
         }
         case BlockRule::Fixed:
@@ -258,7 +288,58 @@ void TestLaunchPanel::chooser_lists_the_catalogue() {
             break;
         }
         if (k.block != BlockRule::Tile && k.block != BlockRule::Fixed) QVERIFY(!panel.blockNote()->isVisible());
-        if (f == KernelFamily::Matmul) QCOMPARE(panel.barrierBox()->isEnabled(), k.barriers);
+        // A 1-D variant keeps the thread count of a 1-D block it comes from; a 2-D one a 2-D block.
+        if (k.block == BlockRule::OneD && launched_block(before).y == 1 && before.info() && before.info()->block == BlockRule::OneD)
+            QCOMPARE(b.x, launched_block(before).x);
+        if (k.block == BlockRule::TwoD && before.info() && before.info()->block == BlockRule::TwoD && launched_block(before).y > 1)
+            QCOMPARE(b, launched_block(before));
+    }
+
+    // The presets: enabled when a variant of the family takes their block, and then applied to the
+    // variant in use if it takes it, else to the family's first that does.
+    const auto first_of = [&](BlockRule rule) -> const KernelInfo* {
+        for (const KernelInfo& k : kernels)
+            if (k.block == rule) return &k;
+        return nullptr;
+    };
+    auto* presets = qobject_cast<QStandardItemModel*>(panel.presets()->model());
+    QVERIFY(presets);
+    int applied = 0;
+    for (int i = 1; i < panel.presets()->count(); ++i) {
+        const QString label = panel.presets()->itemText(i);
+        const bool one_d = label.startsWith(QStringLiteral("1-D"));
+        QVERIFY2(one_d || label.startsWith(QStringLiteral("2-D")), qPrintable(label));
+        const KernelInfo* target = first_of(one_d ? BlockRule::OneD : BlockRule::TwoD);
+        QCOMPARE(presets->item(i)->isEnabled(), target != nullptr);
+        if (!target) continue;
+        const KernelInfo* now = panel.variantInfo();
+        if (now && now->block == target->block) target = now;
+        emit panel.presets()->activated(i);
+        QCOMPARE(panel.presets()->currentIndex(), 0);
+        QCOMPARE(panel.variantInfo(), target);
+        const Dim3 b = panel.choice().block;
+        const QString text = one_d ? QString::number(b.x) : QStringLiteral("%1×%2").arg(b.x).arg(b.y);
+        QVERIFY2(label.contains(text), qPrintable(label + QStringLiteral(" gave ") + text));
+        ++applied;
+    }
+    QVERIFY(applied > 0);
+    // The text field likewise: "N" to a 1-D variant, "XxY" to a 2-D one, refused (and the launch
+    // kept) when the family has none.
+    for (const bool one_d : {true, false}) {
+        const KernelInfo* target = first_of(one_d ? BlockRule::OneD : BlockRule::TwoD);
+        const LaunchChoice before = panel.choice();
+        QSignalSpy refused(&panel, &LaunchPanel::invalidShape);
+        const Dim3 want = one_d ? Dim3{96, 1, 1} : Dim3{24, 8, 1};
+        panel.shapeBox()->setShapeText(one_d ? QStringLiteral("96") : QStringLiteral("24x8"));
+        if (target) {
+            QCOMPARE(panel.choice().ref.variant, target->variant);
+            QCOMPARE(panel.choice().block, want);
+            QVERIFY(refused.isEmpty());
+        } else {
+            QVERIFY(panel.choice() == before);
+            QCOMPARE(refused.count(), 1);
+            QCOMPARE(panel.shapeBox()->block(), launched_block(before));
+        }
     }
 }
 
@@ -284,6 +365,14 @@ void TestLaunchPanel::every_grayscale_variant_reaches_the_session() {
         if (already) session->requestRun();  // choosing the variant in use changes nothing: run it again
         QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !session->running(), kRunTimeoutMs);
         QCOMPARE(session->resultShape().kind, GrayscaleVariant(k.variant));
+        // The page's layout chooser sits in the panel, with only the layouts the variant reads enabled.
+        auto* layout = w.launchPanel()->findChild<QComboBox*>(QStringLiteral("layoutBox"));
+        QVERIFY(layout && layout->isVisible());
+        auto* layouts = qobject_cast<QStandardItemModel*>(layout->model());
+        for (int i = 0; i < layout->count(); ++i) {
+            const std::string l = layout->itemData(i).toString().toStdString();
+            QCOMPARE(layouts->item(i)->isEnabled(), std::find(k.layouts.begin(), k.layouts.end(), l) != k.layouts.end());
+        }
         const QImage got = session->result();
         QCOMPARE(got.size(), QSize(int(width), int(height)));
         for (std::uint32_t y = 0; y < height; ++y)
@@ -315,6 +404,12 @@ void TestLaunchPanel::every_matmul_variant_reaches_the_session() {
         if (already) session->requestRun();  // choosing the variant in use changes nothing: run it again
         QTRY_VERIFY_WITH_TIMEOUT(session->completedRuns() > runs && !session->running(), kRunTimeoutMs);
         QCOMPARE(session->resultLaunch().kernel, MatmulVariant(k.variant));
+        // The page's barrier lesson sits in the panel, for a variant with barriers only; the layout
+        // chooser of the image page does not.
+        auto* barrier = w.launchPanel()->findChild<QCheckBox*>(QStringLiteral("barrierBox"));
+        QVERIFY(barrier && barrier->isVisible());
+        QCOMPARE(barrier->isEnabled(), k.barriers);
+        QVERIFY(!w.launchPanel()->findChild<QComboBox*>(QStringLiteral("layoutBox")));
         QVERIFY2(session->lastResult().status.is_ok(), session->lastResult().status.message().c_str());
         QVERIFY(session->c());
         QCOMPARE(session->c()->data.size(), want.size());
@@ -328,12 +423,12 @@ void TestLaunchPanel::every_matmul_variant_reaches_the_session() {
 
 void TestLaunchPanel::presets_apply() {
     LaunchPanel panel;
-    panel.setShape(LaunchShape::one_d(256));
+    panel.setChoice(grayscale_choice(LaunchShape::one_d(256)));
     const int i = panel.presets()->findText(QStringLiteral("2-D 16×16 (lecture)"));
     QVERIFY(i > 0);
-    QSignalSpy changed(&panel, &LaunchPanel::shapeChanged);
+    QSignalSpy changed(&panel, &LaunchPanel::choiceChanged);
     emit panel.presets()->activated(i);
-    QVERIFY(same(panel.shape(), LaunchShape::two_d(16, 16)));
+    QVERIFY(shows(panel, LaunchShape::two_d(16, 16)));
     QCOMPARE(changed.count(), 1);
     QCOMPARE(panel.presets()->currentIndex(), 0);  // back to "Presets…"
 }
@@ -355,7 +450,7 @@ void TestLaunchPanel::plan_numbers_shown() {
     QLocale::setDefault(QLocale::c());  // no thousands separators
     LaunchPanel panel;
     const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
-    panel.showPlan(plan);
+    panel.showStats(launch_plan_html(plan));
     const QString text = panel.planText();
     QVERIFY2(text.contains(grid), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("<b>%1</b> (%2").arg(idle.section(QLatin1Char(' '), 0, 0), idle.section(QLatin1Char('('), 1, 1).chopped(1))),
@@ -371,7 +466,7 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     QVERIFY(show_and_wait(w));
     w.overlayPanel()->setOpacity(1.0);
     w.overlayPanel()->setColoring(OverlayColoring::Block);
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
     w.viewTransform()->setZoom(8);
     w.viewTransform()->setCenter(QPointF(24, 12));
     const int runs = w.completedRuns();
@@ -420,7 +515,7 @@ void TestLaunchPanel::overlay_covers_items_per_thread() {
         if (k.block != BlockRule::OneD || k.items_per_thread < 2) continue;
         ++variants;
         const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), Dim3{8, 1, 1});
-        w.launchPanel()->setShape(shape);
+        w.launchPanel()->setChoice(grayscale_choice(shape));
         QVERIFY(same(w.session()->shape(), shape));
         const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
         QCOMPARE(plan.items_per_thread, k.items_per_thread);
@@ -445,10 +540,10 @@ void TestLaunchPanel::toolbar_and_panel_stay_in_step() {
     QVERIFY(show_and_wait(w));
     auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
     QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
-    QVERIFY(same(w.launchPanel()->shape(), LaunchShape::two_d(32, 8)));
+    QVERIFY(shows(*w.launchPanel(), LaunchShape::two_d(32, 8)));
     QVERIFY(same(w.session()->shape(), LaunchShape::two_d(32, 8)));
     QTRY_COMPARE_WITH_TIMEOUT(w.launchPanel()->xSlider()->value(), 32, 120000);
-    w.launchPanel()->setShape(LaunchShape::one_d(100));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(100)));
     QCOMPARE(box->shapeText(), QStringLiteral("100"));
     QCOMPARE(box->currentText(), QStringLiteral("1-D 100"));
     // Remembered like a toolbar choice.
@@ -461,7 +556,7 @@ void TestLaunchPanel::drag_supersedes_queued_runs() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
     const int before = w.completedRuns();
-    w.launchPanel()->setShape(LaunchShape::one_d(256));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(256)));
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > before && !w.jobs()->busy(), kRunTimeoutMs);
     const int runs = w.completedRuns();
     std::promise<void> gate;
@@ -490,7 +585,7 @@ void TestLaunchPanel::occupancy_follows_block() {
     QVERIFY(show_and_wait(w));
     OccupancyPanel* occ = w.occupancyPanel();
     QVERIFY(occ->deviceBox()->count() >= 6);
-    w.launchPanel()->setShape(LaunchShape::two_d(32, 32));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(32, 32)));
     QCOMPARE(occ->occupancy().warps_per_block, 32);
     const Occupancy expected = compute_occupancy(occ->profile(), grayscale_block_resources(LaunchShape::two_d(32, 32)));
     QCOMPARE(occ->occupancy().blocks_per_sm, expected.blocks_per_sm);
@@ -506,16 +601,56 @@ void TestLaunchPanel::occupancy_follows_block() {
 }
 
 // Each family's time line is kept apart: the panel shows the one of the family it edits.
+// So are its stats and its last choice.
 void TestLaunchPanel::times_are_kept_per_family() {
     LaunchPanel panel;
     panel.setFamily(KernelFamily::Grayscale);
-    panel.showTimes(KernelFamily::Grayscale, QStringLiteral("gray time"), QStringLiteral("gray terms"));
-    panel.showTimes(KernelFamily::Matmul, QStringLiteral("matmul time"), QStringLiteral("matmul terms"));
+    panel.showTimes(QStringLiteral("gray time"), QStringLiteral("gray terms"));
+    panel.showStats(QStringLiteral("gray stats"));
+    panel.setChoice(grayscale_choice(LaunchShape::two_d(24, 8)));
+    panel.setFamily(KernelFamily::Matmul);
+    QVERIFY(panel.timesLabel()->text().isEmpty());  // nothing shown yet for this family
+    QVERIFY(panel.planText().isEmpty());
+    panel.showTimes(QStringLiteral("matmul time"), QStringLiteral("matmul terms"));
+    panel.showStats(QStringLiteral("matmul stats"));
+    panel.setChoice(matmul_choice(MatmulLaunch::tiled(8)));
+    QCOMPARE(panel.timesLabel()->text(), QStringLiteral("matmul time"));
+    panel.setFamily(KernelFamily::Grayscale);
     QCOMPARE(panel.timesLabel()->text(), QStringLiteral("gray time"));
     QCOMPARE(panel.timesLabel()->toolTip(), QStringLiteral("gray terms"));
+    QCOMPARE(panel.planText(), QStringLiteral("gray stats"));
+    QVERIFY(shows(panel, LaunchShape::two_d(24, 8)));
     panel.setFamily(KernelFamily::Matmul);
     QCOMPARE(panel.timesLabel()->text(), QStringLiteral("matmul time"));
     QCOMPARE(panel.timesLabel()->toolTip(), QStringLiteral("matmul terms"));
+    QCOMPARE(panel.planText(), QStringLiteral("matmul stats"));
+    QVERIFY(panel.choice() == matmul_choice(MatmulLaunch::tiled(8)));
+    panel.syncNow();
+    QCOMPARE(panel.kernelBox()->currentText(), QStringLiteral("matmul_tiled"));
+    QCOMPARE(panel.tileBox()->currentData().toUInt(), 8u);
+}
+
+// A page's own controls sit in the panel while it is bound and go back to the page after; the panel
+// never deletes them.
+void TestLaunchPanel::extra_controls_are_lent_not_given() {
+    QWidget page;
+    QPointer<QWidget> extras = new QWidget(&page);
+    extras->hide();
+    {
+        LaunchPanel panel;
+        panel.show();
+        QVERIFY(cvz::test::wait_exposed(&panel));
+        panel.setExtraControls(extras);
+        QCOMPARE(panel.extraControls(), extras.data());
+        QVERIFY(panel.isAncestorOf(extras));
+        QVERIFY(extras->isVisible());
+        panel.setExtraControls(nullptr);
+        QCOMPARE(extras->parentWidget(), &page);
+        QVERIFY(extras->isHidden());
+        panel.setExtraControls(extras);  // and destroyed while they are in it
+    }
+    QVERIFY(extras);
+    QCOMPARE(extras->parentWidget(), &page);
 }
 
 // Issue 15, item 2: a slider moved (grayscale) or a variant chosen (matmul) updates the predicted GPU
@@ -530,8 +665,8 @@ void TestLaunchPanel::moving_a_slider_updates_the_prediction() {
     };
     QVERIFY(panel->chooseKernel(QStringLiteral("gray_2d")));
     panel->xSlider()->setValue(32);
-    QTRY_VERIFY_WITH_TIMEOUT(panel->shape().block.x == 32, kRunTimeoutMs);
-    const GpuPrediction gray = predict_grayscale(profile, panel->shape(), 97, 33, panel->layout());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->choice().block.x == 32, kRunTimeoutMs);
+    const GpuPrediction gray = predict_grayscale(profile, grayscale_shape(panel->choice()), 97, 33, w.session()->layout());
     QVERIFY(gray.ok());
     QTRY_VERIFY2_WITH_TIMEOUT(shows(gray), qPrintable(panel->timesLabel()->text()), kRunTimeoutMs);
 

@@ -36,6 +36,7 @@
 #include "ui/views/image_surface.h"
 #include "ui/views/image_view.h"
 #include "ui/panels/inspector_panel.h"
+#include "app/grayscale/grayscale_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "app/grayscale/grayscale_session.h"
 #include "ui/panels/occupancy_panel.h"
@@ -202,11 +203,11 @@ void TestMainWindow::launch_panel_and_status_show_the_prediction() {
     QVERIFY(show_and_wait(w));
     const DeviceProfile profile = w.occupancyPanel()->profile();
     const auto expected = [&](const LaunchShape& shape) {
-        const GpuPrediction p = predict_grayscale(profile, shape, 97, 33, w.launchPanel()->layout());
+        const GpuPrediction p = predict_grayscale(profile, shape, 97, 33, w.session()->layout());
         return prediction_text(p);
     };
     QLabel* times = w.launchPanel()->timesLabel();
-    const QString first = expected(w.launchPanel()->shape());
+    const QString first = expected(grayscale_shape(w.launchPanel()->choice()));
     QVERIFY(first.startsWith(QStringLiteral("predicted on ")));
     QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(first), kRunTimeoutMs);
     QVERIFY(times->text().contains(QStringLiteral("predicted on %1").arg(profile.name)));
@@ -218,7 +219,7 @@ void TestMainWindow::launch_panel_and_status_show_the_prediction() {
         QVERIFY2(times->text().contains(QStringLiteral("measured on the GPU")), qPrintable(times->text()));
     }
     const LaunchShape other = LaunchShape::two_d(8, 4);
-    w.launchPanel()->setShape(other);
+    w.launchPanel()->setChoice(grayscale_choice(other));
     // The new run's line (its block named) with the new launch's prediction after it.
     QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("8x4")) && w.statusText().contains(expected(other)),
                              kRunTimeoutMs);
@@ -393,7 +394,7 @@ void TestMainWindow::each_change_runs_the_kernel_once() {
         return QTest::qWaitFor([&] { return finished.count() >= changes && !session->running(); }, kRunTimeoutMs) &&
                session->launchCount() == launches + std::uint64_t(changes);
     };
-    w.launchPanel()->setShape(LaunchShape::two_d(24, 8));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(24, 8)));
     QVERIFY(one_run());
     w.findChild<QComboBox*>(QStringLiteral("layoutBox"))->setCurrentIndex(1);  // planar
     QVERIFY(one_run());
@@ -589,7 +590,7 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     QVERIFY(show_and_wait(w));
     auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
     layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) &&
                                  w.session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
                              kRunTimeoutMs);
@@ -665,13 +666,13 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
 void TestMainWindow::inspector_explains_idle_thread() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));  // 112 x 48 threads over 97 x 33
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));  // 112 x 48 threads over 97 x 33
     w.inspectPixel(QPoint(100, 5), true);
     QString text = w.inspector()->plainText();
     QVERIFY2(text.contains(QStringLiteral("past the image")) && text.contains(QStringLiteral("c=100, r=5 outside 97x33")),
              qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("blockIdx\n(6, 0)")));
-    w.launchPanel()->setShape(LaunchShape::one_d(256));  // 13 blocks: 3328 threads over 3201 pixels
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(256)));  // 13 blocks: 3328 threads over 3201 pixels
     w.inspectPixel(QPoint(5, 33), true);                   // i = 33*97 + 5 = 3206
     text = w.inspector()->plainText();
     QVERIFY2(text.contains(QStringLiteral("if (i < n): 3206 >= 3201, switched off")), qPrintable(text));

@@ -2,6 +2,8 @@
 // the timeline with the image, and the block-size sweep opens for whichever kernel is shown.
 #include <QtTest>
 
+#include <QCheckBox>
+
 #include <QAction>
 #include <QComboBox>
 #include <QRadioButton>
@@ -19,6 +21,7 @@
 #include "ui/views/display_path.h"
 #include "ui/pages/image_page.h"
 #include "ui/panels/inspector_panel.h"
+#include "app/matmul/matmul_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/windows/main_window.h"
 #include "app/matmul/matmul_session.h"
@@ -59,13 +62,19 @@ void TestMainWindowMatrices::panel_switches_to_matmul_and_back() {
     QVERIFY(cvz::test::wait_exposed(&w));
     QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.imagePage()));
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
+    // Each page lends the panel its own launch controls while it is in front, and takes them back.
+    const auto lent = [&](const char* name) { return w.launchPanel()->findChild<QWidget*>(QLatin1String(name)) != nullptr; };
+    QVERIFY(lent("layoutBox") && !lent("barrierBox"));
     w.tabs()->setCurrentWidget(w.matmulPage());
     QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.matmulPage()));
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Matmul);
+    QVERIFY(!lent("layoutBox") && lent("barrierBox"));
+    QVERIFY(w.imagePage()->isAncestorOf(w.findChild<QWidget*>(QStringLiteral("layoutBox"))));
     // Occupancy follows the matmul block: naive 16x16 by default.
     QCOMPARE(w.occupancyPanel()->occupancy().warps_per_block, 8);
     w.tabs()->setCurrentIndex(0);
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
+    QVERIFY(lent("layoutBox") && !lent("barrierBox"));
 }
 
 void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
@@ -78,7 +87,7 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
     QTRY_VERIFY_WITH_TIMEOUT(page->matrixC() != nullptr, kTimeoutMs);
 
     // Choosing the tiled kernel with TILE 8 in the shared panel re-runs the page with it.
-    w.launchPanel()->setMatmulLaunch(MatmulLaunch::tiled(8));
+    w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::tiled(8)));
     QCOMPARE(page->launch().kernel, MatmulKernel::Tiled);
     QCOMPARE(page->launch().tile, 8u);
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kTimeoutMs);
@@ -91,10 +100,21 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
     w.timeline()->setPosition(2);
     QCOMPARE(page->animationPosition(), 2);
 
+    // The page's barrier lesson, in the panel: the tiled kernel without its second barrier; another
+    // variant starts with both barriers (and the box is off and disabled for the naive kernel).
+    auto* barrier = w.launchPanel()->findChild<QCheckBox*>(QStringLiteral("barrierBox"));
+    QVERIFY(barrier && barrier->isEnabled() && !barrier->isChecked());
+    barrier->setChecked(true);
+    QVERIFY(!page->launch().second_barrier);
+    QCOMPARE(page->launch().tile, 8u);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kTimeoutMs);
+
     // The slider moves the naive block.
-    w.launchPanel()->setMatmulLaunch(MatmulLaunch::naive(32, 8));
+    w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::naive(32, 8)));
     QCOMPARE(page->launch().kernel, MatmulKernel::Naive);
     QVERIFY(page->launch().block == (Dim3{32, 8, 1}));
+    QVERIFY(page->launch().second_barrier);
+    QTRY_VERIFY_WITH_TIMEOUT(!barrier->isEnabled() && !barrier->isChecked(), kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kTimeoutMs);
     QCOMPARE(w.timeline()->steps(), page->animationSteps());
 }

@@ -28,6 +28,8 @@
 #include "tests/test_paths.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "app/grayscale/grayscale_choice.h"
+#include "app/matmul/matmul_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/kernel_sources.h"
@@ -191,7 +193,7 @@ void TestSourceView::missing_file_is_a_message() {
 void TestSourceView::image_page_source_follows_picked_warp() {
     MainWindow w(choose_display_path(false));
     QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape() == LaunchShape::two_d(16, 16) && !w.session()->running(), kTimeoutMs);
     w.findChild<QAction*>(QStringLiteral("showSourceAction"))->trigger();
     auto* source = w.findChild<SourceView*>(QStringLiteral("sourceView"));
@@ -230,7 +232,7 @@ void TestSourceView::matmul_steps_highlight_their_lines_and_caption_from_trace()
     w.tabs()->setCurrentWidget(w.matmulPage());
     MatmulPage* page = w.matmulPage();
     page->setMatrices(random_matrix(37, 70, 11), random_matrix(70, 29, 12));
-    w.launchPanel()->setMatmulLaunch(MatmulLaunch::tiled(8));
+    w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::tiled(8)));
     QTRY_VERIFY_WITH_TIMEOUT(page->session()->c() && page->resultLaunch().kernel == MatmulVariant::Tiled && !page->running(), kTimeoutMs);
     w.findChild<QAction*>(QStringLiteral("showSourceAction"))->trigger();
     auto* source = w.findChild<SourceView*>(QStringLiteral("sourceView"));

@@ -24,6 +24,7 @@
 #include "support/event_waits.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "app/grayscale/grayscale_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/elided_label.h"
@@ -155,7 +156,7 @@ void TestWindowFit::every_page_fits_the_screen() {
     QVERIFY(settle(w));
     // Click an element of C so that the inspector shows the index arithmetic.
     if (page == QLatin1String("image 1x2")) {
-        w.launchPanel()->setShape(LaunchShape::two_d(1, 2));
+        w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(1, 2)));
         QVERIFY(settle(w));
     }
     if (page == QLatin1String("matrices")) {

@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFormLayout>
 #include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
@@ -10,12 +11,14 @@
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 
+#include "app/grayscale/grayscale_choice.h"
 #include "app/models/kernel_resources.h"
 #include "app/models/launch_config.h"
 #include "app/trace/memory_trace_session.h"
@@ -28,6 +31,7 @@
 #include "app/io/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/panels/launch_plan_html.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
 #include "ui/panels/sm_panel.h"
@@ -48,6 +52,12 @@ namespace cvz {
 
 namespace {
 
+const char* layout_name(PixelLayout layout) { return layout == PixelLayout::Planar ? "planar" : "interleaved"; }
+
+bool reads(const KernelInfo& info, PixelLayout layout) {
+    return std::find(info.layouts.begin(), info.layouts.end(), layout_name(layout)) != info.layouts.end();
+}
+
 bool is_resource(const QString& path) { return path.startsWith(QLatin1Char(':')); }
 
 QString display_name(const QString& path) {
@@ -60,6 +70,7 @@ QString display_name(const QString& path) {
 ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
     : KernelPage(parent), session_(new GrayscaleSession(jobs, this)), display_(display) {
     setObjectName(QStringLiteral("imagePage"));
+    buildLaunchExtras();
     transform_ = new ViewTransform(this);
     connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
     // Block lines closer than a few device pixels are merged (and the legend says so): by zoom.
@@ -240,8 +251,7 @@ void ImagePage::showTimes() {
     const GrayscaleResult& last = session_->lastResult();
     const GpuPrediction& p = prediction_->prediction();
     if (isBound())
-        docks().launch->showTimes(KernelFamily::Grayscale,
-                                  launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
+        docks().launch->showTimes(launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
                                   prediction_details(p));
     // The status line follows while it still shows the last run.
     if (!run_summary_.isEmpty() && !prediction_->pending() && statusText() == run_status_) {
@@ -411,11 +421,10 @@ void ImagePage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Grayscale);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setShape(session_->shape());
-        d.launch->setLayout(session_->layout());
+        d.launch->setChoice(grayscale_choice(session_->shape()));
     }
-    keep(connect(d.launch, &LaunchPanel::shapeChanged, session_, &GrayscaleSession::setShape));
-    keep(connect(d.launch, &LaunchPanel::layoutChanged, session_, &GrayscaleSession::setLayout));
+    d.launch->setExtraControls(launch_extras_);
+    keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &ImagePage::onLaunchChosen));
     keep(connect(d.launch, &LaunchPanel::invalidShape, this,
                  [this](const QString& error) { setStatus(tr("Block shape not run: %1").arg(error), true); }));
     keep(connect(d.overlay, &OverlayPanel::changed, this, &ImagePage::pushOverlay));
@@ -436,7 +445,52 @@ void ImagePage::onBind(const PageDocks& d) {
     showTimes();
 }
 
-void ImagePage::onUnbind() { trace_docks_->unbind(); }
+void ImagePage::onUnbind() {
+    docks().launch->setExtraControls(nullptr);
+    trace_docks_->unbind();
+}
+
+void ImagePage::onLaunchChosen(const LaunchChoice& choice) {
+    if (choice.ref.family != KernelFamily::Grayscale) return;
+    // A layout the variant does not read gives way to the first it does.
+    const KernelInfo* info = choice.info();
+    if (info && !info->layouts.empty() && !reads(*info, session_->layout()))
+        session_->setLayout(info->layouts.front() == "planar" ? PixelLayout::Planar : PixelLayout::Interleaved);
+    session_->setShape(grayscale_shape(choice));
+}
+
+void ImagePage::buildLaunchExtras() {
+    launch_extras_ = new QWidget(this);
+    launch_extras_->setObjectName(QStringLiteral("imageLaunchExtras"));
+    launch_extras_->hide();
+    auto* form = new QFormLayout(launch_extras_);
+    form->setContentsMargins(0, 0, 0, 0);
+    // The pixel layout the kernel reads.
+    layout_box_ = new QComboBox(launch_extras_);
+    layout_box_->setObjectName(QStringLiteral("layoutBox"));
+    layout_box_->addItem(tr("Interleaved RGB"), QStringLiteral("interleaved"));
+    layout_box_->addItem(tr("Planar C\u00D7H\u00D7W"), QStringLiteral("planar"));
+    layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
+    layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
+    form->addRow(tr("Pixel layout"), layout_box_);
+    showLayout();
+    connect(layout_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        session_->setLayout(layout_box_->currentData().toString() == QLatin1String("planar") ? PixelLayout::Planar
+                                                                                            : PixelLayout::Interleaved);
+    });
+}
+
+void ImagePage::showLayout() {
+    const QSignalBlocker block(layout_box_);
+    layout_box_->setCurrentIndex(layout_box_->findData(QLatin1String(layout_name(session_->layout()))));
+    // Only the layouts the variant reads can be chosen.
+    const KernelInfo* info = grayscale_variant_info(session_->shape().kind);
+    if (auto* model = qobject_cast<QStandardItemModel*>(layout_box_->model()))
+        for (int i = 0; i < layout_box_->count(); ++i) {
+            const std::string l = layout_box_->itemData(i).toString().toStdString();
+            model->item(i)->setEnabled(!info || std::find(info->layouts.begin(), info->layouts.end(), l) != info->layouts.end());
+        }
+}
 
 void ImagePage::traceLaunch() {
     const LaunchShape shape = session_->resultShape();
@@ -488,17 +542,17 @@ void ImagePage::showTracedWarp() {
 }
 
 void ImagePage::showShape() {
+    showLayout();
     if (!isBound()) return;
     const QSignalBlocker block(docks().launch);
-    docks().launch->setShape(session_->shape());
-    docks().launch->setLayout(session_->layout());
+    docks().launch->setChoice(grayscale_choice(session_->shape()));
     docks().occupancy->setBlock(grayscale_block_resources(session_->shape()));
 }
 
 void ImagePage::showPlan() {
     if (!isBound()) return;
     const PageDocks& d = docks();
-    if (session_->hasPlan()) d.launch->showPlan(session_->plan());
+    if (session_->hasPlan()) d.launch->showStats(launch_plan_html(session_->plan()));
     d.sms->setPlan(session_->waves());
     const AnimationMode mode = session_->animationMode();
     const std::uint64_t steps = session_->animationSteps();

@@ -4,11 +4,13 @@
 #include <QPointer>
 #include <QString>
 
+#include "app/family/launch_choice.h"
 #include "app/grayscale/grayscale_session.h"
 #include "ui/pages/kernel_page.h"
 #include "ui/views/display_path.h"
 #include "ui/views/overlay_state.h"
 
+class QComboBox;
 class QLabel;
 class QSettings;
 class QSplitter;
@@ -109,6 +111,11 @@ private:
     void frame(const QRect& image_rect);
     void onImageChanged();
     void onRunFinished(const GrayscaleResult& result);
+    // The launch panel's choices, to the session (a layout the variant does not read gives way first).
+    void onLaunchChosen(const LaunchChoice& choice);
+    // The pixel layout, the page's own control in the launch panel (setExtraControls while bound).
+    void buildLaunchExtras();
+    void showLayout();  // the session's layout, and only the layouts the variant reads enabled
     // Filling the bound docks.
     void showShape();
     void showPlan();
@@ -127,6 +134,8 @@ private:
     PredictionSession* prediction_ = nullptr;
     QString run_summary_, run_status_;  // the last run's summary, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
+    QWidget* launch_extras_ = nullptr;  // a child of the page, in the launch panel while bound
+    QComboBox* layout_box_ = nullptr;
     QSettings* settings_ = nullptr;
     DisplayPathChoice display_;
     QString display_text_, display_tooltip_;

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -17,7 +15,6 @@
 #include <QVBoxLayout>
 
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/grayscale/grayscale_launch.h"
 #include "ui/panels/launch_shape_box.h"
 
 namespace cvz {
@@ -28,14 +25,15 @@ constexpr int kMaxThreads = 1024;
 
 struct Preset {
     const char* label;
-    LaunchShape shape;
+    Dim3 block;
+    bool one_d;
 };
 
 const Preset kPresets[] = {
-    {"1-D 256 (lecture)", LaunchShape::one_d(256)},   {"2-D 16×16 (lecture)", LaunchShape::two_d(16, 16)},
-    {"2-D 32×32", LaunchShape::two_d(32, 32)},        {"2-D 32×8", LaunchShape::two_d(32, 8)},
-    {"2-D 8×32", LaunchShape::two_d(8, 32)},          {"1-D 1024", LaunchShape::one_d(1024)},
-    {"1-D 33 (partial warps)", LaunchShape::one_d(33)},
+    {"1-D 256 (lecture)", {256, 1, 1}, true},   {"2-D 16×16 (lecture)", {16, 16, 1}, false},
+    {"2-D 32×32", {32, 32, 1}, false},          {"2-D 32×8", {32, 8, 1}, false},
+    {"2-D 8×32", {8, 32, 1}, false},            {"1-D 1024", {1024, 1, 1}, true},
+    {"1-D 33 (partial warps)", {33, 1, 1}, true},
 };
 
 // A slider and a spin box kept equal, in one row.
@@ -56,14 +54,12 @@ QWidget* slider_row(QSlider** slider, QSpinBox** spin, int max, QWidget* parent)
     return row;
 }
 
-QString number(std::uint64_t v) { return QLocale().toString(qulonglong(v)); }
-
-// The TILE kept when switching to a variant that takes one: the current one if it has it, else its
-// middle one (16 of {8, 16, 32}).
-unsigned pick_tile(const KernelInfo& info, unsigned current) {
-    if (info.tiles.empty()) return current;
+// The TILE kept when switching to a variant that takes one: the last one chosen if it has it, else
+// its middle one (16 of {8, 16, 32}).
+unsigned pick_tile(const KernelInfo& info, unsigned last) {
+    if (info.tiles.empty()) return 0;
     for (unsigned t : info.tiles)
-        if (t == current) return t;
+        if (t == last) return t;
     return info.tiles[info.tiles.size() / 2];
 }
 
@@ -83,12 +79,34 @@ Dim3 block_for(const KernelInfo& info, Dim3 from, unsigned tile) {
     return from;
 }
 
+// A family's first variant with the lecture's 1-D launch (256 threads), or its 16x16 block.
+LaunchChoice first_choice(KernelFamily family) {
+    const std::vector<KernelInfo>& kernels = family_catalogue(family);
+    if (kernels.empty()) return LaunchChoice{KernelRef{family, 0, 0}, Dim3{256, 1, 1}};
+    const KernelInfo& info = kernels.front();
+    const unsigned tile = pick_tile(info, 0);
+    return LaunchChoice{info.ref(tile), block_for(info, Dim3{256, 1, 1}, tile)};
+}
+
+bool takes(const KernelInfo& info, bool one_d) { return info.block == (one_d ? BlockRule::OneD : BlockRule::TwoD); }
+
+// Enables the items of a combo box's list.
+void enable_item(QComboBox* box, int index, bool enabled) {
+    if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
+        if (QStandardItem* item = model->item(index)) item->setEnabled(enabled);
+}
+
 }  // namespace
 
 LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
+    family_ = kernel_catalogue().empty() ? KernelFamily{} : kernel_catalogue().front().family;
+    state().choice = first_choice(family_);
     buildUi();
     syncControls();
 }
+
+// The extras are the page's: back to it, so that it deletes them (and not this panel, first).
+LaunchPanel::~LaunchPanel() { setExtraControls(nullptr); }
 
 void LaunchPanel::syncNow() {
     if (sync_pending_) syncControls();
@@ -103,15 +121,11 @@ void LaunchPanel::buildUi() {
     kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(new QLabel(tr("Kernel"), this));
     top->addWidget(kernel_box_, 1);
-    // Grayscale: the pixel layout the kernel reads, beside the kernel (one row, not two).
-    layout_box_ = new QComboBox(this);
-    layout_box_->setObjectName(QStringLiteral("layoutBox"));
-    layout_box_->addItem(tr("Interleaved RGB"), QStringLiteral("interleaved"));
-    layout_box_->addItem(tr("Planar C\u00D7H\u00D7W"), QStringLiteral("planar"));
-    layout_box_->setItemData(0, tr("As image files store pixels: pixel i reads x[3i], x[3i+1], x[3i+2]"), Qt::ToolTipRole);
-    layout_box_->setItemData(1, tr("As the lecture's tensor: pixel i reads x[i], x[i+n], x[i+2n]"), Qt::ToolTipRole);
-    top->addWidget(layout_box_);
     v->addLayout(top);
+    // The page's own controls (setExtraControls).
+    extras_slot_ = new QVBoxLayout;
+    extras_slot_->setContentsMargins(0, 0, 0, 0);
+    v->addLayout(extras_slot_);
 
     pages_ = new QStackedWidget(this);
     auto* page1 = new QWidget(pages_);
@@ -148,22 +162,20 @@ void LaunchPanel::buildUi() {
     limit_note_->hide();
     v->addWidget(limit_note_);
 
-    barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), this);
-    barrier_box_->setToolTip(tr("Runs the kernel on the emulator without the barrier after the multiply: "
-                                "a fast thread overwrites the tiles its neighbours still read"));
-    v->addWidget(barrier_box_);
-    barrier_box_->hide();
-
-    presets_ = new QComboBox(this);
-    presets_->addItem(tr("Presets…"));
-    for (const Preset& p : kPresets) presets_->addItem(QString::fromUtf8(p.label));
-    v->addWidget(presets_);
-    // Grayscale: the shape as text in the presets' place: the lecture's presets, or any "N" / "XxY".
+    // The block as text ("256", "16x16") beside the lecture's presets: either goes to a variant of the
+    // family that takes a block of its kind.
+    auto* shape_row = new QHBoxLayout;
     shape_box_ = new LaunchShapeBox(this);
     shape_box_->setObjectName(QStringLiteral("launchShapeBox"));
     shape_box_->setToolTip(tr("A preset, or type N for a 1-D block of N threads, XxY for a 2-D block"));
-    v->addWidget(shape_box_);
-    presets_->hide();
+    presets_ = new QComboBox(this);
+    presets_->setObjectName(QStringLiteral("launchPresets"));
+    presets_->addItem(tr("Presets…"));
+    for (const Preset& p : kPresets) presets_->addItem(QString::fromUtf8(p.label));
+    shape_row->addWidget(new QLabel(tr("Block"), this));
+    shape_row->addWidget(shape_box_, 1);
+    shape_row->addWidget(presets_);
+    v->addLayout(shape_row);
 
     stats_ = new QLabel(this);
     stats_->setObjectName(QStringLiteral("launchStats"));
@@ -188,32 +200,31 @@ void LaunchPanel::buildUi() {
     connect(x_slider_, &QSlider::valueChanged, this, &LaunchPanel::onXChanged);
     connect(y_slider_, &QSlider::valueChanged, this, &LaunchPanel::onYChanged);
     connect(presets_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onPreset);
-    connect(tile_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onMatmulControls);
-    connect(barrier_box_, &QCheckBox::toggled, this, &LaunchPanel::onMatmulControls);
-    connect(shape_box_, &LaunchShapeBox::shapeChosen, this, [this](LaunchShape s) {
-        // "N" or "XxY" typed for a variant of the same rule keeps the variant (gray_1d_x4 stays x4).
-        const BlockRule now = grayscale_rule(shape_);
-        if ((now == BlockRule::OneD || now == BlockRule::TwoD) && grayscale_rule(s) == now) s.kind = shape_.kind;
-        forgetWantedBlock();
-        commit(s);
-    });
+    connect(tile_box_, qOverload<int>(&QComboBox::activated), this, &LaunchPanel::onTileChosen);
+    connect(shape_box_, &LaunchShapeBox::blockChosen, this, &LaunchPanel::onBlockTyped);
     connect(shape_box_, &LaunchShapeBox::invalidShape, this, &LaunchPanel::invalidShape);
-    connect(layout_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { emit layoutChanged(layout()); });
 }
 
+// The family's variants, and which presets apply to it: a block of a rule none of its variants
+// takes (a 1-D preset for a family of 2-D kernels) is disabled in both lists.
 void LaunchPanel::fillKernels() {
     const QSignalBlocker block(kernel_box_);
     kernel_box_->clear();
+    bool one_d = false, two_d = false;
     for (const KernelInfo& k : family_catalogue(family_)) {
         kernel_box_->addItem(QString::fromStdString(k.name), int(k.variant));
         kernel_box_->setItemData(kernel_box_->count() - 1, QString::fromStdString(k.title), Qt::ToolTipRole);
+        one_d = one_d || takes(k, true);
+        two_d = two_d || takes(k, false);
+    }
+    for (int i = 0; i < int(std::size(kPresets)); ++i) enable_item(presets_, i + 1, kPresets[i].one_d ? one_d : two_d);
+    for (int i = 0; i < shape_box_->count(); ++i) {
+        const bool item_one_d = !shape_box_->itemData(i).toString().contains(QLatin1Char('x'));
+        enable_item(shape_box_, i, item_one_d ? one_d : two_d);
     }
 }
 
-const KernelInfo* LaunchPanel::variantInfo() const {
-    const std::uint8_t v = family_ == KernelFamily::Grayscale ? std::uint8_t(shape_.kind) : std::uint8_t(matmul_.kernel);
-    return kernel_info(family_, v);
-}
+const KernelInfo* LaunchPanel::variantInfo() const { return choice().info(); }
 
 bool LaunchPanel::blockEditable() const {
     const KernelInfo* info = variantInfo();
@@ -235,96 +246,40 @@ void LaunchPanel::onKernelChosen(int index) {
     const KernelInfo* info = kernel_info(family_, std::uint8_t(kernel_box_->itemData(index).toInt()));
     if (!info) return;
     forgetWantedBlock();
-    if (family_ == KernelFamily::Grayscale) {
-        // A layout the variant does not read gives way to the first it does.
-        const std::string now = layout() == PixelLayout::Planar ? "planar" : "interleaved";
-        if (!info->layouts.empty() && std::find(info->layouts.begin(), info->layouts.end(), now) == info->layouts.end())
-            setLayout(info->layouts.front() == "planar" ? PixelLayout::Planar : PixelLayout::Interleaved);
-        const unsigned tile = pick_tile(*info, shape_.block.x);
-        commit(LaunchShape::of(GrayscaleVariant(info->variant), block_for(*info, shape_.block, tile)));
-        return;
-    }
-    const unsigned tile = pick_tile(*info, matmul_.tile);
-    commitMatmul(MatmulLaunch::of(MatmulVariant(info->variant), block_for(*info, matmul_.block_shape(), tile), tile));
+    const unsigned tile = pick_tile(*info, state().tile);
+    commit(LaunchChoice{info->ref(tile), block_for(*info, launched_block(choice()), tile)});
 }
 
-PixelLayout LaunchPanel::layout() const {
-    return layout_box_->currentData().toString() == QLatin1String("planar") ? PixelLayout::Planar : PixelLayout::Interleaved;
-}
-
-void LaunchPanel::setLayout(PixelLayout layout) {
-    layout_box_->setCurrentIndex(layout == PixelLayout::Planar ? 1 : 0);  // emits layoutChanged on a change
+void LaunchPanel::onTileChosen() {
+    if (syncing_) return;
+    const KernelInfo* info = variantInfo();
+    if (!info || info->block != BlockRule::Tile) return;
+    const unsigned tile = unsigned(tile_box_->currentData().toInt());
+    commit(LaunchChoice{info->ref(tile), Dim3{tile, tile, 1}});
 }
 
 void LaunchPanel::setFamily(KernelFamily family) {
     if (family == family_) return;
     family_ = family;
+    if (!states_.contains(int(family))) state().choice = first_choice(family);
     forgetWantedBlock();
     fillKernels();
-    // The two launch types the panel edits: a grayscale shape (with a pixel layout, typed in the
-    // shape field) or a matmul launch (with the lecture's 2-D presets).
-    const bool gray = family == KernelFamily::Grayscale;
-    layout_box_->setVisible(gray);
-    shape_box_->setVisible(gray);
-    presets_->setVisible(!gray);
-    stats_->setText(gray ? grayscale_stats_ : matmul_stats_);
-    times_->setText(times_html_[int(family)]);
-    times_->setToolTip(times_details_[int(family)]);
+    const FamilyState& s = state();
+    stats_->setText(s.stats);
+    times_->setText(s.times_html);
+    times_->setToolTip(s.times_details);
+    const QSignalBlocker block(shape_box_);
+    const LaunchChoice c = s.choice;
+    const KernelInfo* info = c.info();
+    shape_box_->showBlock(launched_block(c), info && info->block == BlockRule::OneD);
     syncControls();
 }
 
 // A block set from outside (a page, the sweep, settings) is what the user has set from then on.
-void LaunchPanel::setMatmulLaunch(const MatmulLaunch& launch) {
-    if (!(launch.block == matmul_.block)) forgetWantedBlock();
-    commitMatmul(launch);
-}
-
-void LaunchPanel::commitMatmul(const MatmulLaunch& l) {
-    const bool changed = l.kernel != matmul_.kernel || !(l.block == matmul_.block) || l.tile != matmul_.tile ||
-                         l.second_barrier != matmul_.second_barrier;
-    matmul_ = l;
-    if (!sync_pending_) {
-        sync_pending_ = true;
-        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
-    }
-    if (changed) emit matmulLaunchChanged(matmul_);
-}
-
-// The TILE chooser (either family) and the barrier lesson (matmul).
-void LaunchPanel::onMatmulControls() {
-    if (syncing_) return;
-    const KernelInfo* info = variantInfo();
-    if (!info) return;
-    const unsigned tile = unsigned(tile_box_->currentData().toInt());
-    if (family_ == KernelFamily::Grayscale) {
-        if (info->block == BlockRule::Tile) commit(LaunchShape::of(shape_.kind, Dim3{tile, tile, 1}));
-        return;
-    }
-    MatmulLaunch l = matmul_;
-    if (info->block == BlockRule::Tile) {
-        l.tile = tile;
-        l.block = Dim3{tile, tile, 1};
-    }
-    l.second_barrier = !info->barriers || !barrier_box_->isChecked();
-    commitMatmul(l);
-}
-
-void LaunchPanel::showMatmulStats(const QString& html) {
-    matmul_stats_ = html;
-    if (family_ == KernelFamily::Matmul) stats_->setText(html);
-}
-
-void LaunchPanel::showTimes(KernelFamily family, const QString& html, const QString& details) {
-    times_html_[int(family)] = html;
-    times_details_[int(family)] = details;
-    if (family_ != family) return;
-    times_->setText(html);
-    times_->setToolTip(details);
-}
-
-void LaunchPanel::setShape(const LaunchShape& s) {
-    if (!(s.block == shape_.block)) forgetWantedBlock();
-    commit(s);
+void LaunchPanel::setChoice(const LaunchChoice& c) {
+    setFamily(c.ref.family);
+    if (!(c.block == choice().block)) forgetWantedBlock();
+    commit(c);
 }
 
 void LaunchPanel::forgetWantedBlock() {
@@ -332,34 +287,40 @@ void LaunchPanel::forgetWantedBlock() {
     wanted_y_ = 0;
 }
 
-void LaunchPanel::commit(const LaunchShape& s) {
-    const bool changed = s.kind != shape_.kind || !(s.block == shape_.block);
-    shape_ = s;
-    if (changed || shape_box_->shapeText() != QString::fromStdString(to_string(s))) {
-        // The text field shows the shape at once (it is what settings and tests read back).
-        const QSignalBlocker block(shape_box_);
-        shape_box_->setShapeText(QString::fromStdString(to_string(s)));
-    }
+void LaunchPanel::scheduleSync() {
     // The controls follow on the next turn of the event loop, once for any number of changes:
-    // switching the 1-D/2-D page costs milliseconds, and shapes may arrive in bursts.
-    if (!sync_pending_) {
-        sync_pending_ = true;
-        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
+    // switching the 1-D/2-D page costs milliseconds, and choices may arrive in bursts.
+    if (sync_pending_) return;
+    sync_pending_ = true;
+    QTimer::singleShot(0, this, &LaunchPanel::syncControls);
+}
+
+void LaunchPanel::commit(const LaunchChoice& c) {
+    FamilyState& s = state();
+    const bool changed = c != s.choice;
+    s.choice = c;
+    if (c.ref.tile) s.tile = c.ref.tile;
+    {
+        // The text field shows the block at once (it is what settings and tests read back).
+        const QSignalBlocker block(shape_box_);
+        const KernelInfo* info = c.info();
+        shape_box_->showBlock(launched_block(c), info && info->block == BlockRule::OneD);
     }
-    if (changed) emit shapeChanged(shape_);
+    scheduleSync();
+    if (changed) emit choiceChanged(c);
 }
 
 void LaunchPanel::syncControls() {
     sync_pending_ = false;
     syncing_ = true;
-    const QSignalBlocker b1(kernel_box_), b2(tile_box_), b3(barrier_box_);
-    const bool gray = family_ == KernelFamily::Grayscale;
-    const KernelInfo* info = variantInfo();
+    const QSignalBlocker b1(kernel_box_), b2(tile_box_);
+    const LaunchChoice c = choice();
+    const KernelInfo* info = c.info();
     const int index = info ? kernel_box_->findData(int(info->variant)) : -1;
     kernel_box_->setCurrentIndex(index);
     kernel_box_->setToolTip(info ? QString::fromStdString(info->title) : QString());
     const BlockRule rule = info ? info->block : BlockRule::OneD;
-    const Dim3 b = gray ? shape_.block : matmul_.block_shape();
+    const Dim3 b = launched_block(c);
 
     pages_->setCurrentIndex(rule == BlockRule::OneD ? 0 : 1);
     if (rule == BlockRule::OneD) {
@@ -373,14 +334,12 @@ void LaunchPanel::syncControls() {
                        static_cast<QWidget*>(x_slider_), static_cast<QWidget*>(y_slider_),
                        static_cast<QWidget*>(x_spin_), static_cast<QWidget*>(y_spin_)})
         w->setEnabled(editable);
-    shape_box_->setEnabled(editable);
 
     tile_row_->setVisible(rule == BlockRule::Tile);
     tile_box_->clear();
     if (info)
         for (unsigned t : info->tiles) tile_box_->addItem(QStringLiteral("%1 × %1").arg(t), int(t));
-    const unsigned tile = gray ? b.x : matmul_.tile;
-    tile_box_->setCurrentIndex(std::max(0, tile_box_->findData(int(tile))));
+    tile_box_->setCurrentIndex(std::max(0, tile_box_->findData(int(c.ref.tile ? c.ref.tile : b.x))));
 
     QString note;
     if (info && rule == BlockRule::Tile)
@@ -397,60 +356,37 @@ void LaunchPanel::syncControls() {
     const QString limit = rule == BlockRule::TwoD ? limitText() : QString();
     limit_note_->setText(limit);
     limit_note_->setVisible(!limit.isEmpty());
-
-    if (gray && info) {
-        // Only the layouts the variant reads can be chosen.
-        if (auto* model = qobject_cast<QStandardItemModel*>(layout_box_->model()))
-            for (int i = 0; i < layout_box_->count(); ++i) {
-                const std::string l = layout_box_->itemData(i).toString().toStdString();
-                model->item(i)->setEnabled(std::find(info->layouts.begin(), info->layouts.end(), l) != info->layouts.end());
-            }
-    }
-    barrier_box_->setVisible(!gray);
-    barrier_box_->setEnabled(!gray && info && info->barriers);
-    barrier_box_->setChecked(!gray && !matmul_.second_barrier);
     syncing_ = false;
 }
 
 void LaunchPanel::onThreadsChanged(int value) {
     if (syncing_) return;
-    if (family_ == KernelFamily::Matmul) {
-        commitMatmul(MatmulLaunch::of(matmul_.kernel, Dim3{unsigned(value), 1, 1}, matmul_.tile));
-        return;
-    }
-    commit(LaunchShape::of(shape_.kind, Dim3{unsigned(value), 1, 1}));
+    commit(LaunchChoice{choice().ref, Dim3{unsigned(value), 1, 1}});
 }
 
 // Keep x*y <= 1024: the dimension being moved wins, the other gives way, but only as far as it must:
 // it returns to the value the user set for it as soon as that fits again (and limitText says why).
 void LaunchPanel::onXChanged(int x) {
     if (syncing_) return;
-    const Dim3 now = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
     wanted_x_ = unsigned(x);
-    if (!wanted_y_) wanted_y_ = now.y;
+    if (!wanted_y_) wanted_y_ = choice().block.y;
     commitBlock(Dim3{unsigned(x), std::max(1u, std::min<unsigned>(wanted_y_, unsigned(kMaxThreads / x))), 1});
 }
 
 void LaunchPanel::onYChanged(int y) {
     if (syncing_) return;
-    const Dim3 now = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
     wanted_y_ = unsigned(y);
-    if (!wanted_x_) wanted_x_ = now.x;
+    if (!wanted_x_) wanted_x_ = choice().block.x;
     commitBlock(Dim3{std::max(1u, std::min<unsigned>(wanted_x_, unsigned(kMaxThreads / y))), unsigned(y), 1});
 }
 
 void LaunchPanel::commitBlock(Dim3 block) {
-    if (family_ == KernelFamily::Matmul) commitMatmul(MatmulLaunch::of(matmul_.kernel, block, matmul_.tile));
-    else commit(LaunchShape::of(shape_.kind, block));
-    // The note may change with the block even when the sliders already show it.
-    if (!sync_pending_) {
-        sync_pending_ = true;
-        QTimer::singleShot(0, this, &LaunchPanel::syncControls);
-    }
+    commit(LaunchChoice{choice().ref, block});
+    scheduleSync();  // the note may change with the block even when the sliders already show it
 }
 
 QString LaunchPanel::limitText() const {
-    const Dim3 b = family_ == KernelFamily::Matmul ? matmul_.block : shape_.block;
+    const Dim3 b = choice().block;
     auto why = [](const char* dim, unsigned shown, unsigned wanted, const char* other, unsigned other_value) {
         return tr("blockDim.%1 is %2, not the %3 you set: %4 × %3 would be %5 threads, and a block may have at most "
                   "%6. It goes back to %3 when blockDim.%7 is %8 or less.")
@@ -462,52 +398,64 @@ QString LaunchPanel::limitText() const {
     return {};
 }
 
-void LaunchPanel::onPreset(int index) {
-    if (index <= 0 || index > int(std::size(kPresets))) return;
-    const LaunchShape& preset = kPresets[index - 1].shape;
-    presets_->setCurrentIndex(0);
-    forgetWantedBlock();
-    if (family_ == KernelFamily::Grayscale) {
-        commit(preset);
-        return;
-    }
-    // Matmul takes the 2-D presets as a 2-D block: for the variant in use when its block is 2-D, else
-    // for the family's first 2-D variant (the lecture's naive kernel). 1-D ones do not apply.
-    if (is_one_d(preset)) return;
+const KernelInfo* LaunchPanel::variantFor(bool one_d) const {
     const KernelInfo* info = variantInfo();
-    if (!info || info->block != BlockRule::TwoD) {
-        info = nullptr;
-        for (const KernelInfo& k : family_catalogue(family_))
-            if (k.block == BlockRule::TwoD) {
-                info = &k;
-                break;
-            }
-    }
-    if (info) commitMatmul(MatmulLaunch::of(MatmulVariant(info->variant), preset.block, matmul_.tile));
+    if (info && takes(*info, one_d)) return info;
+    for (const KernelInfo& k : family_catalogue(family_))
+        if (takes(k, one_d)) return &k;
+    return nullptr;
 }
 
-void LaunchPanel::showPlan(const LaunchPlan& p) {
-    const QString grid = p.one_d ? QStringLiteral("%1").arg(number(p.grid.x))
-                                                        : QStringLiteral("%1 × %2").arg(number(p.grid.x), number(p.grid.y));
-    QString text = tr("<table>"
-                      "<tr><td>Grid</td><td align=right><b>%1</b> blocks%2</td></tr>"
-                      "<tr><td>Threads</td><td align=right>%3</td></tr>"
-                      "<tr><td>Idle threads</td><td align=right><b>%4</b> (%5%)</td></tr>"
-                      "<tr><td>Warps</td><td align=right>%6 (%7 per block)</td></tr>"
-                      "<tr><td>Partial warps</td><td align=right>%8</td></tr>"
-                      "<tr><td>Warps with idle threads</td><td align=right>%9 divergent, %10 all idle</td></tr>")
-                       .arg(grid, p.blocks != p.grid.x ? QStringLiteral(" = %1").arg(number(p.blocks)) : QString(),
-                            number(p.total_threads), number(p.idle_threads),
-                            QString::number(100.0 * p.idle_fraction(), 'f', 1), number(p.total_warps),
-                            number(p.warps_per_block), number(p.partial_warps), number(p.divergent_warps))
-                       .arg(number(p.idle_warps));
-    if (p.items_per_thread > 1)
-        text += tr("<tr><td>Pixels per thread</td><td align=right>%1</td></tr>").arg(p.items_per_thread);
-    if (p.passes > 1)
-        text += tr("<tr><td>Grid-stride passes</td><td align=right>%1 (gridDim.y capped at 65535)</td></tr>").arg(p.passes);
-    text += QStringLiteral("</table>");
-    grayscale_stats_ = text;
-    if (family_ == KernelFamily::Grayscale) stats_->setText(text);
+void LaunchPanel::applyBlock(Dim3 block, bool one_d) {
+    const KernelInfo* info = variantFor(one_d);
+    if (!info) {
+        const QSignalBlocker quiet(shape_box_);  // the field shows the launch again
+        const LaunchChoice c = choice();
+        const KernelInfo* now = c.info();
+        shape_box_->showBlock(launched_block(c), now && now->block == BlockRule::OneD);
+        emit invalidShape(tr("no %1 kernel takes a %2 block").arg(QLatin1String(to_string(family_)),
+                                                                  one_d ? tr("1-D") : tr("2-D")));
+        return;
+    }
+    forgetWantedBlock();
+    commit(LaunchChoice{info->ref(), block});
+}
+
+void LaunchPanel::onBlockTyped(Dim3 block, bool one_d) { applyBlock(block, one_d); }
+
+void LaunchPanel::onPreset(int index) {
+    if (index <= 0 || index > int(std::size(kPresets))) return;
+    const Preset& preset = kPresets[index - 1];
+    presets_->setCurrentIndex(0);
+    applyBlock(preset.block, preset.one_d);
+}
+
+void LaunchPanel::setExtraControls(QWidget* extras) {
+    if (extras == extras_) return;
+    if (extras_) {
+        extras_slot_->removeWidget(extras_);
+        extras_->hide();
+        extras_->setParent(extras_home_);
+    }
+    extras_ = extras;
+    extras_home_ = extras ? extras->parentWidget() : nullptr;
+    if (extras) {
+        extras_slot_->addWidget(extras);
+        extras->show();
+    }
+}
+
+void LaunchPanel::showStats(const QString& html) {
+    state().stats = html;
+    stats_->setText(html);
+}
+
+void LaunchPanel::showTimes(const QString& html, const QString& details) {
+    FamilyState& s = state();
+    s.times_html = html;
+    s.times_details = details;
+    times_->setText(html);
+    times_->setToolTip(details);
 }
 
 QString LaunchPanel::planText() const { return stats_->text(); }

@@ -4,21 +4,23 @@
 #include <QRegularExpression>
 
 #include "app/models/launch_config.h"
-#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {
 
 namespace {
 
-const LaunchShape kPresets[] = {
-    LaunchShape::one_d(256),     // the lecture's 1-D launch
-    LaunchShape::two_d(16, 16),  // the lecture's 2-D launch
-    LaunchShape::two_d(32, 8),   // one warp per row
-    LaunchShape::two_d(32, 32),  // the 1024-thread maximum, 2-D
-    LaunchShape::one_d(1024),    // the 1024-thread maximum, 1-D
+struct Preset {
+    Dim3 block;
+    bool one_d;
 };
 
-bool same(const LaunchShape& a, const LaunchShape& b) { return a.kind == b.kind && a.block == b.block; }
+const Preset kPresets[] = {
+    {{256, 1, 1}, true},    // the lecture's 1-D launch
+    {{16, 16, 1}, false},   // the lecture's 2-D launch
+    {{32, 8, 1}, false},    // one warp per row
+    {{32, 32, 1}, false},   // the 1024-thread maximum, 2-D
+    {{1024, 1, 1}, true},   // the 1024-thread maximum, 1-D
+};
 
 // Accepts what the box shows as well as what the CLI takes: "2-D 16×16" -> "16x16".
 QString normalise(QString text) {
@@ -35,34 +37,47 @@ LaunchShapeBox::LaunchShapeBox(QWidget* parent) : QComboBox(parent) {
     setMinimumContentsLength(10);
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setToolTip(tr("Threads per block: pick a preset or type N (1-D) or XxY (2-D), then Enter"));
-    for (const LaunchShape& preset : kPresets)
-        addItem(label(preset), QString::fromStdString(to_string(preset)));
+    for (const Preset& preset : kPresets) addItem(label(preset.block, preset.one_d), text(preset.block, preset.one_d));
     setCurrentIndex(findData(shapeText()));
 
     connect(this, &QComboBox::activated, this, [this](int index) { setShapeText(itemData(index).toString()); });
     connect(lineEdit(), &QLineEdit::editingFinished, this, [this] { setShapeText(lineEdit()->text()); });
 }
 
-QString LaunchShapeBox::shapeText() const { return QString::fromStdString(to_string(shape_)); }
+QString LaunchShapeBox::shapeText() const { return text(block_, one_d_); }
 
-QString LaunchShapeBox::label(const LaunchShape& shape) {
-    if (is_one_d(shape)) return QStringLiteral("1-D %1").arg(shape.block.x);
-    return QStringLiteral("2-D %1\u00D7%2").arg(shape.block.x).arg(shape.block.y);
+QString LaunchShapeBox::text(Dim3 block, bool one_d) {
+    if (one_d) return QString::number(block.x);
+    return QStringLiteral("%1x%2").arg(block.x).arg(block.y);
 }
 
-QString LaunchShapeBox::setShapeText(const QString& text) {
-    const LaunchConfigParse parsed = parse_launch_config(normalise(text));
+QString LaunchShapeBox::label(Dim3 block, bool one_d) {
+    if (one_d) return QStringLiteral("1-D %1").arg(block.x);
+    return QStringLiteral("2-D %1\u00D7%2").arg(block.x).arg(block.y);
+}
+
+void LaunchShapeBox::showBlock(Dim3 block, bool one_d) {
+    block_ = block;
+    one_d_ = one_d;
+    const int preset = findData(shapeText());
+    if (preset >= 0) setCurrentIndex(preset);
+    setEditText(label(block, one_d));
+}
+
+QString LaunchShapeBox::setShapeText(const QString& typed) {
+    const QString normalised = normalise(typed);
+    const LaunchConfigParse parsed = parse_launch_config(normalised);
     if (!parsed.ok()) {
         markInvalid(parsed.error);
         return parsed.error;
     }
     markInvalid(QString());
-    const int preset = findData(QString::fromStdString(to_string(parsed.shape)));
-    if (preset >= 0) setCurrentIndex(preset);
-    setEditText(label(parsed.shape));
-    if (same(parsed.shape, shape_)) return QString();
-    shape_ = parsed.shape;
-    emit shapeChosen(shape_);
+    // parse_launch_config takes "N" as 1-D and "XxY" as 2-D: the text says which was given.
+    const bool one_d = !normalised.contains(QLatin1Char('x'), Qt::CaseInsensitive);
+    const Dim3 block = parsed.shape.block;
+    const bool changed = !(block == block_) || one_d != one_d_;
+    showBlock(block, one_d);
+    if (changed) emit blockChosen(block_, one_d_);
     return QString();
 }
 

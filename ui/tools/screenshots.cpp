@@ -16,8 +16,10 @@
 
 #include <functional>
 
+#include "app/grayscale/grayscale_choice.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
+#include "app/matmul/matmul_choice.h"
 #include "app/matmul/matmul_session.h"
 #include "app/trace/memory_trace_session.h"
 #include "ui/pages/image_page.h"
@@ -106,7 +108,7 @@ int main(int argc, char* argv[]) {
 
     GrayscaleSession* gray = w.session();
     auto run_shape = [&](const LaunchShape& shape) {
-        w.launchPanel()->setShape(shape);
+        w.launchPanel()->setChoice(grayscale_choice(shape));
         return wait_for([&] { return w.session()->resultShape().block == shape.block && idle(w); });
     };
     raise_dock(w, PageDocks::Inspector);
@@ -212,7 +214,7 @@ int main(int argc, char* argv[]) {
     w.tabs()->setCurrentWidget(w.matmulPage());
     raise_dock(w, PageDocks::Inspector);
     MatmulSession* mm = w.matmulPage()->session();
-    w.launchPanel()->setMatmulLaunch(MatmulLaunch::tiled(16));
+    w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::tiled(16)));
     wait_for([&] { return mm->c() && mm->resultLaunch().kernel == MatmulKernel::Tiled && idle(w); });
     mm->selectElement(20, 18);
     w.timeline()->setPosition(4);
@@ -266,7 +268,7 @@ int main(int argc, char* argv[]) {
         w.resize(size.expandedTo(QSize(1560, 960)));
         raise_dock(w, PageDocks::Inspector);
         const KernelInfo* warptile = matmul_variant_info(MatmulVariant::Warptile);
-        w.launchPanel()->setMatmulLaunch(MatmulLaunch::of(MatmulVariant::Warptile, warptile->fixed_block, 16));
+        w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::of(MatmulVariant::Warptile, warptile->fixed_block, 16)));
         wait_for([&] { return mm->c() && mm->resultLaunch().kernel == MatmulVariant::Warptile && idle(w); });
         mm->selectElement(200, 150);
         w.timeline()->setPosition(7);

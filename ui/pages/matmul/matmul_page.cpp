@@ -2,6 +2,7 @@
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/windows/elided_label.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -26,6 +27,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/io/matrix_generator.h"
 #include "app/io/matrix_io.h"
+#include "app/matmul/matmul_choice.h"
 #include "app/matmul/matmul_step_trace.h"
 #include "app/trace/memory_trace_session.h"
 #include "ui/pages/trace_docks.h"
@@ -75,6 +77,7 @@ QColor MatmulPage::threadTileColor() { return QColor(255, 140, 0, 170); }
 MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     : KernelPage(parent), session_(new MatmulSession(runner, this)) {
     setObjectName(QStringLiteral("matmulPage"));
+    buildLaunchExtras();
     a_view_ = new MatrixHeatmap(this);
     b_view_ = new MatrixHeatmap(this);
     c_view_ = new MatrixHeatmap(this);
@@ -454,8 +457,7 @@ void MatmulPage::showTimes() {
     const MatmulResult& last = session_->lastResult();
     const GpuPrediction& p = prediction_->prediction();
     if (isBound())
-        docks().launch->showTimes(KernelFamily::Matmul,
-                                  launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
+        docks().launch->showTimes(launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
                                   prediction_details(p));
     if (!run_summary_.isEmpty() && !prediction_->pending() && statusText() == run_status_) {
         run_status_ = with_prediction(run_summary_, p);
@@ -830,9 +832,10 @@ void MatmulPage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Matmul);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setMatmulLaunch(session_->launch());
+        d.launch->setChoice(matmul_choice(session_->launch()));
     }
-    keep(connect(d.launch, &LaunchPanel::matmulLaunchChanged, session_, &MatmulSession::setLaunch));
+    d.launch->setExtraControls(launch_extras_);
+    keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &MatmulPage::onLaunchChosen));
     keep(connect(d.timeline, &TimelineBar::positionChanged, this,
                  [this](int position) { session_->setAnimationPosition(std::max(0, position)); }));
     d.animation_mode->setEnabled(false);  // the matrices have one animation: the kernel's own steps
@@ -845,7 +848,44 @@ void MatmulPage::onBind(const PageDocks& d) {
     showTimes();
 }
 
-void MatmulPage::onUnbind() { trace_docks_->unbind(); }
+void MatmulPage::onUnbind() {
+    docks().launch->setExtraControls(nullptr);
+    trace_docks_->unbind();
+}
+
+void MatmulPage::onLaunchChosen(const LaunchChoice& choice) {
+    if (choice.ref.family != KernelFamily::Matmul) return;
+    session_->setLaunch(matmul_launch(choice, session_->launch()));
+}
+
+void MatmulPage::buildLaunchExtras() {
+    launch_extras_ = new QWidget(this);
+    launch_extras_->setObjectName(QStringLiteral("matmulLaunchExtras"));
+    launch_extras_->hide();
+    auto* v = new QVBoxLayout(launch_extras_);
+    v->setContentsMargins(0, 0, 0, 0);
+    barrier_box_ = new QCheckBox(tr("Remove the second __syncthreads() (emulator)"), launch_extras_);
+    barrier_box_->setObjectName(QStringLiteral("barrierBox"));
+    barrier_box_->setToolTip(tr("Runs the kernel on the emulator without the barrier after the multiply: "
+                                "a fast thread overwrites the tiles its neighbours still read"));
+    v->addWidget(barrier_box_);
+    showBarrier();
+    connect(barrier_box_, &QCheckBox::toggled, this, [this](bool removed) {
+        const KernelInfo* info = matmul_variant_info(session_->launch().kernel);
+        if (!info || !info->barriers) return;
+        MatmulLaunch l = session_->launch();
+        l.second_barrier = !removed;
+        session_->setLaunch(l);
+    });
+}
+
+void MatmulPage::showBarrier() {
+    const MatmulLaunch l = session_->launch();
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    const QSignalBlocker block(barrier_box_);
+    barrier_box_->setEnabled(info && info->barriers);
+    barrier_box_->setChecked(!l.second_barrier);
+}
 
 // The launch's numbers, occupancy, the SMs (the model's waves: the matrices have no wave animation,
 // so every wave is shown done and the selected block outlined), the timeline and the inspector.
@@ -856,10 +896,11 @@ void MatmulPage::showDocks() {
     const MatmulPhaseModel& model = session_->model();
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setMatmulLaunch(l);
+        d.launch->setChoice(matmul_choice(l));
     }
+    showBarrier();
     if (model.valid()) {
-        d.launch->showMatmulStats(tr("<table><tr><td>Kernel</td><td align=right><b>%1</b></td></tr>"
+        d.launch->showStats(tr("<table><tr><td>Kernel</td><td align=right><b>%1</b></td></tr>"
                                      "<tr><td>Grid</td><td align=right><b>%2 × %3</b> blocks of %4 × %5</td></tr>"
                                      "<tr><td>Output</td><td align=right>%6 × %7, K = %8</td></tr></table>")
                                       .arg(QString::fromStdString(to_string(l)))
@@ -871,7 +912,7 @@ void MatmulPage::showDocks() {
                                       .arg(model.n())
                                       .arg(model.k()));
     } else {
-        d.launch->showMatmulStats(session_->shapeError().toHtmlEscaped());
+        d.launch->showStats(session_->shapeError().toHtmlEscaped());
     }
     d.occupancy->setBlock(matmul_block_resources(l));
     const WavePlan& waves = session_->waves();

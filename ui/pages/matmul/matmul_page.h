@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/family/launch_choice.h"
 #include "app/jobs/backend_choice.h"
 #include "app/matmul/matmul_session.h"
 #include "app/matmul/matmul_phase_model.h"
@@ -17,6 +18,7 @@
 #include "kernels/matmul/matmul_launch.h"
 #include "ui/pages/kernel_page.h"
 
+class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
@@ -133,6 +135,12 @@ protected:
 private:
     void say(const QString& text, bool error = false);  // the status line and statusMessage
     void showDocks();
+    // The launch panel's choices, to the session (the barrier lesson carried over).
+    void onLaunchChosen(const LaunchChoice& choice);
+    // "Remove the second __syncthreads()", the page's own control in the launch panel while bound:
+    // enabled for a variant with barriers.
+    void buildLaunchExtras();
+    void showBarrier();
     QWidget* buildControls();
     QWidget* buildMatrixPanel(MatrixHeatmap* view, QLabel* title);
     void linkAxes();
@@ -163,6 +171,8 @@ private:
     PredictionSession* prediction_ = nullptr;
     QString run_summary_, run_status_;  // the last run's message, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
+    QWidget* launch_extras_ = nullptr;  // a child of the page, in the launch panel while bound
+    QCheckBox* barrier_box_ = nullptr;
     std::vector<const MemoryRequest*> step_requests_;
     MatmulThreadTiles thread_tiles_;          // of the selected block, read off its trace
     std::shared_ptr<const MemoryTrace> tiles_trace_;  // the trace thread_tiles_ was read from
