@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The compiled matmul kernels' issue figures behind the performance model (issue 15, README "Predicted
-# GPU time", app/models/compiled_issue.cpp): Nsight Compute at 1280^3 and 2048^3 (calibration sizes, kept out
+# The compiled matmul kernels' issue figures behind the performance model (issue 15,
+# docs/performance-model.md, app/models/compiled_issue.cpp): Nsight Compute at 1280^3 and 2048^3 (calibration sizes, kept out
 # of the validation), under the sweeps' conditions: clocks not locked (--clock-control none, after
 # 200 ms of every SM spinning) and caches not flushed between passes (--cache-control none).
 # On the GPU machine, with ncu_compare packed by ../shared/gpu/pack.sh into DEST:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Nsight Compute profiles behind the README's explanations (issue 10's bank conflicts, issue 15's
-# matmul misses). On the GPU machine, with ncu_compare packed by ../shared/gpu/pack.sh into DEST:
+# Nsight Compute profiles behind the explanations in docs/memory-figures.md (issue 10's bank conflicts)
+# and docs/measurements/2026-12-02-perf-model-validation.md (issue 15's matmul misses). On the GPU machine, with ncu_compare packed by ../shared/gpu/pack.sh into DEST:
 #   bash scripts/ncu_profiles.sh DEST
 # Writes $OUT/ncu/*.details.csv (every section's figures) and *.sass.csv (the source page: each SASS
 # instruction's executions and shared wavefronts, ideal and excessive), and $OUT/ncu.tgz.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance model's validation and calibration sweeps (issue 15, README "Predicted GPU time").
+# The performance model's validation and calibration sweeps (issue 15, docs/performance-model.md).
 # On the GPU machine, with cudaviz-cli packed by ../shared/gpu/pack.sh into DEST and test images in
 # DEST/img (img_WxH.png; any content: only the size matters):  bash scripts/perf_model_sweeps.sh DEST
 # Every sweep times each shape in 3 interleaved rounds of 20 launches (the CLI's default --rounds)
