@@ -140,7 +140,9 @@ void compare(const MemoryTrace& t, const Model& m, const QString& what) {
                             describe(m.totals[k])));
     QCOMPARE(t.unmapped_accesses, 0ull);
     if (m.keep_block == ~0ull) return;
-    for (const auto& [key, counts] : m.per_warp) {
+    for (const auto& entry : m.per_warp) {
+        const auto& key = entry.first;  // not a structured binding: C++17 lambdas cannot capture one (clang refuses)
+        const auto& counts = entry.second;
         auto it = std::find_if(t.warps.begin(), t.warps.end(),
                                [&](const WarpMetrics& w) { return w.block == key.first && w.warp == key.second; });
         QVERIFY2(it != t.warps.end(), qPrintable(what + QStringLiteral(": warp %1 missing").arg(key.second)));
