@@ -140,6 +140,7 @@ void LaunchPanel::buildUi() {
     y_slider_->setToolTip(tr("blockDim.y: threads down a block (rows); x × y may be at most 1024"));
     pages_->addWidget(page1);
     pages_->addWidget(page2);
+    pages_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // spare height goes below, not between rows
     v->addWidget(pages_);
 
     // A variant that takes a TILE: the tiles it is compiled for.
