@@ -696,6 +696,28 @@ void TestLaunchPanel::extra_controls_are_lent_not_given() {
     }
     QVERIFY(extras);
     QCOMPARE(extras->parentWidget(), &page);
+
+    // Extras whose page is gone while they are lent (a window closing) are deleted, not leaked.
+    auto* gone = new QWidget;
+    QPointer<QWidget> orphan = new QWidget(gone);
+    {
+        LaunchPanel panel;
+        panel.setExtraControls(orphan);
+        delete gone;
+        QVERIFY(orphan);
+    }
+    QVERIFY(!orphan);
+    // And a window's pages take theirs with them, the bound page's and the other's.
+    QPointer<QWidget> layout, barrier;
+    {
+        MainWindow w(gl_, png_);
+        QVERIFY(show_and_wait(w));
+        layout = w.findChild<QWidget*>(QStringLiteral("layoutBox"));
+        barrier = w.findChild<QWidget*>(QStringLiteral("barrierBox"));
+        QVERIFY(layout && barrier);
+        QVERIFY(w.launchPanel()->isAncestorOf(layout));
+    }
+    QVERIFY(!layout && !barrier);
 }
 
 // Issue 15, item 2: a slider moved (grayscale) or a variant chosen (matmul) updates the predicted GPU

@@ -436,10 +436,14 @@ void LaunchPanel::setExtraControls(QWidget* extras) {
     if (extras_) {
         extras_slot_->removeWidget(extras_);
         extras_->hide();
-        extras_->setParent(extras_home_);
+        if (extras_had_home_ && !extras_home_)
+            delete extras_;  // the page that lent them is gone (a window closing): nobody else would
+        else
+            extras_->setParent(extras_home_);
     }
     extras_ = extras;
     extras_home_ = extras ? extras->parentWidget() : nullptr;
+    extras_had_home_ = extras_home_ != nullptr;
     if (extras) {
         extras_slot_->addWidget(extras);
         extras->show();

@@ -118,6 +118,7 @@ private:
     QVBoxLayout* extras_slot_ = nullptr;
     QPointer<QWidget> extras_;
     QPointer<QWidget> extras_home_;  // the parent the extras are given back to
+    bool extras_had_home_ = false;
     QLabel* block_note_ = nullptr;
     QLabel* limit_note_ = nullptr;
     // The blockDim.x and blockDim.y last set with the sliders (0: none): when the other dimension
