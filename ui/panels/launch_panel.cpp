@@ -324,6 +324,12 @@ void LaunchPanel::syncControls() {
     const Dim3 b = launched_block(c);
 
     pages_->setCurrentIndex(rule == BlockRule::OneD ? 0 : 1);
+    // The stack is as tall as the page shown (one slider row or two), not as its tallest page.
+    for (int i = 0; i < pages_->count(); ++i) {
+        const QSizePolicy::Policy policy = i == pages_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        pages_->widget(i)->setSizePolicy(policy, policy);
+    }
+    pages_->updateGeometry();
     if (rule == BlockRule::OneD) {
         threads_slider_->setValue(int(b.x));
     } else {
