@@ -83,6 +83,7 @@ private slots:
     void initTestCase();
     void init();
 
+    void conversions_keep_the_launch();
     void sliders_change_the_shape();
     void block_stays_within_1024_threads();
     void squeezed_dimension_comes_back_and_says_why();
@@ -123,6 +124,50 @@ void TestLaunchPanel::initTestCase() {
 }
 
 void TestLaunchPanel::init() { QSettings().clear(); }
+
+// The pages' conversions between their session's launch and the panel's choice lose nothing: every
+// variant, its TILEs and odd blocks come back as they went; the barrier lesson is the page's and stays
+// with the variant that has it.
+void TestLaunchPanel::conversions_keep_the_launch() {
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
+        for (const Dim3 block : {Dim3{1, 1, 1}, Dim3{97, 1, 1}, Dim3{256, 1, 1}, Dim3{13, 7, 1}, Dim3{1, 31, 1}}) {
+            if (k.block == BlockRule::OneD && block.y != 1) continue;
+            const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), block);
+            const LaunchChoice c = grayscale_choice(shape);
+            QCOMPARE(c.ref.family, KernelFamily::Grayscale);
+            QCOMPARE(c.ref.variant, k.variant);
+            QVERIFY(c.info() == &k);
+            QVERIFY2(same(grayscale_shape(c), shape), qPrintable(QString::fromStdString(k.name + " " + to_string(block))));
+        }
+    }
+    const auto same_launch = [](const MatmulLaunch& a, const MatmulLaunch& b) {
+        return a.kernel == b.kernel && a.block == b.block && a.tile == b.tile && a.second_barrier == b.second_barrier;
+    };
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
+        std::vector<unsigned> tiles = k.tiles;
+        if (tiles.empty()) tiles = {16};
+        for (unsigned tile : tiles)
+            for (const Dim3 block : {Dim3{16, 16, 1}, Dim3{7, 13, 1}, Dim3{tile, tile, 1}, k.fixed_block}) {
+                for (const bool barrier : {true, false}) {
+                    if (!barrier && !k.barriers) continue;
+                    MatmulLaunch l = MatmulLaunch::of(MatmulVariant(k.variant), block, tile);
+                    l.second_barrier = barrier;
+                    const LaunchChoice c = matmul_choice(l);
+                    QVERIFY(c.ref == l.ref());
+                    QCOMPARE(launched_block(c), l.block_shape());
+                    QVERIFY2(same_launch(matmul_launch(c, l), l), qPrintable(QString::fromStdString(to_string(l))));
+                }
+            }
+    }
+    // Another variant starts with both barriers, and keeps the TILE for a later TILE variant.
+    MatmulLaunch racy = MatmulLaunch::tiled(8);
+    racy.second_barrier = false;
+    const MatmulLaunch naive = matmul_launch(matmul_choice(MatmulLaunch::naive(32, 8)), racy);
+    QCOMPARE(naive.kernel, MatmulKernel::Naive);
+    QVERIFY(naive.second_barrier);
+    QCOMPARE(naive.tile, 8u);
+    QVERIFY(naive.block == (Dim3{32, 8, 1}));
+}
 
 void TestLaunchPanel::sliders_change_the_shape() {
     LaunchPanel panel;
@@ -651,6 +696,28 @@ void TestLaunchPanel::extra_controls_are_lent_not_given() {
     }
     QVERIFY(extras);
     QCOMPARE(extras->parentWidget(), &page);
+
+    // Extras whose page is gone while they are lent (a window closing) are deleted, not leaked.
+    auto* gone = new QWidget;
+    QPointer<QWidget> orphan = new QWidget(gone);
+    {
+        LaunchPanel panel;
+        panel.setExtraControls(orphan);
+        delete gone;
+        QVERIFY(orphan);
+    }
+    QVERIFY(!orphan);
+    // And a window's pages take theirs with them, the bound page's and the other's.
+    QPointer<QWidget> layout, barrier;
+    {
+        MainWindow w(gl_, png_);
+        QVERIFY(show_and_wait(w));
+        layout = w.findChild<QWidget*>(QStringLiteral("layoutBox"));
+        barrier = w.findChild<QWidget*>(QStringLiteral("barrierBox"));
+        QVERIFY(layout && barrier);
+        QVERIFY(w.launchPanel()->isAncestorOf(layout));
+    }
+    QVERIFY(!layout && !barrier);
 }
 
 // Issue 15, item 2: a slider moved (grayscale) or a variant chosen (matmul) updates the predicted GPU

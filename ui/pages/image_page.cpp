@@ -450,6 +450,8 @@ void ImagePage::onUnbind() {
     trace_docks_->unbind();
 }
 
+ImagePage::~ImagePage() { delete launch_extras_; }
+
 void ImagePage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Grayscale) return;
     // A layout the variant does not read gives way to the first it does.

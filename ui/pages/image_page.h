@@ -37,6 +37,7 @@ class ImagePage : public KernelPage {
     Q_OBJECT
 public:
     ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
+    ~ImagePage() override;  // deletes its launch controls, wherever they are
 
     GrayscaleSession* session() const { return session_; }
 
@@ -134,7 +135,7 @@ private:
     PredictionSession* prediction_ = nullptr;
     QString run_summary_, run_status_;  // the last run's summary, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
-    QWidget* launch_extras_ = nullptr;  // a child of the page, in the launch panel while bound
+    QPointer<QWidget> launch_extras_;  // a child of the page, in the launch panel while bound
     QComboBox* layout_box_ = nullptr;
     QSettings* settings_ = nullptr;
     DisplayPathChoice display_;

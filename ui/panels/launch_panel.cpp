@@ -140,6 +140,7 @@ void LaunchPanel::buildUi() {
     y_slider_->setToolTip(tr("blockDim.y: threads down a block (rows); x × y may be at most 1024"));
     pages_->addWidget(page1);
     pages_->addWidget(page2);
+    pages_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // spare height goes below, not between rows
     v->addWidget(pages_);
 
     // A variant that takes a TILE: the tiles it is compiled for.
@@ -323,6 +324,12 @@ void LaunchPanel::syncControls() {
     const Dim3 b = launched_block(c);
 
     pages_->setCurrentIndex(rule == BlockRule::OneD ? 0 : 1);
+    // The stack is as tall as the page shown (one slider row or two), not as its tallest page.
+    for (int i = 0; i < pages_->count(); ++i) {
+        const QSizePolicy::Policy policy = i == pages_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        pages_->widget(i)->setSizePolicy(policy, policy);
+    }
+    pages_->updateGeometry();
     if (rule == BlockRule::OneD) {
         threads_slider_->setValue(int(b.x));
     } else {
@@ -435,10 +442,14 @@ void LaunchPanel::setExtraControls(QWidget* extras) {
     if (extras_) {
         extras_slot_->removeWidget(extras_);
         extras_->hide();
-        extras_->setParent(extras_home_);
+        if (extras_had_home_ && !extras_home_)
+            delete extras_;  // the page that lent them is gone (a window closing): nobody else would
+        else
+            extras_->setParent(extras_home_);
     }
     extras_ = extras;
     extras_home_ = extras ? extras->parentWidget() : nullptr;
+    extras_had_home_ = extras_home_ != nullptr;
     if (extras) {
         extras_slot_->addWidget(extras);
         extras->show();

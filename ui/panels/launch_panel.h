@@ -45,15 +45,14 @@ public:
 
     // The catalogue entry of the variant being edited.
     const KernelInfo* variantInfo() const;
-    // Chooses a variant of the current family by its catalogue name ("gray_1d_x4", "matmul_tiled"):
-    // as picking it in the chooser. False when the family has no such variant.
+    // Chooses a variant of the current family by its catalogue name, as picking it in the chooser.
+    // False when the family has no such variant.
     bool chooseKernel(const QString& name);
     bool blockEditable() const;  // false for a TILE or fixed-block variant: its block follows the rule
 
-    // The bound page's own launch controls (grayscale's pixel layout, matmul's barrier lesson, a
-    // convolution's mask), shown in one slot under the kernel row. Not owned: the page keeps and
-    // deletes them; setExtraControls(nullptr) takes them out and gives them back to the parent they
-    // had (the page calls it on unbind).
+    // The bound page's own launch controls (a pixel layout, a lesson's switch, a mask), shown in one
+    // slot under the kernel row. Not owned: the page keeps and deletes them; setExtraControls(nullptr)
+    // takes them out and gives them back to the parent they had (the page calls it on unbind).
     void setExtraControls(QWidget* extras);
     QWidget* extraControls() const { return extras_; }
 
@@ -119,6 +118,7 @@ private:
     QVBoxLayout* extras_slot_ = nullptr;
     QPointer<QWidget> extras_;
     QPointer<QWidget> extras_home_;  // the parent the extras are given back to
+    bool extras_had_home_ = false;
     QLabel* block_note_ = nullptr;
     QLabel* limit_note_ = nullptr;
     // The blockDim.x and blockDim.y last set with the sliders (0: none): when the other dimension

@@ -853,6 +853,8 @@ void MatmulPage::onUnbind() {
     trace_docks_->unbind();
 }
 
+MatmulPage::~MatmulPage() { delete launch_extras_; }
+
 void MatmulPage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Matmul) return;
     session_->setLaunch(matmul_launch(choice, session_->launch()));

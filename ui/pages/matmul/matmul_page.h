@@ -1,4 +1,5 @@
 #pragma once
+#include <QPointer>
 #include <QString>
 
 #include <cstdint>
@@ -44,6 +45,7 @@ public:
     using Operand = MatmulSession::Operand;
 
     explicit MatmulPage(JobRunner* runner, QWidget* parent = nullptr);
+    ~MatmulPage() override;  // deletes its launch controls, wherever they are
     MatmulSession* session() const { return session_; }
 
     // ---- KernelPage ----
@@ -171,7 +173,7 @@ private:
     PredictionSession* prediction_ = nullptr;
     QString run_summary_, run_status_;  // the last run's message, and the status line made of it
     TraceDocks* trace_docks_ = nullptr;
-    QWidget* launch_extras_ = nullptr;  // a child of the page, in the launch panel while bound
+    QPointer<QWidget> launch_extras_;  // a child of the page, in the launch panel while bound
     QCheckBox* barrier_box_ = nullptr;
     std::vector<const MemoryRequest*> step_requests_;
     MatmulThreadTiles thread_tiles_;          // of the selected block, read off its trace
