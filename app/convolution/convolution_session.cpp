@@ -130,6 +130,7 @@ void ConvolutionSession::setLaunch(const ConvolutionLaunch& launch) {
 }
 
 void ConvolutionSession::setChoice(const LaunchChoice& choice) {
+    if (choice.ref.family != launch_.ref().family) return;  // the shared panel editing another family
     setLaunch(ConvolutionLaunch::of(ConvolutionVariant(choice.ref.variant), launched_block(choice)));
 }
 

@@ -161,6 +161,8 @@ ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& displ
     connect(trace_, &MemoryTraceSession::traceChanged, this, &ConvolutionPage::showTracedWarp);
 }
 
+ConvolutionPage::~ConvolutionPage() { delete extras_; }
+
 void ConvolutionPage::buildMaskBox() {
     extras_ = new QWidget(this);
     extras_->hide();

@@ -35,6 +35,7 @@ class ConvolutionPage : public KernelPage {
     Q_OBJECT
 public:
     ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
+    ~ConvolutionPage() override;  // deletes the mask chooser wherever it is (lent to the launch panel or not)
 
     ConvolutionSession* session() const { return session_; }
 
