@@ -1,6 +1,7 @@
 #pragma once
-// One convolution run on the chosen backend, for the CLI and the app's session alike: the grayscale
-// input, the mask and the launch in; the float32 output, the backend's name and the kernel's time out.
+// One convolution run on the chosen backend, for the CLI (`cudaviz-cli convolution` runs through it)
+// and the app's session alike: the grayscale input, the mask and the launch in; the float32 output,
+// the backend's name and the kernel's time out.
 #include <QString>
 
 #include <cstdint>
