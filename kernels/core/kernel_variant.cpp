@@ -6,6 +6,7 @@ const char* to_string(KernelFamily family) {
     switch (family) {
         case KernelFamily::Grayscale: return "grayscale";
         case KernelFamily::Matmul: return "matmul";
+        case KernelFamily::Convolution: return "convolution";
     }
     return "unknown";
 }

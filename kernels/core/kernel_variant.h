@@ -1,7 +1,7 @@
 #pragma once
 // The vocabulary of the kernel catalogue, shared by every family: which family, how a variant's block
 // is chosen, which variant (and TILE) a launch runs, and what the catalogue says about it.
-// A family folder (kernels/grayscale/, kernels/matmul/) lists its variants as types in a VariantList
+// A family folder (kernels/<family>/) lists its variants as types in a VariantList
 // and dispatches on them with with_variant (variant_dispatch.h); nothing outside the family switches
 // on which kernel it is.
 #include <cstddef>
@@ -13,13 +13,15 @@
 
 namespace cvz {
 
-enum class KernelFamily : std::uint8_t { Grayscale, Matmul };
+// A family's id (its trait, kernels/<family>/<family>_family.h, and kernels/catalogue/families.h
+// register it; this enumerator is the one edit a new family makes outside its folder in kernels/).
+enum class KernelFamily : std::uint8_t { Grayscale, Matmul, Convolution };
 
 // How a variant's block is chosen: any 1-D block, any 2-D block, TILE x TILE for one of its tiles,
 // or one fixed block.
 enum class BlockRule : std::uint8_t { OneD, TwoD, Tile, Fixed };
 
-const char* to_string(KernelFamily family);  // "grayscale", "matmul"
+const char* to_string(KernelFamily family);  // its registered name (families.cpp); "unknown" for none
 const char* to_string(BlockRule rule);       // "1d", "2d", "tile", "fixed": the CLI's JSON spelling
 
 // Which compiled kernel: a family, a variant of it (its index in the family's VariantList, which is
