@@ -32,7 +32,7 @@ struct ConvNaive : ConvolutionVariantDefaults {
     static constexpr const char* title = "one thread per output pixel, the window and the mask read from global memory";
     static constexpr const char* label = "naive";
     static constexpr bool constant_mask = false;
-    static constexpr KernelResources ptxas{0, 0};
+    static constexpr KernelResources ptxas{31, 0};
     static constexpr std::size_t shared_bytes(Dim3, std::uint32_t) { return 0; }
     static constexpr std::size_t shared_bytes(Dim3) { return 0; }
     template <unsigned> using body = ConvNaive;
@@ -48,7 +48,7 @@ struct ConvConstant : ConvolutionVariantDefaults {
     static constexpr const char* name = "conv_constant";
     static constexpr const char* title = "one thread per output pixel, the window from global memory, the mask from constant memory";
     static constexpr const char* label = "constant";
-    static constexpr KernelResources ptxas{0, 0};
+    static constexpr KernelResources ptxas{30, 0};
     static constexpr std::size_t shared_bytes(Dim3, std::uint32_t) { return 0; }
     static constexpr std::size_t shared_bytes(Dim3) { return 0; }
     template <unsigned> using body = ConvConstant;
@@ -67,7 +67,7 @@ struct ConvTiled : ConvolutionVariantDefaults {
     static constexpr const char* label = "tiled";
     static constexpr bool barriers = true;
     static constexpr ConvolutionStaging staging = ConvolutionStaging::TileWithHalo;
-    static constexpr KernelResources ptxas{0, 0};
+    static constexpr KernelResources ptxas{28, 0};
     static constexpr std::size_t shared_bytes(Dim3 b, std::uint32_t side) {
         return std::size_t(b.x + side - 1) * (b.y + side - 1) * sizeof(float);
     }
@@ -89,7 +89,7 @@ struct ConvTiledCached : ConvolutionVariantDefaults {
     static constexpr const char* label = "tiled cached";
     static constexpr bool barriers = true;
     static constexpr ConvolutionStaging staging = ConvolutionStaging::TileOnly;
-    static constexpr KernelResources ptxas{0, 0};
+    static constexpr KernelResources ptxas{27, 0};
     static constexpr std::size_t shared_bytes(Dim3 b, std::uint32_t) { return std::size_t(b.x) * b.y * sizeof(float); }
     static constexpr std::size_t shared_bytes(Dim3 b) { return shared_bytes(b, 1); }
     template <unsigned> using body = ConvTiledCached;
