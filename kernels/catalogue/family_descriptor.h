@@ -16,8 +16,8 @@ namespace cvz {
 
 struct FamilyDescriptor {
     KernelFamily id = KernelFamily::Grayscale;
-    const char* name = "";     // "grayscale": its folder's name, the CLI's command, the JSON's spelling
-    const char* problem = "";  // the problem type a launch takes ("GrayscaleImage", "MatmulProblem", ...)
+    const char* name = "";     // its folder's name (kernels/<name>/), the CLI's command, the JSON's spelling
+    const char* problem = "";  // the name of the problem type a launch takes
     const std::vector<KernelInfo>& (*catalogue)() = nullptr;  // its variants, in table order
     // Registers and static shared bytes of a compiled kernel from the family's table (each body's `ptxas`).
     Status (*table_resources)(std::uint8_t variant, unsigned tile, KernelResources* out) = nullptr;
@@ -29,7 +29,7 @@ struct FamilyDescriptor {
 
 // Every family, in registration order (kernels/catalogue/families.h).
 const std::vector<FamilyDescriptor>& kernel_families();
-// The family `id`, or null; the family called `name` ("matmul"), or null.
+// The family `id`, or null; the family called `name`, or null.
 const FamilyDescriptor* family_descriptor(KernelFamily id);
 const FamilyDescriptor* family_descriptor(const std::string& name);
 

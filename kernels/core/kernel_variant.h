@@ -42,12 +42,12 @@ constexpr bool operator!=(const KernelRef& a, const KernelRef& b) { return !(a =
 struct KernelInfo {
     KernelFamily family = KernelFamily::Grayscale;
     std::uint8_t variant = 0;
-    std::string name;                  // the CLI's spelling, e.g. "gray_2d", "matmul_tiled"
+    std::string name;                  // the CLI's spelling (--kernel NAME), unique across families
     std::string title;                 // one line
     std::string label;                 // the short prefix of a launch's label: "1-D", "2-D", "naive", "tiled"
     BlockRule block = BlockRule::OneD;
     Dim3 fixed_block;                  // BlockRule::Fixed only
-    std::vector<std::string> layouts;  // grayscale: the pixel layouts it reads ("interleaved", "planar")
+    std::vector<std::string> layouts;  // the pixel layouts it reads ("interleaved", "planar"), where a family has them
     std::vector<unsigned> tiles;       // the TILEs it is compiled for; empty when it takes none
     bool exact = true;                 // bit-identical to the family's reference variant
     bool barriers = false;             // calls __syncthreads(): the emulator runs it with fibers
