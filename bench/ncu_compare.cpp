@@ -7,10 +7,11 @@
 //      table and (with --json FILE) as JSON.
 // Qt-free, so it runs on the GPU machine as built here. Needs a CUDA build and a device.
 //
-//   ncu_compare [--ncu PATH] [--json FILE] [--only NAME]        the comparison
+//   ncu_compare [--ncu PATH] [--json FILE] [--only NAME] [--family NAME]   the comparison
 //   ncu_compare --run grayscale VARIANT BLOCK W H LAYOUT         one GPU launch (what ncu profiles)
 //   ncu_compare --run matmul VARIANT BLOCK|TILE M K N
-//   ncu_compare --run --spin-up MS grayscale|matmul ...         the same after MS ms of every SM spinning
+//   ncu_compare --run convolution VARIANT BLOCK W H MASK_SIDE
+//   ncu_compare --run --spin-up MS grayscale|matmul|convolution ...  the same after MS ms of every SM spinning
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -25,6 +26,9 @@
 #include <unistd.h>
 
 #include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/convolution/convolution_cuda.h"
+#include "kernels/convolution/convolution_launch.h"
+#include "kernels/convolution/convolution_trace.h"
 #include "kernels/cuda/clock_spin_up.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_launch.h"
@@ -62,10 +66,14 @@ std::string body_class(KernelFamily f, const std::string& name, unsigned tile) {
         {"matmul_blocktile_vec", "MatmulBlocktileVecBody"},
         {"matmul_warptile", "MatmulWarptileBody"},
         {"matmul_double_buffer", "MatmulDoubleBufferBody"},
+        {"conv_naive", "ConvNaive"},
+        {"conv_constant", "ConvConstant"},
+        {"conv_tiled", "ConvTiled"},
+        {"conv_tiled_cached", "ConvTiledCached"},
     };
     auto it = classes.find(name);
     const std::string cls = it == classes.end() ? name : it->second;
-    const std::string fn = f == KernelFamily::Grayscale ? "grayscale_kernel" : "matmul_kernel";
+    const std::string fn = std::string(to_string(f)) + "_kernel";  // grayscale_kernel, matmul_kernel, convolution_kernel
     if (name == "matmul_tiled") return fn + "<.*MatmulTiledBody<[^0-9]*" + std::to_string(tile) + "[^0-9]";
     // Grayscale is also compiled for the surface-store context (the display path): not the one run here.
     return fn + "<.*[^A-Za-z0-9_]" + cls + "[^A-Za-z0-9_]" + (f == KernelFamily::Grayscale ? ".*DeviceContext" : "");
@@ -75,13 +83,16 @@ std::string dims(Dim3 b) {
     return b.y == 1 && b.z == 1 ? std::to_string(b.x) : std::to_string(b.x) + "x" + std::to_string(b.y);
 }
 
-std::vector<Case> cases(const std::string& only) {
+std::vector<Case> cases(const std::string& only, const std::string& family) {
     std::vector<Case> out;
     struct Img {
         std::uint32_t w, h;
     };
+    const auto wanted = [&](const KernelInfo& k) {
+        return (only.empty() || k.name == only) && (family.empty() || family == to_string(k.family));
+    };
     for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
-        if (!only.empty() && k.name != only) continue;
+        if (!wanted(k)) continue;
         const Dim3 block = k.block == BlockRule::OneD ? Dim3{256, 1, 1} : Dim3{16, 16, 1};
         for (Img im : {Img{1537, 1023}, Img{97, 33}})
             for (const char* layout : {"interleaved", "planar"}) {
@@ -104,7 +115,7 @@ std::vector<Case> cases(const std::string& only) {
         std::uint32_t m, k, n;
     };
     for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
-        if (!only.empty() && k.name != only) continue;
+        if (!wanted(k)) continue;
         std::vector<MatmulLaunch> launches;
         if (k.block == BlockRule::TwoD) launches.push_back(MatmulLaunch::of(MatmulVariant(k.variant), Dim3{16, 16, 1}, 16));
         else if (k.block == BlockRule::Tile)
@@ -125,6 +136,27 @@ std::vector<Case> cases(const std::string& only) {
                 c.run_args = {"matmul", k.name, k.block == BlockRule::Tile ? std::to_string(l.tile) : dims(l.block_shape()),
                               std::to_string(s.m), std::to_string(s.k), std::to_string(s.n)};
                 c.kernel_regex = body_class(KernelFamily::Matmul, k.name, l.tile);
+                c.emulator = t.trace.totals;
+                out.push_back(c);
+            }
+    }
+    // Convolution on odd sizes (partial blocks on both edges, ghost cells on every border), 3x3 and
+    // 7x7 masks. The mask's constant-memory reads are not among the ten figures.
+    for (const KernelInfo& k : family_catalogue(KernelFamily::Convolution)) {
+        if (!wanted(k)) continue;
+        const ConvolutionLaunch l = ConvolutionLaunch::of(ConvolutionVariant(k.variant), Dim3{16, 16, 1});
+        for (Img im : {Img{97, 61}, Img{1537, 1023}})
+            for (std::uint32_t side : {3u, 7u}) {
+                const TraceResult t = trace_convolution(nullptr, nullptr, side, im.w, im.h, l);
+                if (!t.status) {
+                    std::fprintf(stderr, "trace %s: %s\n", k.name.c_str(), t.status.message().c_str());
+                    continue;
+                }
+                Case c;
+                c.name = k.name + " " + dims(l.block) + " " + std::to_string(im.w) + "x" + std::to_string(im.h) + " mask " +
+                         std::to_string(side);
+                c.run_args = {"convolution", k.name, dims(l.block), std::to_string(im.w), std::to_string(im.h), std::to_string(side)};
+                c.kernel_regex = body_class(KernelFamily::Convolution, k.name, 0);
                 c.emulator = t.trace.totals;
                 out.push_back(c);
             }
@@ -183,7 +215,21 @@ int run_one(int argc, char** argv) {
         if (!s) std::fprintf(stderr, "%s\n", s.message().c_str());
         return s ? 0 : 1;
     }
-    std::fprintf(stderr, "ncu_compare --run [--spin-up MS]: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N\n");
+    if (family == "convolution" && argc == 8) {
+        const KernelInfo* k = find_kernel(KernelFamily::Convolution, argv[3]);
+        if (!k) return 2;
+        const std::uint32_t w = std::uint32_t(std::atoi(argv[5])), h = std::uint32_t(std::atoi(argv[6])),
+                            side = std::uint32_t(std::atoi(argv[7]));
+        std::vector<std::uint8_t> gray(std::size_t(w) * h);
+        for (std::size_t i = 0; i < gray.size(); ++i) gray[i] = std::uint8_t(i * 2654435761u >> 24);
+        std::vector<float> mask(std::size_t(side) * side, 0.125f), out(gray.size());
+        const ConvolutionProblem p{gray.data(), mask.data(), out.data(), w, h, side};
+        const Status s = convolution_cuda(p, ConvolutionLaunch::of(ConvolutionVariant(k->variant), parse_block(argv[4])));
+        if (!s) std::fprintf(stderr, "%s\n", s.message().c_str());
+        return s ? 0 : 1;
+    }
+    std::fprintf(stderr, "ncu_compare --run [--spin-up MS]: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N"
+                         " | convolution VARIANT BLOCK W H MASK_SIDE\n");
     return 2;
 }
 
@@ -299,13 +345,14 @@ std::string self_path() {
 
 int main(int argc, char** argv) {
     if (argc >= 2 && !std::strcmp(argv[1], "--run")) return run_one(argc, argv);
-    std::string ncu = "/usr/local/cuda/bin/ncu", json, only;
+    std::string ncu = "/usr/local/cuda/bin/ncu", json, only, family;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--ncu") && i + 1 < argc) ncu = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!std::strcmp(argv[i], "--family") && i + 1 < argc) family = argv[++i];
         else {
-            std::fprintf(stderr, "usage: ncu_compare [--ncu PATH] [--json FILE] [--only KERNEL]\n");
+            std::fprintf(stderr, "usage: ncu_compare [--ncu PATH] [--json FILE] [--only KERNEL] [--family NAME]\n");
             return 2;
         }
     }
@@ -314,7 +361,7 @@ int main(int argc, char** argv) {
     js << "{\"cases\": [";
     int differ = 0, failed = 0;
     bool first = true;
-    for (const Case& c : cases(only)) {
+    for (const Case& c : cases(only, family)) {
         const Measured m = measure(ncu, self, c);
         std::printf("\n%s   [ncu: %s]\n", c.name.c_str(), m.kernel.empty() ? "?" : m.kernel.c_str());
         js << (first ? "\n " : ",\n ") << "{\"case\": \"" << json_escape(c.name) << "\", \"kernel\": \"" << json_escape(m.kernel) << "\"";

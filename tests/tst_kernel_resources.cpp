@@ -19,6 +19,7 @@
 #include <typeinfo>
 
 #include "app/models/kernel_resources.h"
+#include "kernels/catalogue/family_descriptor.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/catalogue/kernel_dispatch.h"
 #include "test_paths.h"
@@ -103,8 +104,9 @@ void TestKernelResources::initTestCase() {
     }
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    for (KernelFamily family : {KernelFamily::Grayscale, KernelFamily::Matmul}) {
-        const QString name = QString::fromLatin1(to_string(family));
+    for (const FamilyDescriptor& d : kernel_families()) {
+        const KernelFamily family = d.id;
+        const QString name = QString::fromLatin1(d.name);
         const QString source = cvz::test::source_dir() + "/kernels/" + name + "/" + name + "_cuda.cu";
         QVERIFY2(QFile::exists(source), qPrintable(source));
         QProcess p;
@@ -182,11 +184,16 @@ void TestKernelResources::block_resources_follow_the_launch() {
             QCOMPARE(b.threads, int(l.block_shape().volume()));
             QCOMPARE(b.regs_per_thread, r.registers);
             QCOMPARE(b.shared_bytes, r.static_shared_bytes + int(l.shared_bytes()));
-        } else {
+        } else if (k.family == KernelFamily::Grayscale) {
             const LaunchShape s = LaunchShape::of(GrayscaleVariant(k.variant), k.block == BlockRule::OneD ? Dim3{96, 1, 1} : Dim3{8, 4, 1});
             const BlockResources b = grayscale_block_resources(s);
             QCOMPARE(b.threads, int(s.block.volume()));
             QCOMPARE(b.regs_per_thread, r.registers);
+        } else {
+            const BlockResources b = block_resources(ref, Dim3{8, 4, 1}, 256);
+            QCOMPARE(b.threads, 32);
+            QCOMPARE(b.regs_per_thread, r.registers);
+            QCOMPARE(b.shared_bytes, r.static_shared_bytes + 256);
         }
     }
     QCOMPARE(matmul_block_resources(MatmulLaunch::tiled(16)).shared_bytes, 2 * 16 * 16 * 4);

@@ -67,7 +67,7 @@ QJsonDocument kernel_catalogue_json() {
         o.insert(QStringLiteral("name"), QString::fromStdString(k.name));
         o.insert(QStringLiteral("title"), QString::fromStdString(k.title));
         o.insert(QStringLiteral("block"), QString::fromLatin1(to_string(k.block)));
-        if (k.family == KernelFamily::Grayscale) o.insert(QStringLiteral("layouts"), strings(k.layouts));
+        if (!k.layouts.empty()) o.insert(QStringLiteral("layouts"), strings(k.layouts));
         if (!k.tiles.empty()) {
             QJsonArray tiles;
             for (unsigned t : k.tiles) tiles.append(int(t));
@@ -91,7 +91,7 @@ int run_kernels_command(const QStringList& arguments, QTextStream& out, QTextStr
                                           "threads, a grid-stride loop covering the rest)}, ...]}."};
     parser.addOption(json);
     parser.setApplicationDescription(QString("Lists the kernel catalogue: every variant of every kernel family, with "
-                                             "the name that\n`grayscale --kernel` and `matmul --kernel` accept, its "
+                                             "the name that\nthe family's command takes as --kernel, its "
                                              "launch rule (block 1d, 2d, tile or fixed),\nthe layouts (grayscale) "
                                              "and tiles it takes, and whether it is bit-identical to its\nfamily's "
                                              "reference variant.\n\n") +

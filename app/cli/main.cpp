@@ -1,20 +1,44 @@
-// cudaviz-cli: the grayscale and matmul kernels, the kernel catalogue and the backend inventory from a
-// terminal, without a GUI.
+// cudaviz-cli: each kernel family's command, the sweep, the kernel catalogue and the backend inventory
+// from a terminal, without a GUI.
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
 
 #include <cstdio>
 
+#include "app/convolution/convolution_command.h"
+#include "app/grayscale/grayscale_command.h"
+#include "app/matmul/matmul_command.h"
 #include "exit_codes.h"
 #include "help_text.h"
-#include "app/grayscale/grayscale_command.h"
 #include "info_command.h"
 #include "kernels_command.h"
-#include "app/matmul/matmul_command.h"
 #include "sweep_command.h"
 
 namespace {
+
+// The commands, in the order the help lists them; a family's command is one line here.
+struct Command {
+    const char* name;
+    int (*run)(const QStringList& arguments, QTextStream& out, QTextStream& err);
+};
+constexpr Command kCommands[] = {
+    {"grayscale", cvz::cli::run_grayscale_command},
+    {"matmul", cvz::cli::run_matmul_command},
+    {"convolution", cvz::cli::run_convolution_command},
+    {"sweep", cvz::cli::run_sweep_command},
+    {"kernels", cvz::cli::run_kernels_command},
+    {"info", cvz::cli::run_info_command},
+};
+
+// "grayscale, matmul, ..., kernels or info".
+QString command_names() {
+    QString names;
+    const int n = int(sizeof(kCommands) / sizeof(kCommands[0]));
+    for (int i = 0; i < n; ++i)
+        names += QString(i == 0 ? "" : i == n - 1 ? " or " : ", ") + QLatin1String(kCommands[i].name);
+    return names;
+}
 
 using cvz::cli::ExitCode;
 using cvz::cli::exit_status;
@@ -29,6 +53,8 @@ QString description() {
                    "  matmul A B OUT [--kernel NAME] [--tile 8|16|32] [--block XxY] [--backend auto|cpu|cuda]\n"
                    "            [--no-second-barrier]\n"
                    "            multiplies two matrices (.npy or .csv); OUT is .npy (float32) or .csv\n"
+                   "  convolution IN OUT [--mask NAME|FILE.npy] [--kernel NAME] [--block XxY] [--backend auto|cpu|cuda]\n"
+                   "            convolves the image's grayscale with a square mask; OUT is .npy (float32) or .png\n"
                    "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device PROFILE] [--backend ..]\n"
                    "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device PROFILE] [--backend ..]\n"
                    "            the performance model's predicted GPU time of every block shape on a device\n"
@@ -60,7 +86,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(description());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    parser.addPositionalArgument("command", "grayscale, matmul, sweep, kernels or info.", "<command> [<args>]");
+    parser.addPositionalArgument("command", command_names() + ".", "<command> [<args>]");
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     const QStringList arguments = QCoreApplication::arguments();
@@ -75,14 +101,11 @@ int main(int argc, char** argv) {
     }
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty()) return usage_error(err, "no command given: use grayscale, matmul, sweep, kernels or info");
+    if (positional.isEmpty()) return usage_error(err, "no command given: use " + command_names());
     const QString command = positional.first();
     // The command's own parser sees the program name followed by everything after it.
     const QStringList command_arguments = QStringList{arguments.first()} + positional;
-    if (command == "grayscale") return cvz::cli::run_grayscale_command(command_arguments, out, err);
-    if (command == "matmul") return cvz::cli::run_matmul_command(command_arguments, out, err);
-    if (command == "sweep") return cvz::cli::run_sweep_command(command_arguments, out, err);
-    if (command == "kernels") return cvz::cli::run_kernels_command(command_arguments, out, err);
-    if (command == "info") return cvz::cli::run_info_command(command_arguments, out, err);
-    return usage_error(err, "unknown command '" + command + "': use grayscale, matmul, sweep, kernels or info");
+    for (const Command& c : kCommands)
+        if (command == QLatin1String(c.name)) return c.run(command_arguments, out, err);
+    return usage_error(err, "unknown command '" + command + "': use " + command_names());
 }

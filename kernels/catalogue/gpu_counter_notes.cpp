@@ -1,78 +1,14 @@
 #include "gpu_counter_notes.h"
 
-#include <map>
+#include "family_descriptor.h"
 
 namespace cvz {
 
 std::string gpu_counter_note(const std::string& name) {
-    static const std::string same =
-        "On the H200, Nsight Compute measured the same ten figures for this kernel: the compiled code makes one "
-        "request per source access.";
-    static const std::map<std::string, std::string> notes = {
-        {"gray_1d", same},
-        {"gray_2d", same},
-        {"gray_1d_x4", same},
-        {"matmul_naive", same},
-        {"gray_vec16",
-         "On the H200 the figures equal Nsight Compute's, except planar images whose pixel count is not a multiple of "
-         "16: every chunk then takes the pixel-by-pixel loop, which nvcc unrolls four times with the remainder "
-         "(trip count mod 4) peeled off first as separate instructions. Every thread runs 16 pixels, no remainder; "
-         "the one thread with the image's last n mod 16 pixels runs its remainder in the peeled instructions alone, "
-         "one extra request per access and remaining pixel: at 1537x1023 (15 pixels left, 3 peeled) 9 load and 3 "
-         "store requests more on the GPU of 147,408 and 49,136. A request here is the k-th execution of the line by "
-         "each lane, which puts that thread's pixels with the other lanes' (issue 10's definition)."},
-        {"matmul_tiled",
-         "Global figures equal Nsight Compute's on the H200. nvcc merges four consecutive shared loads of the A tile "
-         "(the unrolled k loop's as[ty*TILE + k .. k+3]) into one 128-bit load: the GPU executes 5/8 as many shared load "
-         "instructions and 3/4 as many wavefronts as the source's loads. At TILE=8 Nsight Compute's totals also count a "
-         "few bank conflicts (under 0.2%) that belong to no instruction: its own source page, which counts each "
-         "instruction's wavefronts from its addresses, finds none (393,216 load and 65,536 store wavefronts at "
-         "256x128@128x256, 0 excessive, the figures here for the compiled loads) while the totals say 155 and 157 "
-         "more, and a second run of the same launch counted 0 and 154: they are not the addresses'."},
-        {"matmul_blocktile_1d",
-         "Global figures equal Nsight Compute's on the H200. The compiler keeps each B value in a register across the "
-         "thread's 8 outputs and merges A-tile loads into 128-bit loads: 0.43 times the shared load instructions and "
-         "0.65 times the wavefronts of the source's loads."},
-        {"matmul_blocktile_2d",
-         "Global figures equal Nsight Compute's on the H200. The register tiles' loads compile to 128-bit shared loads: "
-         "1/4 of the shared load instructions, 0.42 times the wavefronts and 1/4 of the bank conflicts of the source's "
-         "4-byte loads."},
-        {"matmul_blocktile_vec",
-         "Global figures and shared instruction counts equal Nsight Compute's on the H200; its float4 shared loads take "
-         "5/6 of the wavefronts counted here per quarter-warp, and at sizes that are not multiples of the tile the "
-         "stores show under 1% more wavefronts and conflicts on the GPU."},
-        {"gray_vec16_waves",
-         "The body is gray_vec16's, and so are the figures: equal to Nsight Compute's on the H200 but for planar "
-         "images whose pixel count is not a multiple of 16, where the thread with the last n mod 16 pixels runs "
-         "the (n mod 16) mod 4 of them in the peeled remainder of nvcc's four-times unrolled pixel loop: 9 load and 3 "
-         "store requests more on the GPU at 1537x1023."},
-        {"matmul_double_buffer",
-         "Global loads, all instruction counts and the shared stores' wavefronts and bank conflicts (the transposed A "
-         "tile's 2-way conflicts) equal Nsight Compute's on the H200. Its float4 shared loads take 3/4 of the "
-         "wavefronts counted here per quarter-warp, with a few bank conflicts (under 0.2%) in Nsight Compute's totals "
-         "that belong to no instruction: its source page, counting each instruction's wavefronts from its "
-         "addresses, finds no excess on any shared load (49,152 wavefronts at 256x128@128x256; the totals say 32 "
-         "more in one run, 36 in the next). Global stores: where every output is a float4 (256x128@128x256), nvcc kept only 8 of a thread's 16 "
-         "float4 stores (the SASS has 8 STG.E.128 beside 144 STG.E) and writes the other 8 outputs float by float, "
-         "so a warp executes 40 store instructions where the source makes 16 requests: 1,280 requests and 20,480 "
-         "sectors on the GPU against 512 and 8,192 here. At odd sizes the GPU counts 2% fewer store sectors: the "
-         "stores sit in unrolled loops under a guard, and a request here is the k-th execution of the line by each "
-         "lane (issue 10's definition), so a lane the guard skipped for some iterations is grouped with others' "
-         "earlier iterations; the GPU issues one predicated instruction per unrolled iteration. Grouped by "
-         "iteration, the addresses give Nsight Compute's 34,816 sectors at 257x129@129x255 (35,552 by the "
-         "definition)."},
-        {"matmul_warptile",
-         "Global loads and all instruction counts equal Nsight Compute's on the H200; its float4 shared loads take 5/6 "
-         "of the wavefronts counted here. At odd sizes the GPU counts 3-11% fewer global store sectors for the same "
-         "requests: each of a thread's 128 stores is an unrolled iteration under the guard r < M && c < N. A request "
-         "here is the k-th execution of the store's line by each lane (issue 10's definition), so once the guard "
-         "skips a lane for some iterations, its later stores are grouped with other lanes' earlier ones; the GPU "
-         "issues one predicated instruction per iteration and groups the lanes by iteration. Grouped by iteration, "
-         "the same addresses give exactly Nsight Compute's figures: 3,728 sectors at 97x33@33x61 and 40,960 at "
-         "257x129@129x255 (4,196 and 42,176 by the definition)."},
-    };
-    const auto it = notes.find(name);
-    return it == notes.end() ? std::string() : it->second;
+    // Variant names are unique across families (tst_kernel_catalogue): the first family that knows it.
+    for (const FamilyDescriptor& d : kernel_families())
+        if (std::string note = d.counter_note(name); !note.empty()) return note;
+    return {};
 }
 
 }  // namespace cvz

@@ -8,8 +8,9 @@
 
 namespace cvz {
 
-// One or two sentences for the variant named `name` ("gray_1d", "matmul_tiled", ...): that the figures
-// equal the hardware's, or how and why they differ. Empty for a name that was not measured.
+// One or two sentences for the variant named `name` (each family keeps its own notes, in
+// kernels/<family>/<family>_counter_notes.cpp): that the figures equal the hardware's, or how and why
+// they differ. Empty for a name that was not measured.
 std::string gpu_counter_note(const std::string& name);
 
 }  // namespace cvz

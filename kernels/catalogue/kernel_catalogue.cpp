@@ -1,16 +1,23 @@
 #include "kernel_catalogue.h"
 
-#include "kernel_dispatch.h"
+#include "family_descriptor.h"
 
 namespace cvz {
 
 namespace {
 
 std::vector<KernelInfo> build_catalogue() {
-    std::vector<KernelInfo> all = grayscale_catalogue();
-    const std::vector<KernelInfo>& mm = matmul_catalogue();
-    all.insert(all.end(), mm.begin(), mm.end());
+    std::vector<KernelInfo> all;
+    for (const FamilyDescriptor& d : kernel_families()) {
+        const std::vector<KernelInfo>& entries = d.catalogue();
+        all.insert(all.end(), entries.begin(), entries.end());
+    }
     return all;
+}
+
+const std::vector<KernelInfo>& no_entries() {
+    static const std::vector<KernelInfo> none;
+    return none;
 }
 
 }  // namespace
@@ -21,7 +28,8 @@ const std::vector<KernelInfo>& kernel_catalogue() {
 }
 
 const std::vector<KernelInfo>& family_catalogue(KernelFamily family) {
-    return family == KernelFamily::Grayscale ? grayscale_catalogue() : matmul_catalogue();
+    const FamilyDescriptor* d = family_descriptor(family);
+    return d ? d->catalogue() : no_entries();
 }
 
 const KernelInfo* find_kernel(KernelFamily family, const std::string& name) {
@@ -57,9 +65,9 @@ std::string to_string(const KernelRef& ref) {
 }
 
 Status table_kernel_resources(const KernelRef& ref, KernelResources* out) {
-    return with_kernel(ref, [out](auto body) {
-        if (out) *out = decltype(body)::ptxas;
-    });
+    const FamilyDescriptor* d = family_descriptor(ref.family);
+    if (!d) return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+    return d->table_resources(ref.variant, ref.tile, out);
 }
 
 }  // namespace cvz

@@ -1,20 +1,25 @@
 #pragma once
-// The dispatcher for code that holds a KernelRef of any family (the occupancy API, the register
-// table): the one switch on the family, then the family's own dispatcher.
+// The dispatcher for code that holds a KernelRef of any family (the register table, the tests): the
+// family's trait found in the registered list (families.h), then the family's own dispatcher.
 #include <utility>
 
-#include "../grayscale/grayscale_variants.h"
-#include "../matmul/matmul_variants.h"
+#include "families.h"
 
 namespace cvz {
+
+namespace detail {
+template <class... Families, class F>
+Status with_kernel_in(FamilyList<Families...>, const KernelRef& ref, F& f) {
+    Status s = Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+    ((Families::id == ref.family ? (s = with_family_variant<Families>(ref.variant, ref.tile, f), true) : false) || ...);
+    return s;
+}
+}  // namespace detail
 
 // f(Body{}) with the body of `ref`; the family's dispatcher's errors for an unknown variant or TILE.
 template <class F>
 Status with_kernel(const KernelRef& ref, F&& f) {
-    switch (ref.family) {
-        case KernelFamily::Grayscale: return with_grayscale_variant(GrayscaleVariant(ref.variant), std::forward<F>(f));
-        case KernelFamily::Matmul: return with_matmul_variant(MatmulVariant(ref.variant), ref.tile, std::forward<F>(f));
-    }
-    return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+    return detail::with_kernel_in(KernelFamilies{}, ref, f);
 }
+
 }  // namespace cvz

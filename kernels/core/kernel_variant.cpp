@@ -2,14 +2,6 @@
 
 namespace cvz {
 
-const char* to_string(KernelFamily family) {
-    switch (family) {
-        case KernelFamily::Grayscale: return "grayscale";
-        case KernelFamily::Matmul: return "matmul";
-    }
-    return "unknown";
-}
-
 const char* to_string(BlockRule rule) {
     switch (rule) {
         case BlockRule::OneD: return "1d";

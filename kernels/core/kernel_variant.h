@@ -1,7 +1,7 @@
 #pragma once
 // The vocabulary of the kernel catalogue, shared by every family: which family, how a variant's block
 // is chosen, which variant (and TILE) a launch runs, and what the catalogue says about it.
-// A family folder (kernels/grayscale/, kernels/matmul/) lists its variants as types in a VariantList
+// A family folder (kernels/<family>/) lists its variants as types in a VariantList
 // and dispatches on them with with_variant (variant_dispatch.h); nothing outside the family switches
 // on which kernel it is.
 #include <cstddef>
@@ -13,13 +13,15 @@
 
 namespace cvz {
 
-enum class KernelFamily : std::uint8_t { Grayscale, Matmul };
+// A family's id (its trait, kernels/<family>/<family>_family.h, and kernels/catalogue/families.h
+// register it; this enumerator is the one edit a new family makes outside its folder in kernels/).
+enum class KernelFamily : std::uint8_t { Grayscale, Matmul, Convolution };
 
 // How a variant's block is chosen: any 1-D block, any 2-D block, TILE x TILE for one of its tiles,
 // or one fixed block.
 enum class BlockRule : std::uint8_t { OneD, TwoD, Tile, Fixed };
 
-const char* to_string(KernelFamily family);  // "grayscale", "matmul"
+const char* to_string(KernelFamily family);  // its registered name (families.cpp); "unknown" for none
 const char* to_string(BlockRule rule);       // "1d", "2d", "tile", "fixed": the CLI's JSON spelling
 
 // Which compiled kernel: a family, a variant of it (its index in the family's VariantList, which is
@@ -40,12 +42,12 @@ constexpr bool operator!=(const KernelRef& a, const KernelRef& b) { return !(a =
 struct KernelInfo {
     KernelFamily family = KernelFamily::Grayscale;
     std::uint8_t variant = 0;
-    std::string name;                  // the CLI's spelling, e.g. "gray_2d", "matmul_tiled"
+    std::string name;                  // the CLI's spelling (--kernel NAME), unique across families
     std::string title;                 // one line
     std::string label;                 // the short prefix of a launch's label: "1-D", "2-D", "naive", "tiled"
     BlockRule block = BlockRule::OneD;
     Dim3 fixed_block;                  // BlockRule::Fixed only
-    std::vector<std::string> layouts;  // grayscale: the pixel layouts it reads ("interleaved", "planar")
+    std::vector<std::string> layouts;  // the pixel layouts it reads ("interleaved", "planar"), where a family has them
     std::vector<unsigned> tiles;       // the TILEs it is compiled for; empty when it takes none
     bool exact = true;                 // bit-identical to the family's reference variant
     bool barriers = false;             // calls __syncthreads(): the emulator runs it with fibers

@@ -1,31 +1,21 @@
-// The CUDA occupancy API asked about cudaviz's kernels: the very kernels the launchers use, from
-// grayscale_kernels.cuh and matmul_kernels.cuh (same source, same flags, hence the same registers),
-// found through the families' dispatchers.
+// The CUDA occupancy API asked about cudaviz's kernels: the very kernels the launchers use, whose
+// addresses each family's occupancy hook gives (FamilyDescriptor::kernel_address).
+#include <cuda_runtime.h>
+
+#include "../catalogue/family_descriptor.h"
 #include "../catalogue/kernel_catalogue.h"
-#include "../catalogue/kernel_dispatch.h"
-#include "../grayscale/grayscale_kernels.cuh"
-#include "../matmul/matmul_kernels.cuh"
 #include "cuda_check.h"
-#include "device_context.cuh"
 #include "occupancy_api.h"
 
 namespace cvz {
 
 namespace {
 
-// The address of the __global__ kernel that runs `id` (the DeviceContext instance for grayscale).
+// The address of the __global__ kernel that runs `id`, from its family's hook.
 Status kernel_address(KernelRef id, const void** f) {
-    switch (id.family) {
-        case KernelFamily::Grayscale:
-            return with_grayscale_variant(GrayscaleVariant(id.variant), [f](auto body) {
-                *f = reinterpret_cast<const void*>(&grayscale_kernel<decltype(body), DeviceContext>);
-            });
-        case KernelFamily::Matmul:
-            return with_matmul_variant(MatmulVariant(id.variant), id.tile, [f](auto body) {
-                *f = reinterpret_cast<const void*>(matmul_kernel_for<decltype(body)>());
-            });
-    }
-    return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+    const FamilyDescriptor* d = family_descriptor(id.family);
+    if (!d) return Status::error(ErrorKind::InvalidInput, "there is no such kernel family");
+    return d->kernel_address(id.variant, id.tile, f);
 }
 
 Status attributes(KernelRef id, const std::string& what, const void** f, cudaFuncAttributes* attr) {

@@ -124,8 +124,9 @@ void TraceWorker::name_sites_in_order() {
 
 inline void TraceWorker::add(std::uint32_t warp, std::uint32_t site, MemorySpace space, Access access, const RequestCost& cost) {
     RequestCounts MemoryMetrics::*const kind =
-        space == MemorySpace::Global ? (access == Access::Load ? &MemoryMetrics::global_ld : &MemoryMetrics::global_st)
-                                     : (access == Access::Load ? &MemoryMetrics::shared_ld : &MemoryMetrics::shared_st);
+        space == MemorySpace::Global     ? (access == Access::Load ? &MemoryMetrics::global_ld : &MemoryMetrics::global_st)
+        : space == MemorySpace::Constant ? &MemoryMetrics::constant_ld
+                                         : (access == Access::Load ? &MemoryMetrics::shared_ld : &MemoryMetrics::shared_st);
     const auto add_to = [&](MemoryMetrics& m) {
         RequestCounts& c = m.*kind;
         ++c.requests;
@@ -221,7 +222,9 @@ inline void TraceWorker::cost_row(std::uint32_t warp, const WarpLog& log, std::s
     }
     const MemorySpace space = space_of(buffer);
     add(warp, site, space, site_access_[site],
-        space == MemorySpace::Shared ? shared_request_cost(request, count) : request_cost_detail::global_cost(request, count));
+        space == MemorySpace::Shared     ? shared_request_cost(request, count)
+        : space == MemorySpace::Constant ? constant_request_cost(request, count)
+                                         : request_cost_detail::global_cost(request, count));
 }
 
 void TraceWorker::reduce_warp(std::uint32_t warp, WarpLog& log, std::uint32_t lanes) {
@@ -306,8 +309,9 @@ __attribute__((noinline)) void TraceWorker::regroup_warp(std::uint32_t warp, con
                     gathered[n++] = p.lanes[__builtin_ctz(mask)];
                 present = gathered;
             }
-            const RequestCost cost =
-                p.space == MemorySpace::Shared ? shared_request_cost(present, n) : global_request_cost(present, n);
+            const RequestCost cost = p.space == MemorySpace::Shared     ? shared_request_cost(present, n)
+                                     : p.space == MemorySpace::Constant ? constant_request_cost(present, n)
+                                                                        : global_request_cost(present, n);
             add(warp, p.site, p.space, p.access, cost);
             if (keep) {
                 MemoryRequest m;
@@ -355,8 +359,8 @@ MemoryRecorder::Worker& MemoryRecorder::worker() {
     workers_.push_back(std::make_unique<Worker>());
     Worker& w = *workers_.back();
     w.owner_ = this;
-    for (const BufferRange& b : buffers_) w.ranges_.push_back({static_cast<const unsigned char*>(b.base), b.bytes});
-    w.ranges_.push_back({nullptr, shared_bytes_});  // its base: the running block's (begin_thread)
+    for (const BufferRange& b : buffers_) w.ranges_.push_back({static_cast<const unsigned char*>(b.base), b.bytes, b.space});
+    w.ranges_.push_back({nullptr, shared_bytes_, MemorySpace::Shared});  // its base: the running block's (begin_thread)
     w.threads_ = threads_;
     w.warps_ = warps_;
     // With barriers every warp of the block keeps its own log; without, the first serves each warp in turn.
@@ -452,7 +456,7 @@ MemoryTrace MemoryRecorder::finish() {
     MemoryTrace t;
     t.grid = grid_;
     t.block = block_;
-    for (const BufferRange& b : buffers_) t.buffers.push_back(TraceBuffer{b.name, MemorySpace::Global, b.bytes});
+    for (const BufferRange& b : buffers_) t.buffers.push_back(TraceBuffer{b.name, b.space, b.bytes});
     t.buffers.push_back(TraceBuffer{"shared", MemorySpace::Shared, shared_bytes_});
     t.sites = sites_;
     std::vector<MemoryMetrics> per_site(sites_.size());

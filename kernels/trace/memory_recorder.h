@@ -20,11 +20,13 @@
 
 namespace cvz {
 
-// A global buffer the launch reads or writes, by its host address.
+// A buffer the launch reads or writes, by its host address: global memory, or constant memory (a
+// buffer the body reads as __constant__ on the GPU; its requests are costed as memory_trace.h says).
 struct BufferRange {
     std::string name;
     const void* base = nullptr;
     std::size_t bytes = 0;
+    MemorySpace space = MemorySpace::Global;
 };
 
 class MemoryRecorder;
@@ -87,6 +89,7 @@ private:
     struct Range {
         const unsigned char* base;
         std::size_t bytes;
+        MemorySpace space;
     };
     struct CachedSite {
         std::uint64_t word = site_word::kBarrier;  // never looked up
@@ -144,12 +147,12 @@ private:
     // The range that holds q, into hint (left as it was when none does).
     bool find_range(const unsigned char* q, std::int32_t& hint, std::uint64_t& offset) const;
     MemorySpace space_of(std::int32_t buffer) const {
-        return buffer == std::int32_t(ranges_.size() - 1) ? MemorySpace::Shared : MemorySpace::Global;
+        return buffer < 0 ? MemorySpace::Global : ranges_[std::size_t(buffer)].space;
     }
 
     MemoryRecorder* owner_ = nullptr;
     std::uint32_t threads_ = 0, warps_ = 0;
-    std::vector<Range> ranges_;  // the global buffers, then the running block's shared memory
+    std::vector<Range> ranges_;  // the global and constant buffers, then the running block's shared memory
     CachedSite site_cache_[64];
     std::vector<InternedSite> interned_;
     std::vector<Access> site_access_;  // [site]: the sites this worker has seen

@@ -30,6 +30,7 @@ RequestCounts& RequestCounts::operator+=(const RequestCounts& o) {
 
 const RequestCounts& MemoryMetrics::counts(MemorySpace space, Access access) const {
     if (space == MemorySpace::Global) return access == Access::Load ? global_ld : global_st;
+    if (space == MemorySpace::Constant) return constant_ld;
     return access == Access::Load ? shared_ld : shared_st;
 }
 
@@ -51,6 +52,7 @@ MemoryMetrics& MemoryMetrics::operator+=(const MemoryMetrics& o) {
     global_st += o.global_st;
     shared_ld += o.shared_ld;
     shared_st += o.shared_st;
+    constant_ld += o.constant_ld;
     return *this;
 }
 

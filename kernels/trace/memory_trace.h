@@ -1,8 +1,8 @@
 #pragma once
 // The memory trace of one launch (issue 10): every load and store the kernel body makes through the
 // traced context, grouped into warp-level requests and reduced to Nsight Compute's figures per
-// kernel, per source line and per warp. Made by trace_grayscale / trace_matmul (grayscale_trace.h,
-// matmul_trace.h) on the emulator; Qt-free, so the app, the CLI and the tests share it.
+// kernel, per source line and per warp. Made by each family's traced launch
+// (kernels/<family>/<family>_trace.h) on the emulator; Qt-free, so the app, the CLI and the tests share it.
 //
 // Definitions (exactly issue 10's):
 // - warp: 32 consecutive linear thread ids t = tx + ty*bx + tz*bx*by of a block; the last warp of a
@@ -28,6 +28,13 @@
 //   wavefronts are the sum over its groups that have a lane, each group counted as above, and its
 //   ideal wavefronts the number of such groups (1 for 1-, 2- and 4-byte accesses). bank conflicts =
 //   wavefronts - ideal wavefronts, i.e. wavefronts - requests for 4-byte accesses.
+// - constant memory (a buffer the launch registers as constant, as a mask kept in __constant__ memory):
+//   4-byte words as for shared memory. The constant cache serves one address per pass: a request's
+//   wavefronts = the distinct words its lanes read (a broadcast, every lane one word, is 1; n distinct
+//   words are n passes, serialised), ideal wavefronts 1; the excess is the serialisation (replays).
+//   Nsight Compute has no per-request counterpart in the ten figures; its indexed constant cache unit
+//   (idc) counts the compiled LDC instructions' requests, and a uniform read the compiler folds into an
+//   instruction's constant operand makes none there. So these figures are kept apart from the ten.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +49,7 @@ namespace cvz {
 
 class CancelToken;
 
-enum class MemorySpace : std::uint8_t { Global, Shared };
+enum class MemorySpace : std::uint8_t { Global, Shared, Constant };
 
 // One lane's part of a request.
 struct LaneAccess {
@@ -63,8 +70,8 @@ struct MemoryRequest {
     std::vector<LaneAccess> lanes;    // by lane
     std::uint32_t sectors = 0;        // global: distinct 32-byte sectors
     std::uint32_t ideal_sectors = 0;  // global: ceil(distinct bytes / 32)
-    std::uint32_t wavefronts = 0;     // shared
-    std::uint32_t ideal_wavefronts = 0;  // shared: groups with a lane (1, 2 or 4)
+    std::uint32_t wavefronts = 0;     // shared; constant: distinct words (serialised passes)
+    std::uint32_t ideal_wavefronts = 0;  // shared: groups with a lane (1, 2 or 4); constant: 1
 };
 
 // Sums over requests of one kind (space x load/store).
@@ -86,6 +93,10 @@ extern const std::array<const char*, kNsightMetricCount> kNsightMetricNames;
 
 struct MemoryMetrics {
     RequestCounts global_ld, global_st, shared_ld, shared_st;
+    // Constant-memory reads (requests, wavefronts = serialised passes, ideal 1 a request; the excess,
+    // bank_conflicts(), is the replays of requests whose lanes read distinct addresses). Not one of the
+    // ten figures: nsight() leaves it out. Constant memory is read-only, so there is no store kind.
+    RequestCounts constant_ld;
 
     void add(const MemoryRequest& r);
     MemoryMetrics& operator+=(const MemoryMetrics& o);
@@ -139,7 +150,7 @@ struct WarpMetrics {
 
 // A buffer the trace maps addresses into.
 struct TraceBuffer {
-    std::string name;  // "rgb", "gray"; "A", "B", "C"; "shared"
+    std::string name;  // as the traced launch names it ("rgb", "A", "mask", ...); "shared" for shared memory
     MemorySpace space = MemorySpace::Global;
     std::uint64_t bytes = 0;
 };

@@ -96,4 +96,25 @@ RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes) {
     return shared_request_cost(lanes.data(), lanes.size());
 }
 
+RequestCost constant_request_cost(const LaneAccess* lanes, std::size_t count) {
+    // At most 32 lanes of up to 16 bytes: the distinct words in a small array, no allocation.
+    constexpr std::size_t kMaxWords = 4 * kWarpSize;
+    std::uint64_t words[kMaxWords];
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t first = lanes[i].offset / 4;
+        const std::uint64_t last = (lanes[i].offset + std::max<std::uint32_t>(1, lanes[i].bytes) - 1) / 4;
+        for (std::uint64_t w = first; w <= last && n < kMaxWords; ++w)
+            if (std::find(words, words + n, w) == words + n) words[n++] = w;
+    }
+    RequestCost cost;
+    cost.wavefronts = std::uint32_t(n);
+    cost.ideal_wavefronts = count ? 1 : 0;
+    return cost;
+}
+
+RequestCost constant_request_cost(const std::vector<LaneAccess>& lanes) {
+    return constant_request_cost(lanes.data(), lanes.size());
+}
+
 }  // namespace cvz

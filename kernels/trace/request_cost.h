@@ -10,7 +10,7 @@ namespace cvz {
 
 struct RequestCost {
     std::uint32_t sectors = 0, ideal_sectors = 0;        // global
-    std::uint32_t wavefronts = 0, ideal_wavefronts = 0;  // shared
+    std::uint32_t wavefronts = 0, ideal_wavefronts = 0;  // shared, constant
 };
 
 // Distinct 32-byte sectors of the lanes' bytes, and ceil(distinct bytes / 32).
@@ -27,5 +27,10 @@ bool global_warp_request_cost(const std::uint64_t* addresses, std::uint64_t base
 // the groups with a lane; ideal: the number of those groups.
 RequestCost shared_request_cost(const std::vector<LaneAccess>& lanes);
 RequestCost shared_request_cost(const LaneAccess* lanes, std::size_t count);
+
+// Constant memory: wavefronts = the distinct 4-byte words the lanes read (one pass of the constant
+// cache each: a broadcast is 1, distinct addresses serialise), ideal 1 for a request with a lane.
+RequestCost constant_request_cost(const std::vector<LaneAccess>& lanes);
+RequestCost constant_request_cost(const LaneAccess* lanes, std::size_t count);
 
 }  // namespace cvz

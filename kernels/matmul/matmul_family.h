@@ -1,0 +1,28 @@
+#pragma once
+// The matmul family as the kernels layer registers it (kernels/catalogue/families.h): its name,
+// problem type, variant table, GPU occupancy hook and the notes on its memory figures.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core/kernel_variant.h"
+#include "../core/status.h"
+#include "matmul_variants.h"
+
+namespace cvz {
+
+struct MatmulFamily {
+    static constexpr KernelFamily id = KernelFamily::Matmul;
+    static constexpr const char* name = "matmul";
+    static constexpr const char* problem = "MatmulProblem";
+    using Variant = MatmulVariant;
+    using Variants = MatmulVariants;
+    static const std::vector<KernelInfo>& catalogue() { return matmul_catalogue(); }
+    // The address of the __global__ kernel of a variant, for CUDA's occupancy API
+    // (matmul_occupancy.cu; Unavailable without the toolkit).
+    static Status kernel_address(std::uint8_t variant, unsigned tile, const void** kernel);
+    // How the compiled code changes the trace's figures of variant `name`; empty when not measured.
+    static std::string counter_note(const std::string& name);
+};
+
+}  // namespace cvz
