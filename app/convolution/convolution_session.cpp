@@ -3,9 +3,9 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
+#include "app/convolution/convolution_output.h"
 #include "app/io/image_loader.h"
 #include "app/jobs/job_runner.h"
 #include "app/models/kernel_resources.h"
@@ -40,16 +40,9 @@ QImage gray_qimage(const std::vector<std::uint8_t>& gray, std::uint32_t w, std::
 
 QImage convolution_output_image(const std::vector<float>& out, std::uint32_t w, std::uint32_t h) {
     if (out.size() != std::size_t(w) * h || w == 0 || h == 0) return {};
-    QImage image(int(w), int(h), QImage::Format_Grayscale8);
-    for (std::uint32_t y = 0; y < h; ++y) {
-        uchar* line = image.scanLine(int(y));
-        const float* row = out.data() + std::size_t(y) * w;
-        for (std::uint32_t x = 0; x < w; ++x) {
-            const float v = row[x];
-            line[x] = std::isnan(v) ? 0 : uchar(std::clamp(v, 0.0f, 255.0f));  // truncated, as the CLI's .png
-        }
-    }
-    return image;
+    // The bytes the CLI's .png holds (clamped to 0..255, truncated), one row at a time into the image.
+    const std::vector<std::uint8_t> bytes = convolution_to_bytes(out);
+    return gray_qimage(bytes, w, h);
 }
 
 ConvolutionSession::ConvolutionSession(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs) {

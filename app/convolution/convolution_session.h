@@ -145,7 +145,7 @@ private:
     std::int64_t selected_block_ = -1;
 };
 
-// The float output as the display shows it and the CLI writes a .png: clamped to 0..255, truncated.
+// The float output as the display shows it: the bytes of the CLI's .png (convolution_to_bytes).
 QImage convolution_output_image(const std::vector<float>& out, std::uint32_t width, std::uint32_t height);
 
 }  // namespace cvz

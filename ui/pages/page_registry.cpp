@@ -1,5 +1,6 @@
 #include "ui/pages/page_registry.h"
 
+#include "ui/pages/convolution/convolution_page.h"
 #include "ui/pages/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 
@@ -23,6 +24,7 @@ const std::vector<PageFactory>& page_factories() {
     static const std::vector<PageFactory> all = {
         &make_with_display<ImagePage>,
         &make<MatmulPage>,
+        &make_with_display<ConvolutionPage>,
     };
     return all;
 }

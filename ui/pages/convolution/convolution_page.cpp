@@ -24,6 +24,7 @@
 #include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/convolution/convolution_problem.h"
+#include "kernels/emulator/emulate.h"
 #include "ui/pages/convolution/tile_overlay.h"
 #include "ui/pages/trace_docks.h"
 #include "ui/panels/inspector_panel.h"
@@ -198,15 +199,15 @@ void ConvolutionPage::openMaskFile() {
         mask_box_->setCurrentText(session_->maskName());
         return;
     }
-    ConvolutionMask mask;
-    const QString error = load_convolution_mask(path, &mask);
-    if (!error.isEmpty()) {
-        setStatus(error, true);
+    const LoadedMask loaded = read_mask_npy(path);
+    if (!loaded.ok()) {
+        setStatus(loaded.error, true);
+        emit errorRaised(loaded.error);
         const QSignalBlocker block(mask_box_);
         mask_box_->setCurrentText(session_->maskName());
         return;
     }
-    session_->setMask(mask, QFileInfo(path).fileName());
+    session_->setMask(loaded.mask, loaded.name);
 }
 
 QString ConvolutionPage::title() const { return tr("&Convolution"); }
