@@ -531,10 +531,11 @@ void ImagePage::showFrame() {
             const std::uint64_t warps = session_->plan().warps_per_block;
             label = frame.warp_done_end >= warps
                         ? tr("Block %1: all %2 warps done").arg(frame.block).arg(warps)
-                        : tr("Block %1: warp %2 of %3 (threads %4\u2013%5)")
+                        : tr("Block %1: warp %2 of %3 (index %4, threads %5\u2013%6)")
                               .arg(frame.block)
-                              .arg(frame.warp_done_end)
+                              .arg(frame.warp_done_end + 1)  // counts start at 1, as the step field's
                               .arg(warps)
+                              .arg(frame.warp_done_end)
                               .arg(frame.warp_done_end * 32)
                               .arg(std::min<std::uint64_t>((frame.warp_done_end + 1) * 32, session_->plan().threads_per_block) - 1);
             break;
@@ -561,7 +562,11 @@ void ImagePage::pushOverlay() {
     legend_->setState(overlay_);
     // Mid-animation most of the output pane shows the input's colour: say so, or it reads as a
     // conversion that failed.
-    result_caption_->setText(overlay_.animating() ? tr("Output: pixels not yet written show the input")
+    // At the animation's end every pixel is written: the plain title again.
+    const AnimationFrame& f = overlay_.animation;
+    const bool finished = f.mode == AnimationMode::Waves ? f.done_end >= overlay_.plan.blocks
+                                                         : f.block < 0 || f.warp_done_end >= overlay_.plan.warps_per_block;
+    result_caption_->setText(overlay_.animating() && !finished ? tr("Output: pixels not yet written show the input")
                                                   : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
     if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();

@@ -25,6 +25,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -306,7 +307,9 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const Q
                                  Qt::DockWidgetArea area, PageDocks::Dock kind) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(name);  // for saveState
-    dock->setWidget(area == Qt::BottomDockWidgetArea ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
+    // Every dock but the one-line Execution bar scrolls when short, so that no combination of open
+    // panels makes the window taller than the screen.
+    dock->setWidget(kind == PageDocks::Timeline ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
     addDockWidget(area, dock);
     panels_menu_->addAction(dock->toggleViewAction());
     docks_by_kind_.insert(kind, dock);
@@ -391,6 +394,14 @@ void MainWindow::createDocks() {
                                        Qt::BottomDockWidgetArea, PageDocks::Source);
     splitDockWidget(source_dock, timeline_dock, Qt::Vertical);
     source_dock->hide();
+    // Opened, it takes a third of the window's height (the docks' minimums alone would leave it a few
+    // lines); the right-hand docks and the page share the rest.
+    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this, source_dock, timeline_dock](bool open) {
+        if (!open) return;
+        QTimer::singleShot(0, this, [this, source_dock, timeline_dock] {
+            resizeDocks({source_dock, timeline_dock}, {height() / 3, timeline_dock->minimumSizeHint().height()}, Qt::Vertical);
+        });
+    });
     // Brought to the front by a key, as a browser's View Source.
     auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
         auto* action = new QAction(text, this);
@@ -526,6 +537,45 @@ void MainWindow::openSweep() {
     sweep_->show();
     sweep_->raise();
     sweep_->activateWindow();
+}
+
+QStringList MainWindow::panelNames() {
+    return {QStringLiteral("launch"), QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
+            QStringLiteral("sms"),    QStringLiteral("memory"),   QStringLiteral("source"),    QStringLiteral("schedule"),
+            QStringLiteral("timeline"), QStringLiteral("sweep"),  QStringLiteral("ladder")};  // schedule before the
+                                                                                             // timeline it is tabbed with:
+                                                                                             // the controls in front
+}
+
+QString MainWindow::showPanels(const QStringList& names) {
+    const QHash<QString, PageDocks::Dock> kinds = {
+        {QStringLiteral("launch"), PageDocks::Launch},       {QStringLiteral("overlay"), PageDocks::Overlay},
+        {QStringLiteral("inspector"), PageDocks::Inspector}, {QStringLiteral("occupancy"), PageDocks::Occupancy},
+        {QStringLiteral("sms"), PageDocks::Sms},             {QStringLiteral("memory"), PageDocks::Memory},
+        {QStringLiteral("source"), PageDocks::Source},       {QStringLiteral("timeline"), PageDocks::Timeline},
+    };
+    QStringList unknown;
+    for (const QString& raw : names)
+        if (!panelNames().contains(raw.trimmed().toLower())) unknown << raw;
+    if (!unknown.isEmpty())
+        return tr("unknown panel %1: the panels are %2").arg(unknown.join(QStringLiteral(", ")), panelNames().join(QStringLiteral(", ")));
+    for (const QString& raw : names) {
+        const QString name = raw.trimmed().toLower();
+        if (kinds.contains(name)) {
+            QDockWidget* d = dock(kinds.value(name));
+            if (!d || !d->toggleViewAction()->isEnabled()) continue;  // not used by the page in front
+            d->show();
+            d->raise();
+        } else if (name == QLatin1String("schedule")) {
+            schedule_->dock()->show();
+            schedule_->dock()->raise();
+        } else if (name == QLatin1String("sweep")) {
+            openSweep();
+        } else if (name == QLatin1String("ladder")) {
+            openLadder();
+        }
+    }
+    return {};
 }
 
 void MainWindow::openLadder() {

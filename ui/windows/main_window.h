@@ -117,6 +117,13 @@ public:
     void openLadder();
     LadderDialog* ladderDialog() const { return ladder_; }
 
+    // The names `--show` takes: every dock and dialog ("source", "memory", "inspector", ...).
+    static QStringList panelNames();
+    // Opens the named panels (raised, tabs brought to the front) and dialogs; empty on success, else
+    // the unknown names and the known ones. A panel the current page does not use stays closed.
+    QString showPanels(const QStringList& names);
+    QMenu* panelsMenu() const { return panels_menu_; }  // View > Panels
+
 public slots:
     void openDialog();
     void zoomIn();
