@@ -193,6 +193,19 @@ void TestMainWindow::sample_opens_by_default() {
     QCOMPARE(w.resultImage().size(), QSize(451, 300));
     QVERIFY(result_equals(w.resultImage(), reference_gray(w.originalImage())));
     QVERIFY(w.windowTitle().contains(QStringLiteral("chelsea.png")));
+    // Issue 30, item 12: the plain result under the block grid first; the colouring one click away.
+    QVERIFY(w.overlayState().enabled);
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    QVERIFY(!w.colourAction()->isChecked());
+    w.colourAction()->trigger();
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::Block);
+    QCOMPARE(w.overlayPanel()->coloring(), OverlayColoring::Block);
+    w.overlayPanel()->setColoring(OverlayColoring::Warp);  // chosen in the panel: the button follows
+    QVERIFY(w.colourAction()->isChecked());
+    w.colourAction()->trigger();
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    w.colourAction()->trigger();  // back to the colouring last chosen
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::Warp);
 }
 
 // Issue 15, item 2: the launch panel and the status line show the GPU time predicted on the chosen

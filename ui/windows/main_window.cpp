@@ -227,6 +227,21 @@ void MainWindow::createToolBar() {
     updateBackendToolTip();
     bar->addSeparator();
 
+    // The overlay's colouring in one click: blocks (or the colouring last chosen in the Overlay
+    // panel) against boundaries only.
+    colour_action_ = bar->addAction(tr("Colour Blocks"));
+    colour_action_->setObjectName(QStringLiteral("colourAction"));
+    colour_action_->setCheckable(true);
+    colour_action_->setToolTip(tr("Tint each block (or thread, or warp: Overlay panel) in its own colour; "
+                                  "off: the plain result under the block grid"));
+    connect(colour_action_, &QAction::toggled, this, [this](bool on) {
+        if (!docks_.overlay) return;
+        if (on == (docks_.overlay->coloring() != OverlayColoring::None)) return;
+        if (on) docks_.overlay->setOverlayEnabled(true);
+        docks_.overlay->setColoring(on ? last_coloring_ : OverlayColoring::None);
+    });
+    bar->addSeparator();
+
     QAction* fit = bar->addAction(tr("Fit"), this, &MainWindow::zoomToFit);
     fit->setToolTip(tr("Zoom to fit (Ctrl+0)"));
     QAction* actual = bar->addAction(tr("100%"), this, &MainWindow::zoomToActualSize);
@@ -427,6 +442,8 @@ void MainWindow::createDocks() {
     connect(overlay_action_, &QAction::toggled, docks_.overlay, &OverlayPanel::setOverlayEnabled);
     connect(docks_.overlay, &OverlayPanel::changed, this, [this] {
         overlay_action_->setChecked(docks_.overlay->overlayEnabled());
+        if (docks_.overlay->coloring() != OverlayColoring::None) last_coloring_ = docks_.overlay->coloring();
+        colour_action_->setChecked(docks_.overlay->overlayEnabled() && docks_.overlay->coloring() != OverlayColoring::None);
         settings_->setValue(QStringLiteral("overlay/enabled"), docks_.overlay->overlayEnabled());
         settings_->setValue(QStringLiteral("overlay/coloring"), int(docks_.overlay->coloring()));
         settings_->setValue(QStringLiteral("overlay/opacity"), docks_.overlay->opacity());
@@ -440,11 +457,14 @@ void MainWindow::restoreSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     fitToScreen();
 
+    // First impression: the plain grayscale under a light block grid; the colouring is one click
+    // away (the toolbar's "Colour Blocks").
     docks_.overlay->setColoring(OverlayColoring(
-        settings.value(QStringLiteral("overlay/coloring"), int(OverlayColoring::Block)).toInt()));
+        settings.value(QStringLiteral("overlay/coloring"), int(OverlayColoring::None)).toInt()));
     docks_.overlay->setOpacity(settings.value(QStringLiteral("overlay/opacity"), 0.45).toDouble());
     docks_.overlay->setShowIdle(settings.value(QStringLiteral("overlay/showIdle"), true).toBool());
     overlay_action_->setChecked(settings.value(QStringLiteral("overlay/enabled"), true).toBool());
+    colour_action_->setChecked(docks_.overlay->overlayEnabled() && docks_.overlay->coloring() != OverlayColoring::None);
     const int backend_index = backend_box_->findData(settings.value(QStringLiteral("run/backend")).toString());
     // A remembered CUDA choice on a machine without a device falls back to Auto.
     if (backend_index >= 0 && (backend_index != 2 || cuda_device_available())) backend_box_->setCurrentIndex(backend_index);

@@ -103,6 +103,7 @@ public:
     InspectorPanel* inspector() const { return docks_.inspector; }
     QComboBox* animationModeBox() const { return docks_.animation_mode; }
     QAction* overlayAction() const { return overlay_action_; }
+    QAction* colourAction() const { return colour_action_; }  // the toolbar's "Colour Blocks"
     QAction* playAction() const { return play_action_; }
     // File > Save Result As and File > Export.
     ExportActions* exports() const { return exports_; }
@@ -182,6 +183,8 @@ private:
     QPointer<QMessageBox> error_box_;
 
     QAction* overlay_action_ = nullptr;
+    QAction* colour_action_ = nullptr;
+    OverlayColoring last_coloring_ = OverlayColoring::Block;  // what "Colour Blocks" turns on
     QAction* play_action_ = nullptr;
     QMenu* view_menu_ = nullptr;
     QMenu* panels_menu_ = nullptr;  // View > Panels: a check per dock
