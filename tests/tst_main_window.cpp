@@ -120,6 +120,7 @@ private slots:
     void invalid_block_text_does_not_run();
     void each_change_runs_the_kernel_once();
     void zoom_and_pan_keep_views_in_step();
+    void zoom_holds_while_the_block_changes();
     void dropped_image_opens();
     void settings_and_recent_files_remembered();
     void cuda_item_reflects_device();
@@ -496,6 +497,25 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
         const QRectF r = w.viewTransform()->imageRectInWidget(view->widget()->size());
         QVERIFY(QRectF(view->widget()->rect()).adjusted(-1, -1, 1, 1).contains(r));
     }
+}
+
+// Issue 30, item 8: dragging a block slider changed the grid's extent past the image at every step,
+// and the fitted zoom jumped with it although the image did not change.
+void TestMainWindow::zoom_holds_while_the_block_changes() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    w.zoomToFit();
+    const double zoom = w.viewTransform()->zoom();
+    for (const LaunchShape& shape : {LaunchShape::two_d(8, 64), LaunchShape::two_d(64, 8), LaunchShape::two_d(5, 3)}) {
+        w.launchPanel()->setShape(shape);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
+        QCOMPARE(w.viewTransform()->zoom(), zoom);
+    }
+    // Fit, asked for, fits the whole grid again: 64 rows of threads past the 33 of the image.
+    w.launchPanel()->setShape(LaunchShape::two_d(8, 64));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    w.zoomToFit();
+    QVERIFY(w.viewTransform()->zoom() < zoom);
 }
 
 void TestMainWindow::dropped_image_opens() {

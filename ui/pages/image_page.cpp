@@ -556,6 +556,7 @@ void ImagePage::pushOverlay() {
     state.line_merge = OverlayState::lineMergeFor(state.plan, transform_->zoom() * devicePixelRatioF());
     const QSize image = session_->imageSize();
     const QSize old_extent = overlay_.decorates() ? overlay_.extent() : image;
+    const QSize old_plan_image(int(overlay_.plan.width), int(overlay_.plan.height));
     overlay_ = state;
     for (ImageSurface* view : views_)
         if (view) view->setOverlay(overlay_);
@@ -569,7 +570,11 @@ void ImagePage::pushOverlay() {
     result_caption_->setText(overlay_.animating() && !finished ? tr("Output: pixels not yet written show the input")
                                                   : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
-    if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();
+    // Refitted for a new image only: a block slider's drag changes the grid's extent past the image
+    // at every step, and the zoom jumping with it (15%, 13%, 14%) read as the image changing.
+    // Fit (Ctrl+0) and a resize still fit the whole grid.
+    const QSize plan_image(int(overlay_.plan.width), int(overlay_.plan.height));
+    if (extent != old_extent && !image.isEmpty() && transform_->fitting() && plan_image != old_plan_image) zoomToFit();
 }
 
 // One rule for hover and click: a click pins the inspector (and the yellow outline) to its pixel
