@@ -277,6 +277,8 @@ void TestExport::animation_exports_gif() {
     QVERIFY2(first.width() < view.width() && first.height() < view.height() + 40 && first.height() > view.height() / 3,
              qPrintable(QStringLiteral("%1x%2 in a %3x%4 view").arg(first.width()).arg(first.height()).arg(view.width()).arg(view.height())));
     QCOMPARE(reader.nextImageDelay(), 250);  // 4 waves per second
+    if (qEnvironmentVariableIsSet("EXPORT_GRAB_DIR"))  // to look at
+        first.save(qEnvironmentVariable("EXPORT_GRAB_DIR") + QStringLiteral("/gif_frame.png"));
 }
 
 void TestExport::animation_export_cancels() {
