@@ -190,6 +190,13 @@ void TestWindowFit::every_page_fits_the_screen() {
                      qPrintable(QStringLiteral("%1 %2x%3+%4+%5").arg(dialog->objectName()).arg(dialog->frameGeometry().width())
                                     .arg(dialog->frameGeometry().height()).arg(dialog->frameGeometry().x()).arg(dialog->frameGeometry().y())));
         }
+        // Item 7: the source file box and the sweep's kernel box show their whole text (an arrow's
+        // width aside).
+        for (const QComboBox* box : {w.findChild<QComboBox*>(QStringLiteral("sourceFile")), w.sweepDialog()->kernelBox()}) {
+            QVERIFY(box);
+            const int need = box->fontMetrics().horizontalAdvance(box->currentText());
+            QVERIFY2(need + 16 <= box->width(), qPrintable(QStringLiteral("'%1' needs %2 px in a %3 px box").arg(box->currentText()).arg(need).arg(box->width())));
+        }
         // What must stay on screen: the execution controls and the status bar, inside the window.
         for (const char* name : {"timeline", "statusMessage", "sourceViewScroll"}) {
             auto* c = w.findChild<QWidget*>(QLatin1String(name));

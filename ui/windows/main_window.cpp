@@ -411,11 +411,8 @@ void MainWindow::createDocks() {
     source_dock->hide();
     // Opened, it takes a third of the window's height (the docks' minimums alone would leave it a few
     // lines); the right-hand docks and the page share the rest.
-    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this, source_dock, timeline_dock](bool open) {
-        if (!open) return;
-        QTimer::singleShot(0, this, [this, source_dock, timeline_dock] {
-            resizeDocks({source_dock, timeline_dock}, {height() / 3, timeline_dock->minimumSizeHint().height()}, Qt::Vertical);
-        });
+    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
+        if (open) QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);
     });
     // Brought to the front by a key, as a browser's View Source.
     auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
@@ -559,6 +556,15 @@ void MainWindow::openSweep() {
     sweep_->activateWindow();
 }
 
+// The Source dock a third of the window's height, the Execution bar (and the Schedule tabbed with it)
+// no more than it needs: the bottom docks' size hints would otherwise leave the code a line or two.
+void MainWindow::shareBottomDocks() {
+    QDockWidget* source = dock(PageDocks::Source);
+    QDockWidget* timeline = dock(PageDocks::Timeline);
+    if (!source || !timeline || source->isHidden()) return;
+    resizeDocks({source, timeline}, {height() / 3, timeline->minimumSizeHint().height()}, Qt::Vertical);
+}
+
 QStringList MainWindow::panelNames() {
     return {QStringLiteral("launch"), QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
             QStringLiteral("sms"),    QStringLiteral("memory"),   QStringLiteral("source"),    QStringLiteral("schedule"),
@@ -595,6 +601,7 @@ QString MainWindow::showPanels(const QStringList& names) {
             openLadder();
         }
     }
+    QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles
     return {};
 }
 

@@ -148,6 +148,7 @@ private:
                          PageDocks::Dock kind);
     void restoreSettings();
     void fitToScreen();  // the window inside the screen's available area
+    void shareBottomDocks();
     void addPage(KernelPage* page);
     void onCurrentPageChanged();
     void showDocksOf(KernelPage* page);
