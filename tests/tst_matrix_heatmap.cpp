@@ -263,6 +263,16 @@ void TestMatrixHeatmap::linked_views_share_one_square_scale() {
     }
     QCOMPARE(a->rowAxis(), c->rowAxis());
     QCOMPARE(b->colAxis(), c->colAxis());
+    // A and B that do not match: C is emptied, and A and B still fit their panels, square.
+    c->setMatrix(nullptr);
+    a->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 50, 4)));
+    QVERIFY(a->rowAxis().scale > 2);
+    QCOMPARE(a->rowAxis().scale, a->colAxis().scale);
+    auto fit = [](const MatrixHeatmap* v) {
+        return std::min(v->dataRect().width() / v->matrix()->cols, v->dataRect().height() / v->matrix()->rows);
+    };
+    QCOMPARE(a->rowAxis().scale, std::min(fit(a), fit(b)));
+    c->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 37, 3)));
     c->setSquareCells(false);
     for (MatrixHeatmap* v : {a, b, c}) QVERIFY(!v->squareCells());
     QCOMPARE(a->rowAxis(), c->rowAxis());

@@ -277,8 +277,14 @@ void TestSchedulePanel::closing_the_panel_ends_the_replay_over_the_image() {
     panel->advance(2000);
     panel->setPlaying(false);
     QVERIFY(w.scheduleActions()->overlay() && w.scheduleActions()->overlay()->isVisible());
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR"))  // to look at: paused mid-run, then closed
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_paused.png"));
     dock->toggleViewAction()->trigger();  // what the dock's close button does
     QVERIFY(dock->isHidden());
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR")) {
+        QCoreApplication::processEvents();  // the docks' layout after the close
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_closed.png"));
+    }
     QVERIFY(!w.scheduleActions()->overlay());  // nothing of the replay is drawn over the output
     QVERIFY(!panel->playing());
     w.requestRun();  // a run does not bring it back
@@ -300,6 +306,8 @@ void TestSchedulePanel::another_launch_says_how_it_differs() {
                  note.contains(QStringLiteral("another image size or block shape")),
              qPrintable(note));
     QVERIFY2(w.statusText().contains(QStringLiteral("does not match")), qPrintable(w.statusText()));
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR"))
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_mismatch.png"));
     // A 1-D launch of the same image: another variant.
     w.session()->setShape(LaunchShape::one_d(256));
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid.y == 1 && !w.jobs()->busy(), kTimeoutMs);

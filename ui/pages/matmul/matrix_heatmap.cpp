@@ -261,6 +261,9 @@ double MatrixHeatmap::ownSquareScale() const {
 std::pair<HeatmapAxis, HeatmapAxis> MatrixHeatmap::fittedAxes() const {
     const QRectF d = dataRect();
     const std::uint32_t rows = matrix_ ? matrix_->rows : 0, cols = matrix_ ? matrix_->cols : 0;
+    // No matrix (C while A and B do not match): its axes stay as they are, or the linked views would
+    // take a fit of nothing (one pixel per element) and draw A and B at the wrong size.
+    if (rows == 0 || cols == 0) return {row_axis_, col_axis_};
     double s = ownSquareScale();
     if (!squareCells() || s <= 0) return {fittedAxis(rows, d.height()), fittedAxis(cols, d.width())};
     // The smallest of the group's fits, among the views that fit (a zoomed one keeps its own).
