@@ -4,6 +4,8 @@
 // block's warps; Space plays and pauses from anywhere in the window, the image views included.
 #include <QtTest>
 
+#include <QSpinBox>
+
 #include <QAction>
 #include <QComboBox>
 #include <QSettings>
@@ -13,6 +15,7 @@
 #include <cmath>
 
 #include "support/window_waits.h"
+#include "ui/panels/inspector_panel.h"
 #include "app/models/execution_animation.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
@@ -73,6 +76,7 @@ private slots:
     void waves_on_screen();
     void warps_of_a_clicked_block_on_screen();
     void space_toggles_play_from_the_view();
+    void counters_agree();
     void timeline_plays_to_the_end();
     void sm_panel_follows_the_wave();
 
@@ -276,6 +280,41 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     const int g = qGray(gray.pixel(5, 5));
     const QRgb dim = centre(w.resultView(), shot, 5, 5);
     QVERIFY2(std::abs(qRed(dim) - int(std::lround(g * 0.45))) <= 2, qPrintable(QString::number(qRed(dim))));
+}
+
+// Issue 30, item 4: the step field said "warp 6" beside a caption's "warp 5 of 8", and "wave 9"
+// beside "8 waves" at the end. Counts for people start at 1 everywhere; the end reads "all done".
+void TestAnimation::counters_agree() {
+    MainWindow w(DisplayPathChoice{DisplayPath::Raster, QStringLiteral("test")}, png_);
+    QVERIFY(show_and_wait(w));
+    w.session()->setDevice(small_gpu());
+    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));  // 8 warps a block
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    w.inspectPixel(QPoint(20, 10), true);  // block 1, thread 164: warp index 5
+    auto* mode = w.animationModeBox();
+    mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
+    QCOMPARE(w.timeline()->steps(), 8);
+    w.timeline()->setPosition(5);
+    QCOMPARE(w.timeline()->stepBox()->text(), QStringLiteral("warp 6"));
+    QVERIFY2(w.timeline()->label().contains(QStringLiteral("warp 6 of 8 (index 5,")), qPrintable(w.timeline()->label()));
+    QVERIFY2(w.inspector()->plainText().contains(QStringLiteral("warp 6 of 8 (index 5)")), qPrintable(w.inspector()->plainText()));
+    w.timeline()->jumpToEnd();
+    QCOMPARE(w.timeline()->stepBox()->text(), QStringLiteral("all done"));
+    QVERIFY2(w.timeline()->label().contains(QStringLiteral("all 8 warps done")), qPrintable(w.timeline()->label()));
+    // Typing a number jumps to it.
+    w.timeline()->stepBox()->selectAll();
+    QTest::keyClicks(w.timeline()->stepBox(), QStringLiteral("3"));
+    QTest::keyClick(w.timeline()->stepBox(), Qt::Key_Return);
+    QCOMPARE(w.timeline()->position(), 2);
+
+    mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
+    const int waves = w.timeline()->steps();
+    QVERIFY(waves > 1);
+    w.timeline()->setPosition(1);
+    QCOMPARE(w.timeline()->stepBox()->text(), QStringLiteral("wave 2"));
+    QVERIFY2(w.timeline()->label().startsWith(QStringLiteral("Wave 2 of %1").arg(waves)), qPrintable(w.timeline()->label()));
+    w.timeline()->jumpToEnd();
+    QCOMPARE(w.timeline()->stepBox()->text(), QStringLiteral("all done"));
 }
 
 void TestAnimation::space_toggles_play_from_the_view() {

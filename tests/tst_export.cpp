@@ -42,6 +42,7 @@
 #include "ui/views/view_transform.h"
 #include "ui/windows/animation_actions.h"
 #include "ui/windows/animation_export.h"
+#include "ui/views/overlay_state.h"
 #include "ui/windows/export_actions.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/sweep_dialog.h"
@@ -181,6 +182,8 @@ void TestExport::view_exports_with_and_without_overlay() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
     w.overlayAction()->setChecked(true);
+    w.colourAction()->trigger();  // the blocks tinted (the grid alone is the default since issue 30)
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::Block);
     w.viewTransform()->setZoom(3);
     w.inspectPixel(QPoint(20, 17), true);  // block (1, 1) of 16x16: outlined in the overlay
     test::deliver_posted_events();  // the legend's new text relayouts the page first
@@ -231,8 +234,21 @@ void TestExport::animation_exports_png_frames() {
     // The first frame shows nothing run yet: every block shows the input, not the kernel's grey.
     const QImage first(animation_frame_path(path, 0, steps + 1));
     const QImage last(animation_frame_path(path, steps, steps + 1));
-    QCOMPARE(first.size(), view);
-    const QPointF centre = w.resultView()->imageToWidget(QPointF(48.5, 16.5));
+    // Issue 30, item 9: cut to the content, no dark bands of the view around it, and a caption below.
+    const QPointF at = w.resultView()->imageToWidget(QPointF(0, 0));
+    const QPoint origin(std::max(0, int(std::floor(at.x()))), std::max(0, int(std::floor(at.y()))));
+    QVERIFY2(first.width() < view.width() && first.height() < view.height() + 40,
+             qPrintable(QStringLiteral("%1x%2 in a %3x%4 view").arg(first.width()).arg(first.height()).arg(view.width()).arg(view.height())));
+    const QRgb background = overlay_style::kBackground.rgb() & 0xFFFFFF;
+    const int content_height = first.height() - 30;  // above the caption strip
+    for (QPoint p : {QPoint(1, 1), QPoint(first.width() / 2, 1), QPoint(first.width() - 2, 1), QPoint(1, content_height / 2),
+                     QPoint(first.width() - 2, content_height / 2), QPoint(first.width() / 2, content_height - 1)})
+        QVERIFY2((first.pixel(p) & 0xFFFFFF) != background, qPrintable(QStringLiteral("background at (%1, %2)").arg(p.x()).arg(p.y())));
+    int dark = 0;  // the caption's letters, in the strip under the content
+    for (int y = first.height() - 12; y < first.height(); ++y)
+        for (int x = 0; x < std::min(first.width(), 200); ++x) dark += qGray(first.pixel(x, y)) < 100;
+    QVERIFY2(dark > 20, "no caption under the frame");
+    const QPointF centre = w.resultView()->imageToWidget(QPointF(48.5, 16.5)) - QPointF(origin);
     const QRgb input = w.originalImage().pixel(48, 16);
     const QRgb shown_first = first.pixel(centre.toPoint());
     const QRgb shown_last = last.pixel(centre.toPoint());
@@ -258,8 +274,11 @@ void TestExport::animation_exports_gif() {
     QCOMPARE(reader.format(), QByteArray("gif"));
     QCOMPARE(std::uint64_t(reader.imageCount()), steps + 1);
     const QImage first = reader.read();
-    QCOMPARE(first.size(), view);
+    QVERIFY2(first.width() < view.width() && first.height() < view.height() + 40 && first.height() > view.height() / 3,
+             qPrintable(QStringLiteral("%1x%2 in a %3x%4 view").arg(first.width()).arg(first.height()).arg(view.width()).arg(view.height())));
     QCOMPARE(reader.nextImageDelay(), 250);  // 4 waves per second
+    if (qEnvironmentVariableIsSet("EXPORT_GRAB_DIR"))  // to look at
+        first.save(qEnvironmentVariable("EXPORT_GRAB_DIR") + QStringLiteral("/gif_frame.png"));
 }
 
 void TestExport::animation_export_cancels() {
@@ -316,6 +335,10 @@ void TestExport::animation_export_cancels() {
         QVERIFY(!QFile::exists(request.path));
         QVERIFY(!QFile::exists(animation_frame_path(request.path, 0, 33)));
     }
+    // The caption counts from 1, as the Execution bar does.
+    QCOMPARE(animation_frame_caption(request, 0), QStringLiteral("block 0: warp 1 of 32 runs"));
+    request.title = QStringLiteral("gray_2d 32\u00d732 over photo.png");
+    QCOMPARE(animation_frame_caption(request, 32), QStringLiteral("gray_2d 32\u00d732 over photo.png \u00b7 block 0: all 32 warps done"));
     // Not cancelled, the same request writes all 33 frames.
     request.path = dir_.filePath(QStringLiteral("whole.gif"));
     const AnimationExportResult whole = export_animation(request, JobControl(std::make_shared<detail::JobState>()));

@@ -137,6 +137,9 @@ private slots:
         QVERIFY(run_to_end(d));
         QVERIFY(d.result().modeled);
         QVERIFY2(d.noteText().contains(QStringLiteral("modeled")), qPrintable(d.noteText()));
+        // Issue 30, item 10: the footer names no ceiling as if there were one here.
+        if (!cuda_device_available())
+            QVERIFY2(d.referenceText().startsWith(QStringLiteral("Ceiling: none on this machine")), qPrintable(d.referenceText()));
         QCOMPARE(d.progressBar()->value(), 100);
         // Each row's cells are the modules' own figures for that launch.
         for (int r = 0; r < d.table()->rowCount(); ++r) {

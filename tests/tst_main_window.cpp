@@ -121,6 +121,7 @@ private slots:
     void invalid_block_text_does_not_run();
     void each_change_runs_the_kernel_once();
     void zoom_and_pan_keep_views_in_step();
+    void zoom_holds_while_the_block_changes();
     void dropped_image_opens();
     void settings_and_recent_files_remembered();
     void cuda_item_reflects_device();
@@ -194,6 +195,19 @@ void TestMainWindow::sample_opens_by_default() {
     QCOMPARE(w.resultImage().size(), QSize(451, 300));
     QVERIFY(result_equals(w.resultImage(), reference_gray(w.originalImage())));
     QVERIFY(w.windowTitle().contains(QStringLiteral("chelsea.png")));
+    // Issue 30, item 12: the plain result under the block grid first; the colouring one click away.
+    QVERIFY(w.overlayState().enabled);
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    QVERIFY(!w.colourAction()->isChecked());
+    w.colourAction()->trigger();
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::Block);
+    QCOMPARE(w.overlayPanel()->coloring(), OverlayColoring::Block);
+    w.overlayPanel()->setColoring(OverlayColoring::Warp);  // chosen in the panel: the button follows
+    QVERIFY(w.colourAction()->isChecked());
+    w.colourAction()->trigger();
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    w.colourAction()->trigger();  // back to the colouring last chosen
+    QCOMPARE(w.overlayState().coloring, OverlayColoring::Warp);
 }
 
 // Issue 15, item 2: the launch panel and the status line show the GPU time predicted on the chosen
@@ -486,6 +500,25 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     }
 }
 
+// Issue 30, item 8: dragging a block slider changed the grid's extent past the image at every step,
+// and the fitted zoom jumped with it although the image did not change.
+void TestMainWindow::zoom_holds_while_the_block_changes() {
+    MainWindow w(gl_, test_png_);
+    QVERIFY(show_and_wait(w));
+    w.zoomToFit();
+    const double zoom = w.viewTransform()->zoom();
+    for (const LaunchShape& shape : {LaunchShape::two_d(8, 64), LaunchShape::two_d(64, 8), LaunchShape::two_d(5, 3)}) {
+        w.launchPanel()->setShape(shape);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
+        QCOMPARE(w.viewTransform()->zoom(), zoom);
+    }
+    // Fit, asked for, fits the whole grid again: 64 rows of threads past the 33 of the image.
+    w.launchPanel()->setShape(LaunchShape::two_d(8, 64));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    w.zoomToFit();
+    QVERIFY(w.viewTransform()->zoom() < zoom);
+}
+
 void TestMainWindow::dropped_image_opens() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
@@ -611,9 +644,9 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
         QStringLiteral("Pixel (20, 10)"),
         QStringLiteral("blockIdx\n(1, 0)"),
         QStringLiteral("threadIdx\n(4, 10)"),
-        QStringLiteral("1 (of 21 blocks)"),
-        QStringLiteral("164 (of 256 threads)"),
-        QStringLiteral("warp 5 (of 8), lane 4"),
+        QStringLiteral("1 (blocks 0–20)"),
+        QStringLiteral("164 (threads 0–255)"),
+        QStringLiteral("warp 6 of 8 (index 5), lane 4"),
         QStringLiteral("c = blockIdx.x*blockDim.x + threadIdx.x = 1*16 + 4 = 20"),
         QStringLiteral("r = blockIdx.y*blockDim.y + threadIdx.y = 0*16 + 10 = 10"),
         QStringLiteral("i = r*w + c = 10*97 + 20 = 990"),

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QElapsedTimer>
+#include <QGridLayout>
 #include <QSignalSpy>
 #include <QWheelEvent>
 
@@ -65,6 +66,8 @@ private slots:
     void bins_data();
     void bins();
     void fit_maps_elements_to_widget();
+    void square_cells_keep_the_shape();
+    void linked_views_share_one_square_scale();
     void zoom_keeps_element_under_cursor_data();
     void zoom_keeps_element_under_cursor();
     void pan_moves_elements_with_mouse();
@@ -198,6 +201,7 @@ void TestMatrixHeatmap::fit_maps_elements_to_widget() {
     MatrixHeatmap h;
     h.resize(300, 250);
     h.setMatrix(std::make_shared<const Matrix>(random_matrix(10, 20, 1)));
+    h.setSquareCells(false);  // filling the widget: each axis on its own
     h.fitToView();
     const QRectF d = h.dataRect();
     QCOMPARE(d.width(), 300.0);
@@ -207,6 +211,74 @@ void TestMatrixHeatmap::fit_maps_elements_to_widget() {
     QVERIFY(near_point(h.elementToWidget(QPointF(4, 2)), QPointF(60, 2 * d.height() / 10)));
     QVERIFY(near_point(h.elementToWidget(QPointF(20, 10)), d.bottomRight()));
     QVERIFY(near_point(h.widgetToElement(QPointF(150, d.height() / 2)), QPointF(10, 5)));
+}
+
+// Issue 30, item 5: a 97x33 matrix showed as a wide strip stretched to its panel. Square cells by
+// default, centred; fill on request.
+void TestMatrixHeatmap::square_cells_keep_the_shape() {
+    MatrixHeatmap h;
+    h.resize(400, 330);
+    h.setMatrix(std::make_shared<const Matrix>(random_matrix(33, 97, 1)));
+    QVERIFY(h.squareCells());
+    const QRectF d = h.dataRect();
+    const double s = std::min(d.width() / 97, d.height() / 33);
+    QCOMPARE(h.rowAxis().scale, s);
+    QCOMPARE(h.colAxis().scale, s);
+    const QRectF shown(h.elementToWidget(QPointF(0, 0)), h.elementToWidget(QPointF(97, 33)));
+    QVERIFY(near_point(shown.center(), d.center()));  // centred in the panel
+    QVERIFY(std::abs(shown.width() / shown.height() - 97.0 / 33.0) < 1e-9);
+    QVERIFY(d.adjusted(-1e-9, -1e-9, 1e-9, 1e-9).contains(shown));
+    QVERIFY(!h.elementAt(QPointF(d.center().x(), shown.top() - 2)));  // above the matrix: nothing
+    h.setSquareCells(false);
+    QCOMPARE(h.colAxis().scale, d.width() / 97);
+    QCOMPARE(h.rowAxis().scale, d.height() / 33);
+}
+
+// A, B and C as the matmul page links them: one square scale, A's rows level with C's, B's columns
+// with C's; the choice to fill applies to the three.
+void TestMatrixHeatmap::linked_views_share_one_square_scale() {
+    QWidget page;
+    auto* grid = new QGridLayout(&page);
+    MatrixHeatmap *a = new MatrixHeatmap, *b = new MatrixHeatmap, *c = new MatrixHeatmap;
+    grid->addWidget(b, 0, 1);
+    grid->addWidget(a, 1, 0);
+    grid->addWidget(c, 1, 1);
+    MatrixHeatmap::shareCellShape({a, b, c});
+    QObject::connect(a, &MatrixHeatmap::rowAxisChanged, c, [a, c] { c->setRowAxis(a->rowAxis()); });
+    QObject::connect(c, &MatrixHeatmap::rowAxisChanged, a, [a, c] { a->setRowAxis(c->rowAxis()); });
+    QObject::connect(b, &MatrixHeatmap::colAxisChanged, c, [b, c] { c->setColAxis(b->colAxis()); });
+    QObject::connect(c, &MatrixHeatmap::colAxisChanged, b, [b, c] { b->setColAxis(c->colAxis()); });
+    a->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 61, 1)));
+    b->setMatrix(std::make_shared<const Matrix>(random_matrix(61, 37, 2)));
+    c->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 37, 3)));
+    page.resize(900, 640);
+    page.show();
+    QVERIFY(cvz::test::wait_exposed(&page));
+    const double s = a->rowAxis().scale;
+    for (MatrixHeatmap* v : {a, b, c}) {
+        QCOMPARE(v->rowAxis().scale, s);
+        QCOMPARE(v->colAxis().scale, s);
+        const QRectF shown(v->elementToWidget(QPointF(0, 0)), v->elementToWidget(QPointF(v->matrix()->cols, v->matrix()->rows)));
+        QVERIFY(v->dataRect().adjusted(-1e-6, -1e-6, 1e-6, 1e-6).contains(shown));
+    }
+    QCOMPARE(a->rowAxis(), c->rowAxis());
+    QCOMPARE(b->colAxis(), c->colAxis());
+    // A and B that do not match: C is emptied, and A and B still fit their panels, square.
+    c->setMatrix(nullptr);
+    a->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 50, 4)));
+    QVERIFY(a->rowAxis().scale > 2);
+    QCOMPARE(a->rowAxis().scale, a->colAxis().scale);
+    auto fit = [](const MatrixHeatmap* v) {
+        return std::min(v->dataRect().width() / v->matrix()->cols, v->dataRect().height() / v->matrix()->rows);
+    };
+    QCOMPARE(a->rowAxis().scale, std::min(fit(a), fit(b)));
+    c->setMatrix(std::make_shared<const Matrix>(random_matrix(45, 37, 3)));
+    c->setSquareCells(false);
+    for (MatrixHeatmap* v : {a, b, c}) QVERIFY(!v->squareCells());
+    QCOMPARE(a->rowAxis(), c->rowAxis());
+    QCOMPARE(b->colAxis(), c->colAxis());
+    QCOMPARE(c->colAxis().scale, c->dataRect().width() / 37);
+    QCOMPARE(c->rowAxis().scale, c->dataRect().height() / 45);
 }
 
 void TestMatrixHeatmap::zoom_keeps_element_under_cursor_data() {

@@ -151,6 +151,7 @@ private slots:
     void merged_lines_between_block_groups();
     void line_merge_keeps_lines_apart();
     void overlay_off_draws_the_plain_image();
+    void overlay_off_still_marks_the_pinned_pixel();
     void integer_math_exact_past_2_to_the_24();
     void grid_in_waves_covers_the_image_in_passes();
     void extent_and_cells_data();
@@ -545,6 +546,28 @@ void TestOverlay::overlay_off_draws_the_plain_image() {
         for (int y = 0; y < 23; ++y)
             for (int x = 0; x < 37; ++x) QCOMPARE(rig.centre(x, y) & 0xFFFFFF, image.pixel(x, y) & 0xFFFFFF);
         QVERIFY(near(rig.centre(0, 23), rgbf(overlay_style::kBackground), 0));  // no idle rows drawn
+    }
+}
+
+// Issue 30, item 11: with the grid off, the pinned pixel and its block are still outlined (the
+// legend lists them), over the plain image.
+void TestOverlay::overlay_off_still_marks_the_pinned_pixel() {
+    const QImage image = make_test_image(37, 23);
+    for (bool raster : {false, true}) {
+        if (!raster && !gl_) continue;
+        Rig rig(raster, false);
+        QVERIFY(rig.exposed());
+        OverlayState state = full_overlay(LaunchShape::two_d(16, 16), image.size(), OverlayColoring::Block);
+        state.enabled = false;
+        state.selected_pixel = QPoint(20, 5);
+        state.selected_block = std::int64_t(state.plan.thread_of_pixel(20, 5).linear_block);
+        QVERIFY(state.decorates());
+        rig.show(image, state);
+        const Rgbf yellow = rgbf(overlay_style::kSelection);
+        QVERIFY(near(rig.at(16, 5, 0, 4), yellow, 1));  // the block's left edge
+        QVERIFY(near(rig.at(20, 5, 4, 7), yellow, 1));  // the pixel's own outline
+        QCOMPARE(rig.centre(24, 8) & 0xFFFFFF, image.pixel(24, 8) & 0xFFFFFF);  // untinted inside
+        QCOMPARE(rig.centre(3, 3) & 0xFFFFFF, image.pixel(3, 3) & 0xFFFFFF);    // other blocks plain
     }
 }
 

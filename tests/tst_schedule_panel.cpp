@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QMenu>
 #include <QTemporaryDir>
 
 #include "app/grayscale/grayscale_session.h"
@@ -72,6 +73,8 @@ private slots:
     void malformed_file_is_named();
     void record_on_the_emulator();
     void shipped_h200_schedule_opens();
+    void closing_the_panel_ends_the_replay_over_the_image();
+    void another_launch_says_how_it_differs();
 
 private:
     bool open(MainWindow& w);
@@ -256,6 +259,64 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
                                                 : QStringLiteral("per SM (the most seen at once)");
     QVERIFY2(diff.contains(model), qPrintable(diff));
     QVERIFY2(diff.contains("(132 of 132 SMs used)"), qPrintable(diff));
+}
+
+// Issue 30, item 1: a paused replay stayed over the output after its panel was closed, and the panel
+// could not be opened again (it was not in View > Panels).
+void TestSchedulePanel::closing_the_panel_ends_the_replay_over_the_image() {
+    MainWindow w(display_, MainWindow::sampleFile());
+    QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    w.session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
+    SchedulePanel* panel = w.scheduleActions()->panel();
+    QDockWidget* dock = w.scheduleActions()->dock();
+    QVERIFY(w.panelsMenu()->actions().contains(dock->toggleViewAction()));
+    panel->setPlaying(true);
+    panel->advance(2000);
+    panel->setPlaying(false);
+    QVERIFY(w.scheduleActions()->overlay() && w.scheduleActions()->overlay()->isVisible());
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR"))  // to look at: paused mid-run, then closed
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_paused.png"));
+    dock->toggleViewAction()->trigger();  // what the dock's close button does
+    QVERIFY(dock->isHidden());
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR")) {
+        QCoreApplication::processEvents();  // the docks' layout after the close
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_closed.png"));
+    }
+    QVERIFY(!w.scheduleActions()->overlay());  // nothing of the replay is drawn over the output
+    QVERIFY(!panel->playing());
+    w.requestRun();  // a run does not bring it back
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    QVERIFY(!w.scheduleActions()->overlay());
+    dock->toggleViewAction()->trigger();  // reopened from View > Panels: drawn again, where it was
+    QVERIFY(!dock->isHidden());
+    QVERIFY(w.scheduleActions()->overlay() && w.scheduleActions()->overlay()->matches());
+}
+
+// Issue 30, item 3: a recording of another launch opened silently and was drawn nowhere over the image.
+void TestSchedulePanel::another_launch_says_how_it_differs() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));  // 97x33 in 16x16: a 7 x 3 grid; the recording is of 29 x 19
+    QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
+    QVERIFY(!w.scheduleActions()->overlay()->matches());
+    const QString note = w.scheduleActions()->panel()->note();
+    QVERIFY2(note.contains(QStringLiteral("grid of 29 × 19 blocks")) && note.contains(QStringLiteral("97 × 33 pixels has 7 × 3")) &&
+                 note.contains(QStringLiteral("another image size or block shape")),
+             qPrintable(note));
+    QVERIFY2(w.statusText().contains(QStringLiteral("does not match")), qPrintable(w.statusText()));
+    if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR"))
+        w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_mismatch.png"));
+    // A 1-D launch of the same image: another variant.
+    w.session()->setShape(LaunchShape::one_d(256));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid.y == 1 && !w.jobs()->busy(), kTimeoutMs);
+    QVERIFY2(w.scheduleActions()->panel()->note().contains(QStringLiteral("another variant: a 2-D grid, and the image page runs a 1-D one")),
+             qPrintable(w.scheduleActions()->panel()->note()));
+    // 16x16 again: still another image size, still said.
+    w.session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{7, 3, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    QVERIFY(!w.scheduleActions()->panel()->note().isEmpty());
 }
 
 QTEST_MAIN(TestSchedulePanel)

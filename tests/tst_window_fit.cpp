@@ -29,6 +29,7 @@
 #include "ui/views/display_path.h"
 #include "ui/windows/elided_label.h"
 #include "ui/windows/main_window.h"
+#include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
 using namespace cvz;
@@ -49,6 +50,7 @@ double expected_scale() { return qEnvironmentVariableIsSet("QT_SCALE_FACTOR") ? 
 // Why `label` does not show all of its text at its present size, or an empty string.
 QString clipped(const QLabel* label) {
     if (!label->isVisibleTo(label->window()) || label->text().isEmpty()) return {};
+    if (qobject_cast<const ElidedLabel*>(label)) return {};  // ends in "…", whole in its tooltip: checked below
     const QString name = label->objectName();
     const QSize shown = label->size();
     // Inside a scroll area it may scroll down, never sideways.
@@ -90,6 +92,17 @@ QStringList cut_tabs(const MainWindow& w) {
             for (int i = 0; i < bar->count(); ++i) cut << bar->tabText(i);
     }
     return cut;
+}
+
+// FIT_DEBUG=1 lists the widgets with large minimum sizes: what to look at when a row fails.
+void debug_minimums(const MainWindow& w) {
+    if (!qEnvironmentVariableIsSet("FIT_DEBUG")) return;
+    for (QWidget* c : w.findChildren<QWidget*>()) {
+        if (!c->isVisible()) continue;
+        const QSize m = c->minimumSizeHint().expandedTo(c->minimumSize());
+        if (m.height() > 100 || m.width() > 250 || qobject_cast<QDockWidget*>(c))
+            qInfo("  %s %s min %dx%d size %dx%d", c->metaObject()->className(), qPrintable(c->objectName()), m.width(), m.height(), c->width(), c->height());
+    }
 }
 
 bool settle(MainWindow& w) {
@@ -135,7 +148,10 @@ void TestWindowFit::every_page_fits_the_screen_data() {
     // "race": the tiled kernel without its second barrier, an output it got wrong selected, so the
     // inspector shows the "WRONG: with both barriers it is ..." explanation.
     // "image 1x2": a block of two threads, whose launch statistics have the most rows.
-    for (const QString& page : {QStringLiteral("image"), QStringLiteral("image 1x2"), QStringLiteral("matrices"), QStringLiteral("race")}) {
+    // "… all panels": every dock and dialog open at once (what `cudaviz --show` opens), the window's
+    // size unchanged by them.
+    for (const QString& page : {QStringLiteral("image"), QStringLiteral("image 1x2"), QStringLiteral("matrices"), QStringLiteral("race"),
+                                QStringLiteral("image all panels"), QStringLiteral("matrices all panels")}) {
         QTest::addRow("%s, default size", qPrintable(page)) << page << QSize();
         QTest::addRow("%s, 1024x700", qPrintable(page)) << page << QSize(1024, 700);
     }
@@ -163,6 +179,35 @@ void TestWindowFit::every_page_fits_the_screen() {
         w.matmulPage()->selectElement(18, 20);
         QVERIFY(settle(w));
     }
+    if (page.endsWith(QLatin1String("all panels"))) {
+        const QSize before = w.size();
+        QCOMPARE(w.showPanels(MainWindow::panelNames()), QString());
+        QVERIFY(settle(w));
+        debug_minimums(w);
+        QCOMPARE(w.size(), before);  // opening panels never makes the window grow
+        for (QWidget* dialog : {static_cast<QWidget*>(w.sweepDialog()), static_cast<QWidget*>(w.ladderDialog())}) {
+            QVERIFY(dialog && dialog->isVisible());
+            QVERIFY2(room.contains(dialog->frameGeometry()),
+                     qPrintable(QStringLiteral("%1 %2x%3+%4+%5").arg(dialog->objectName()).arg(dialog->frameGeometry().width())
+                                    .arg(dialog->frameGeometry().height()).arg(dialog->frameGeometry().x()).arg(dialog->frameGeometry().y())));
+        }
+        // Item 7: the source file box and the sweep's kernel box show their whole text (an arrow's
+        // width aside).
+        for (const QComboBox* box : {w.findChild<QComboBox*>(QStringLiteral("sourceFile")), w.sweepDialog()->kernelBox()}) {
+            QVERIFY(box);
+            const int need = box->fontMetrics().horizontalAdvance(box->currentText());
+            QVERIFY2(need + 16 <= box->width(), qPrintable(QStringLiteral("'%1' needs %2 px in a %3 px box").arg(box->currentText()).arg(need).arg(box->width())));
+        }
+        // What must stay on screen: the execution controls and the status bar, inside the window.
+        for (const char* name : {"timeline", "statusMessage", "sourceViewScroll"}) {
+            auto* c = w.findChild<QWidget*>(QLatin1String(name));
+            QVERIFY2(c && c->isVisible(), name);
+            const QRect at(c->mapTo(&w, QPoint(0, 0)), c->size());
+            QVERIFY2(w.rect().contains(at), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in a %6x%7 window").arg(QLatin1String(name))
+                                                          .arg(at.x()).arg(at.y()).arg(at.width()).arg(at.height()).arg(w.width()).arg(w.height())));
+            QVERIFY2(at.height() >= c->fontMetrics().height(), qPrintable(QStringLiteral("%1 is %2 px high").arg(QLatin1String(name)).arg(at.height())));
+        }
+    }
     if (page == QLatin1String("race")) {
         MatmulLaunch race = MatmulLaunch::tiled(16);
         race.second_barrier = false;
@@ -180,15 +225,7 @@ void TestWindowFit::every_page_fits_the_screen() {
 
     qInfo("window %dx%d, minimum %dx%d, screen %dx%d", w.width(), w.height(), w.minimumSizeHint().width(),
           w.minimumSizeHint().height(), room.width(), room.height());
-    // FIT_DEBUG=1 lists the widgets with large minimum sizes: what to look at when a row fails.
-    if (qEnvironmentVariableIsSet("FIT_DEBUG")) {
-        for (QWidget* c : w.findChildren<QWidget*>()) {
-            if (!c->isVisible()) continue;
-            const QSize m = c->minimumSizeHint().expandedTo(c->minimumSize());
-            if (m.height() > 150 || m.width() > 250)
-                qInfo("  %s %s min %dx%d size %dx%d", c->metaObject()->className(), qPrintable(c->objectName()), m.width(), m.height(), c->width(), c->height());
-        }
-    }
+    debug_minimums(w);
     QVERIFY2(room.contains(w.frameGeometry()),
              qPrintable(QStringLiteral("the window %1x%2+%3+%4 is outside the screen's %5x%6")
                             .arg(w.frameGeometry().width()).arg(w.frameGeometry().height())

@@ -1,4 +1,4 @@
-// cudaviz: the GUI. `cudaviz [FILE] [--page image|matrices] [--screenshot FILE.png] [--raster]`.
+// cudaviz: the GUI. `cudaviz [FILE] [--page image|matrices] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
@@ -36,7 +36,12 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Open the page, wait until its result is drawn, write the window to FILE.png and exit "
                        "(status 0, or 1 with a message if it cannot)."),
         QStringLiteral("FILE.png"));
-    parser.addOptions({raster, page, screenshot});
+    const QCommandLineOption show(
+        QStringLiteral("show"),
+        QStringLiteral("Open these panels and dialogs (comma-separated) before the screenshot: %1.")
+            .arg(cvz::MainWindow::panelNames().join(QStringLiteral(", "))),
+        QStringLiteral("PANEL[,PANEL...]"));
+    parser.addOptions({raster, page, show, screenshot});
     parser.process(app);
 
     const QString page_name = parser.value(page);
@@ -48,6 +53,13 @@ int main(int argc, char* argv[]) {
     cvz::MainWindow window(cvz::choose_display_path(parser.isSet(raster)), files.value(0));
     if (page_name == QLatin1String("matrices")) window.tabs()->setCurrentWidget(window.matmulPage());
     window.show();
+    if (parser.isSet(show)) {
+        const QString error = window.showPanels(parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts));
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "cudaviz: --show: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     if (!parser.isSet(screenshot)) return app.exec();
 
     cvz::WindowScreenshot shot(&window, parser.value(screenshot));

@@ -592,10 +592,11 @@ void ImagePage::showFrame() {
             const std::uint64_t warps = session_->plan().warps_per_block;
             label = frame.warp_done_end >= warps
                         ? tr("Block %1: all %2 warps done").arg(frame.block).arg(warps)
-                        : tr("Block %1: warp %2 of %3 (threads %4\u2013%5)")
+                        : tr("Block %1: warp %2 of %3 (index %4, threads %5\u2013%6)")
                               .arg(frame.block)
-                              .arg(frame.warp_done_end)
+                              .arg(frame.warp_done_end + 1)  // counts start at 1, as the step field's
                               .arg(warps)
+                              .arg(frame.warp_done_end)
                               .arg(frame.warp_done_end * 32)
                               .arg(std::min<std::uint64_t>((frame.warp_done_end + 1) * 32, session_->plan().threads_per_block) - 1);
             break;
@@ -616,16 +617,25 @@ void ImagePage::pushOverlay() {
     state.line_merge = OverlayState::lineMergeFor(state.plan, transform_->zoom() * devicePixelRatioF());
     const QSize image = session_->imageSize();
     const QSize old_extent = overlay_.decorates() ? overlay_.extent() : image;
+    const QSize old_plan_image(int(overlay_.plan.width), int(overlay_.plan.height));
     overlay_ = state;
     for (ImageSurface* view : views_)
         if (view) view->setOverlay(overlay_);
     legend_->setState(overlay_);
     // Mid-animation most of the output pane shows the input's colour: say so, or it reads as a
     // conversion that failed.
-    result_caption_->setText(overlay_.animating() ? tr("Output: pixels not yet written show the input")
+    // At the animation's end every pixel is written: the plain title again.
+    const AnimationFrame& f = overlay_.animation;
+    const bool finished = f.mode == AnimationMode::Waves ? f.done_end >= overlay_.plan.blocks
+                                                         : f.block < 0 || f.warp_done_end >= overlay_.plan.warps_per_block;
+    result_caption_->setText(overlay_.animating() && !finished ? tr("Output: pixels not yet written show the input")
                                                   : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
-    if (extent != old_extent && !image.isEmpty() && transform_->fitting()) zoomToFit();
+    // Refitted for a new image only: a block slider's drag changes the grid's extent past the image
+    // at every step, and the zoom jumping with it (15%, 13%, 14%) read as the image changing.
+    // Fit (Ctrl+0) and a resize still fit the whole grid.
+    const QSize plan_image(int(overlay_.plan.width), int(overlay_.plan.height));
+    if (extent != old_extent && !image.isEmpty() && transform_->fitting() && plan_image != old_plan_image) zoomToFit();
 }
 
 // One rule for hover and click: a click pins the inspector (and the yellow outline) to its pixel

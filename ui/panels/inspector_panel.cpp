@@ -81,9 +81,13 @@ void InspectorPanel::showPixel(const PixelInspection& in, const LaunchPlan& plan
         html += row(QStringLiteral("blockIdx"), QStringLiteral("(%1, %2)").arg(t.block.x).arg(t.block.y));
         html += row(QStringLiteral("threadIdx"), QStringLiteral("(%1, %2)").arg(t.thread.x).arg(t.thread.y));
     }
-    html += row(tr("block (linear)"), tr("%1 (of %2 blocks)").arg(num(t.linear_block), num(plan.blocks)));
-    html += row(tr("thread in block"), tr("%1 (of %2 threads)").arg(num(t.linear_thread), num(plan.threads_per_block)));
-    html += row(tr("warp, lane"), tr("warp %1 (of %2), lane %3").arg(num(t.warp), num(plan.warps_per_block)).arg(t.lane));
+    // One convention everywhere: CUDA's indices start at 0 and are shown with their range; counts for
+    // people ("warp 6 of 8", "wave 3 of 8", as the Execution bar says) start at 1.
+    html += row(tr("block (linear)"), tr("%1 (blocks 0–%2)").arg(num(t.linear_block), num(plan.blocks - 1)));
+    html += row(tr("thread in block"), tr("%1 (threads 0–%2)").arg(num(t.linear_thread), num(plan.threads_per_block - 1)));
+    html += row(tr("warp, lane"), tr("warp %1 of %2 (index %3), lane %4")
+                                      .arg(num(t.warp + 1), num(plan.warps_per_block), num(t.warp))
+                                      .arg(t.lane));
     const WavePlan::Slot slot = waves.slot_of(t.linear_block);
     if (waves.blocks)
         html += row(tr("scheduled"), tr("wave %1 of %2, SM %3, slot %4").arg(num(slot.wave + 1), num(waves.waves)).arg(slot.sm).arg(slot.slot));

@@ -35,6 +35,12 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
     caption_->setObjectName(QStringLiteral("scheduleCaption"));
     caption_->setWordWrap(true);
     layout->addWidget(caption_);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("scheduleNote"));
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+    note_->hide();
+    layout->addWidget(note_);
 
     auto* views = new QGridLayout;
     auto* recorded_label = new QLabel(tr("Recorded: blocks on the SM that ran them"), this);
@@ -154,6 +160,13 @@ void SchedulePanel::advance(double elapsed_ms) {
 }
 
 QString SchedulePanel::caption() const { return caption_->text(); }
+
+void SchedulePanel::setNote(const QString& text) {
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+}
+
+QString SchedulePanel::note() const { return note_->text(); }
 QString SchedulePanel::differencesText() const { return differences_->text(); }
 
 void SchedulePanel::updateTexts() {

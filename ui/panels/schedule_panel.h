@@ -41,6 +41,9 @@ public:
     void advance(double elapsed_ms);
 
     QString caption() const;
+    // A line under the caption, e.g. why the replay is not drawn over the image; hidden when empty.
+    void setNote(const QString& text);
+    QString note() const;
     QString differencesText() const;
     ScheduleSmView* recordedView() const { return recorded_; }
     ScheduleSmView* modelView() const { return model_; }
@@ -54,6 +57,7 @@ private:
     QString source_;
     std::uint64_t time_ = 0;
     QLabel* caption_ = nullptr;
+    QLabel* note_ = nullptr;
     QLabel* differences_ = nullptr;
     ScheduleSmView* recorded_ = nullptr;
     ScheduleSmView* model_ = nullptr;

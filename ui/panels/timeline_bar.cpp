@@ -3,6 +3,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -14,7 +15,51 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/windows/elided_label.h"
+
 namespace cvz {
+
+namespace {
+
+// The step field: "wave 3" for the third wave (counts for people start at 1), and "all done" past
+// the last one, instead of a "wave 9" beside "8 waves". Typing a number jumps to it.
+class StepBox : public QSpinBox {
+public:
+    using QSpinBox::QSpinBox;
+    void setUnit(const QString& unit) {
+        unit_ = unit;
+        updateGeometry();
+        lineEdit()->setText(textFromValue(value()));
+    }
+
+protected:
+    QString textFromValue(int value) const override {
+        return value > maximum() - 1 ? TimelineBar::tr("all done") : QStringLiteral("%1 %2").arg(unit_).arg(value);
+    }
+    int valueFromText(const QString& text) const override {
+        const QString digits = number(text);
+        return digits.isEmpty() ? maximum() : digits.toInt();
+    }
+    QValidator::State validate(QString& text, int&) const override {
+        if (text == textFromValue(maximum())) return QValidator::Acceptable;
+        const QString digits = number(text);
+        if (digits.isEmpty()) return QValidator::Intermediate;
+        bool ok = false;
+        const int v = digits.toInt(&ok);
+        return ok && v >= minimum() && v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+    }
+
+private:
+    static QString number(const QString& text) {
+        QString digits;
+        for (QChar c : text)
+            if (c.isDigit()) digits += c;
+        return digits;
+    }
+    QString unit_;
+};
+
+}  // namespace
 
 TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     auto* h = new QHBoxLayout(this);
@@ -30,7 +75,7 @@ TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     forward_->setToolTip(tr("Step forward"));
     scrub_ = new QSlider(Qt::Horizontal, this);
     scrub_->setToolTip(tr("Drag to any step of the animation"));
-    step_box_ = new QSpinBox(this);
+    step_box_ = new StepBox(this);
     step_box_->setObjectName(QStringLiteral("timelineStep"));
     step_box_->setKeyboardTracking(false);  // typing "412" jumps once, to 412
     step_box_->setAccelerated(true);
@@ -43,15 +88,19 @@ TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     speed_->setValue(2);
     speed_->setKeyboardTracking(false);
     speed_->setToolTip(tr("Playing speed: steps (waves or warps) per second"));
-    label_ = new QLabel(this);
-    label_->setMinimumWidth(260);
+    // A long caption ends in "…" (whole in its tooltip) rather than squeezing the slider to its handle.
+    label_ = new ElidedLabel(this);
+    label_->setObjectName(QStringLiteral("timelineCaption"));
+    label_->setMinimumWidth(160);
+    label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    scrub_->setMinimumWidth(120);
     h->addWidget(back_);
     h->addWidget(play_);
     h->addWidget(forward_);
-    h->addWidget(scrub_, 1);
+    h->addWidget(scrub_, 2);
     h->addWidget(step_box_);
     h->addWidget(speed_);
-    h->addWidget(label_);
+    h->addWidget(label_, 3);
     timer_ = new QTimer(this);
     timer_->setInterval(500);
     setFocusPolicy(Qt::StrongFocus);
@@ -83,8 +132,8 @@ void TimelineBar::setSteps(int steps, const QString& unit) {
         // Position k runs step k + 1; steps + 1 is "all done".
         const QSignalBlocker block(step_box_);
         step_box_->setRange(1, steps_ + 1);
-        step_box_->setPrefix(tr("%1 ").arg(unit));
-        step_box_->setToolTip(tr("Jump to a %1 (Ctrl+J); %2 shows all done").arg(unit).arg(steps_ + 1));
+        static_cast<StepBox*>(step_box_)->setUnit(unit);
+        step_box_->setToolTip(tr("Jump to a %1, from 1 to %2 (Ctrl+J); past the last, all done").arg(unit).arg(steps_));
     }
     setPosition(std::min(position_, steps_));
     const QSignalBlocker block(step_box_);
@@ -131,7 +180,12 @@ void TimelineBar::togglePlay() {
 
 void TimelineBar::stepForward() { setPosition(position_ + 1); }
 void TimelineBar::stepBack() { setPosition(position_ - 1); }
-void TimelineBar::setLabel(const QString& text) { label_->setText(text); }
+void TimelineBar::setLabel(const QString& text) {
+    label_->setText(text);
+    label_->setToolTip(text);
+}
+
+QString TimelineBar::label() const { return label_->text(); }
 
 void TimelineBar::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {

@@ -2,13 +2,14 @@
 #include <QWidget>
 
 class QDoubleSpinBox;
-class QLabel;
 class QSlider;
 class QSpinBox;
 class QTimer;
 class QToolButton;
 
 namespace cvz {
+
+class ElidedLabel;
 
 // Play, pause, step and scrub through an animation of `steps` steps (waves of blocks, or warps of a
 // block). Space toggles play. The position is a step index; playing advances it on a timer at a
@@ -25,7 +26,8 @@ public:
     bool playing() const;
     double stepsPerSecond() const;
     QDoubleSpinBox* speedBox() const { return speed_; }
-    QSpinBox* stepBox() const { return step_box_; }  // 1-based: "wave 3" is position 2
+    QSpinBox* stepBox() const { return step_box_; }  // 1-based: "wave 3" is position 2; steps + 1 reads "all done"
+    QString label() const;
     static constexpr double kMinSpeed = 0.25;
     static constexpr double kMaxSpeed = 60;
 
@@ -58,7 +60,7 @@ private:
     QSlider* scrub_ = nullptr;
     QSpinBox* step_box_ = nullptr;
     QDoubleSpinBox* speed_ = nullptr;
-    QLabel* label_ = nullptr;
+    ElidedLabel* label_ = nullptr;
     QTimer* timer_ = nullptr;
 };
 

@@ -36,8 +36,11 @@ struct OverlayState {
     QPoint selected_pixel{-1, -1};     // outlined (the inspector's pixel)
 
     bool hasPlan() const { return plan.blocks > 0 && plan.width > 0 && plan.height > 0; }
-    // Whether the views draw anything over the plain image.
-    bool decorates() const { return hasPlan() && (enabled || animation.mode != AnimationMode::Off); }
+    // Whether the views draw anything over the plain image: the grid, an animation, or the pinned
+    // pixel and its block (outlined with the grid off too, as the legend says).
+    bool decorates() const {
+        return hasPlan() && (enabled || animation.mode != AnimationMode::Off || selected_block >= 0 || selected_pixel.x() >= 0);
+    }
     bool animating() const { return hasPlan() && animation.mode != AnimationMode::Off; }
     // The region the views draw, in image pixels: the grid's full extent while idle threads are
     // shown, else the image.

@@ -168,11 +168,13 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     file_box_ = new QComboBox(this);
     file_box_->setObjectName(QStringLiteral("sourceFile"));
     file_box_->setToolTip(tr("The kernel's source files that hold its loads and stores (embedded from kernels/)"));
-    file_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    file_box_->setMinimumContentsLength(12);
+    // Its longest path whole: "kernels/grayscale/g" named no file.
+    file_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     editor_ = new SourceEditor(this);
     editor_->setObjectName(QStringLiteral("sourceText"));
-    editor_->setMinimumHeight(120);
+    // Five lines at least; the dock gives it the rest. More would make the window taller than a
+    // 700 px screen with every panel open.
+    editor_->setMinimumHeight(5 * editor_->fontMetrics().lineSpacing() + 2 * editor_->frameWidth() + 4);
     gpu_note_ = new QLabel(this);
     gpu_note_->setObjectName(QStringLiteral("gpuNote"));
     gpu_note_->setWordWrap(true);

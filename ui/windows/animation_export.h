@@ -30,6 +30,7 @@ struct AnimationExportRequest {
     QPointF center;
     double steps_per_second = 2;   // the GIF's pace
     QString path;                  // *.gif: one animated GIF; *.png: numbered frames beside it
+    QString title;                 // what is shown, e.g. "gray_2d 16×16 over chelsea.png": the caption's start
 };
 
 struct AnimationExportResult {
@@ -41,8 +42,16 @@ struct AnimationExportResult {
 AnimationMode export_mode(const AnimationExportRequest& request);
 // Every position of the animation, from nothing run to everything done: steps + 1.
 std::uint64_t animation_export_frames(const AnimationExportRequest& request);
-// Frame `index` of the export, `request.size` pixels.
+// Frame `index` as the view draws it, `request.size` pixels.
 QImage render_animation_frame(const AnimationExportRequest& request, std::uint64_t index);
+// The part of the view the content covers (the image, and the grid past it while idle threads are
+// shown), in view pixels: the export is cut to it, without the view's dark bands around it.
+QRect animation_export_crop(const AnimationExportRequest& request);
+// The caption under frame `index`: the title, then the step ("wave 3 of 8: blocks 138–206 run",
+// counted from 1 as the Execution bar counts, or "all 8 waves done").
+QString animation_frame_caption(const AnimationExportRequest& request, std::uint64_t index);
+// Frame `index` as exported: the crop, with its caption in a strip below.
+QImage export_animation_frame(const AnimationExportRequest& request, std::uint64_t index);
 // Where PNG frame `index` goes: "run.png" -> "run-0007.png" (digits for the largest index).
 QString animation_frame_path(const QString& path, std::uint64_t index, std::uint64_t frames);
 // On the worker: writes every frame, reporting progress and stopping when asked to (a GIF is then

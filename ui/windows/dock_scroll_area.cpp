@@ -31,7 +31,8 @@ QSize DockScrollArea::minimumSizeHint() const {
     const int bar = verticalScrollBar()->sizeHint().width();
     const QSize content = widget() ? widget()->minimumSizeHint() : QSize();
     int height = std::min(content.height(), 4 * fontMetrics().height());
-    if (keep_whole_ && screen()) height = std::min(content.height(), screen()->availableGeometry().height() * 2 / 5);
+    // A third: with the Source dock open as well, the code still gets a third of a 700 px screen.
+    if (keep_whole_ && screen()) height = std::min(content.height(), screen()->availableGeometry().height() / 3);
     return {content.width() + bar, height};
 }
 

@@ -10,7 +10,7 @@ class DockScrollArea : public QScrollArea {
     Q_OBJECT
 public:
     explicit DockScrollArea(QWidget* content, QWidget* parent = nullptr);
-    // Whole: the content's full minimum height, up to two fifths of the screen, before it scrolls.
+    // Whole: the content's full minimum height, up to a third of the screen, before it scrolls.
     void setKeepWhole(bool whole);
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;

@@ -206,6 +206,9 @@ JobTicket ExportActions::exportAnimation(const QString& path) {
     request.center = snap.center;
     request.steps_per_second = window_->timeline()->stepsPerSecond();
     request.path = path;
+    // The caption's start: the launch and the picture, as the status bar names them.
+    request.title = tr("%1 over %2").arg(QString::fromStdString(to_string(page->session()->shape())),
+                                         QFileInfo(page->currentFile()).fileName());
     const std::uint64_t frames = animation_export_frames(request);
     JobTicket ticket = submit(path, tr("the animation (%1 frames)").arg(frames), [request](const JobControl& control) {
         return export_animation(request, control).error;

@@ -454,6 +454,12 @@ void LadderDialog::refreshLabels() {
         reference_->setText(tr("Ceiling, same run: <b>%1</b> — %2 µs · %3 %4")
                                 .arg(ref.label.toHtmlEscaped(), us_text(ref.timing.median_ms),
                                      throughput_text(result_.family, ref.throughput), throughput_unit(result_.family)));
+    } else if (!cuda_device_available()) {
+        // No GPU here: no ceiling exists to compare with, so none is named as if it did.
+        reference_->setText(tr("Ceiling: none on this machine (no CUDA device), so nothing is compared with one; "
+                               "on a GPU it is %1, timed with the kernels.")
+                                .arg(result_.family == KernelFamily::Grayscale ? tr("a device-to-device copy")
+                                                                                : tr("cuBLAS SGEMM fp32")));
     } else if (!ref.label.isEmpty()) {
         reference_->setText(tr("Ceiling: %1 not timed: %2")
                                 .arg(ref.label.toHtmlEscaped(), QString::fromStdString(ref.timing.status.message()).toHtmlEscaped()));

@@ -25,6 +25,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -231,6 +232,21 @@ void MainWindow::createToolBar() {
     updateBackendToolTip();
     bar->addSeparator();
 
+    // The overlay's colouring in one click: blocks (or the colouring last chosen in the Overlay
+    // panel) against boundaries only.
+    colour_action_ = bar->addAction(tr("Colour Blocks"));
+    colour_action_->setObjectName(QStringLiteral("colourAction"));
+    colour_action_->setCheckable(true);
+    colour_action_->setToolTip(tr("Tint each block (or thread, or warp: Overlay panel) in its own colour; "
+                                  "off: the plain result under the block grid"));
+    connect(colour_action_, &QAction::toggled, this, [this](bool on) {
+        if (!docks_.overlay) return;
+        if (on == (docks_.overlay->coloring() != OverlayColoring::None)) return;
+        if (on) docks_.overlay->setOverlayEnabled(true);
+        docks_.overlay->setColoring(on ? last_coloring_ : OverlayColoring::None);
+    });
+    bar->addSeparator();
+
     QAction* fit = bar->addAction(tr("Fit"), this, &MainWindow::zoomToFit);
     fit->setToolTip(tr("Zoom to fit (Ctrl+0)"));
     QAction* actual = bar->addAction(tr("100%"), this, &MainWindow::zoomToActualSize);
@@ -307,7 +323,9 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const Q
                                  Qt::DockWidgetArea area, PageDocks::Dock kind) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(name);  // for saveState
-    dock->setWidget(area == Qt::BottomDockWidgetArea ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
+    // Every dock but the one-line Execution bar scrolls when short, so that no combination of open
+    // panels makes the window taller than the screen.
+    dock->setWidget(kind == PageDocks::Timeline ? content : static_cast<QWidget*>(new DockScrollArea(content, this)));
     addDockWidget(area, dock);
     panels_menu_->addAction(dock->toggleViewAction());
     docks_by_kind_.insert(kind, dock);
@@ -392,6 +410,11 @@ void MainWindow::createDocks() {
                                        Qt::BottomDockWidgetArea, PageDocks::Source);
     splitDockWidget(source_dock, timeline_dock, Qt::Vertical);
     source_dock->hide();
+    // Opened, it takes a third of the window's height (the docks' minimums alone would leave it a few
+    // lines); the right-hand docks and the page share the rest.
+    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
+        if (open) QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);
+    });
     // Brought to the front by a key, as a browser's View Source.
     auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
         auto* action = new QAction(text, this);
@@ -417,6 +440,8 @@ void MainWindow::createDocks() {
     connect(overlay_action_, &QAction::toggled, docks_.overlay, &OverlayPanel::setOverlayEnabled);
     connect(docks_.overlay, &OverlayPanel::changed, this, [this] {
         overlay_action_->setChecked(docks_.overlay->overlayEnabled());
+        if (docks_.overlay->coloring() != OverlayColoring::None) last_coloring_ = docks_.overlay->coloring();
+        colour_action_->setChecked(docks_.overlay->overlayEnabled() && docks_.overlay->coloring() != OverlayColoring::None);
         settings_->setValue(QStringLiteral("overlay/enabled"), docks_.overlay->overlayEnabled());
         settings_->setValue(QStringLiteral("overlay/coloring"), int(docks_.overlay->coloring()));
         settings_->setValue(QStringLiteral("overlay/opacity"), docks_.overlay->opacity());
@@ -430,11 +455,14 @@ void MainWindow::restoreSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     fitToScreen();
 
+    // First impression: the plain grayscale under a light block grid; the colouring is one click
+    // away (the toolbar's "Colour Blocks").
     docks_.overlay->setColoring(OverlayColoring(
-        settings.value(QStringLiteral("overlay/coloring"), int(OverlayColoring::Block)).toInt()));
+        settings.value(QStringLiteral("overlay/coloring"), int(OverlayColoring::None)).toInt()));
     docks_.overlay->setOpacity(settings.value(QStringLiteral("overlay/opacity"), 0.45).toDouble());
     docks_.overlay->setShowIdle(settings.value(QStringLiteral("overlay/showIdle"), true).toBool());
     overlay_action_->setChecked(settings.value(QStringLiteral("overlay/enabled"), true).toBool());
+    colour_action_->setChecked(docks_.overlay->overlayEnabled() && docks_.overlay->coloring() != OverlayColoring::None);
     const int backend_index = backend_box_->findData(settings.value(QStringLiteral("run/backend")).toString());
     // A remembered CUDA choice on a machine without a device falls back to Auto.
     if (backend_index >= 0 && (backend_index != 2 || cuda_device_available())) backend_box_->setCurrentIndex(backend_index);
@@ -528,6 +556,55 @@ void MainWindow::openSweep() {
     sweep_->show();
     sweep_->raise();
     sweep_->activateWindow();
+}
+
+// The Source dock a third of the window's height, the Execution bar (and the Schedule tabbed with it)
+// no more than it needs: the bottom docks' size hints would otherwise leave the code a line or two.
+void MainWindow::shareBottomDocks() {
+    QDockWidget* source = dock(PageDocks::Source);
+    QDockWidget* timeline = dock(PageDocks::Timeline);
+    if (!source || !timeline || source->isHidden()) return;
+    resizeDocks({source, timeline}, {height() / 3, timeline->minimumSizeHint().height()}, Qt::Vertical);
+}
+
+QStringList MainWindow::panelNames() {
+    return {QStringLiteral("launch"), QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
+            QStringLiteral("sms"),    QStringLiteral("memory"),   QStringLiteral("source"),    QStringLiteral("schedule"),
+            QStringLiteral("timeline"), QStringLiteral("sweep"),  QStringLiteral("ladder")};  // schedule before the
+                                                                                             // timeline it is tabbed with:
+                                                                                             // the controls in front
+}
+
+QString MainWindow::showPanels(const QStringList& names) {
+    const QHash<QString, PageDocks::Dock> kinds = {
+        {QStringLiteral("launch"), PageDocks::Launch},       {QStringLiteral("overlay"), PageDocks::Overlay},
+        {QStringLiteral("inspector"), PageDocks::Inspector}, {QStringLiteral("occupancy"), PageDocks::Occupancy},
+        {QStringLiteral("sms"), PageDocks::Sms},             {QStringLiteral("memory"), PageDocks::Memory},
+        {QStringLiteral("source"), PageDocks::Source},       {QStringLiteral("timeline"), PageDocks::Timeline},
+    };
+    QStringList unknown;
+    for (const QString& raw : names)
+        if (!panelNames().contains(raw.trimmed().toLower())) unknown << raw;
+    if (!unknown.isEmpty())
+        return tr("unknown panel %1: the panels are %2").arg(unknown.join(QStringLiteral(", ")), panelNames().join(QStringLiteral(", ")));
+    for (const QString& raw : names) {
+        const QString name = raw.trimmed().toLower();
+        if (kinds.contains(name)) {
+            QDockWidget* d = dock(kinds.value(name));
+            if (!d || !d->toggleViewAction()->isEnabled()) continue;  // not used by the page in front
+            d->show();
+            d->raise();
+        } else if (name == QLatin1String("schedule")) {
+            schedule_->dock()->show();
+            schedule_->dock()->raise();
+        } else if (name == QLatin1String("sweep")) {
+            openSweep();
+        } else if (name == QLatin1String("ladder")) {
+            openLadder();
+        }
+    }
+    QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles
+    return {};
 }
 
 void MainWindow::openLadder() {

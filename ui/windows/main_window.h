@@ -110,6 +110,7 @@ public:
     InspectorPanel* inspector() const { return docks_.inspector; }
     QComboBox* animationModeBox() const { return docks_.animation_mode; }
     QAction* overlayAction() const { return overlay_action_; }
+    QAction* colourAction() const { return colour_action_; }  // the toolbar's "Colour Blocks"
     QAction* playAction() const { return play_action_; }
     // File > Save Result As and File > Export.
     ExportActions* exports() const { return exports_; }
@@ -123,6 +124,13 @@ public:
     // The optimisation ladder of the current page's family (Run > Optimisation Ladder, Ctrl+L).
     void openLadder();
     LadderDialog* ladderDialog() const { return ladder_; }
+
+    // The names `--show` takes: every dock and dialog ("source", "memory", "inspector", ...).
+    static QStringList panelNames();
+    // Opens the named panels (raised, tabs brought to the front) and dialogs; empty on success, else
+    // the unknown names and the known ones. A panel the current page does not use stays closed.
+    QString showPanels(const QStringList& names);
+    QMenu* panelsMenu() const { return panels_menu_; }  // View > Panels
 
 public slots:
     void openDialog();
@@ -147,6 +155,7 @@ private:
                          PageDocks::Dock kind);
     void restoreSettings();
     void fitToScreen();  // the window inside the screen's available area
+    void shareBottomDocks();
     void addPage(KernelPage* page);
     KernelPage* imageDocumentPage() const;  // where File > Open and dropped images go
     void onCurrentPageChanged();
@@ -181,6 +190,8 @@ private:
     QPointer<QMessageBox> error_box_;
 
     QAction* overlay_action_ = nullptr;
+    QAction* colour_action_ = nullptr;
+    OverlayColoring last_coloring_ = OverlayColoring::Block;  // what "Colour Blocks" turns on
     QAction* play_action_ = nullptr;
     QMenu* view_menu_ = nullptr;
     QMenu* panels_menu_ = nullptr;  // View > Panels: a check per dock

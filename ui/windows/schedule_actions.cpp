@@ -17,6 +17,7 @@
 #include "ui/panels/schedule_panel.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/schedule_overlay.h"
+#include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/main_window.h"
 
 namespace cvz {
@@ -54,17 +55,30 @@ void ScheduleActions::createDock() {
     panel_->setObjectName(QStringLiteral("schedulePanel"));
     dock_ = new QDockWidget(tr("Schedule"), window_);
     dock_->setObjectName(QStringLiteral("scheduleDock"));
-    dock_->setWidget(panel_);
+    dock_->setWidget(new DockScrollArea(panel_, window_));  // scrolls when short: the window stays on screen
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
     // A tab beside the execution timeline: the bottom area's whole width for the two SM views.
     if (QDockWidget* timeline = window_->dock(PageDocks::Timeline)) window_->tabifyDockWidget(timeline, dock_);
     dock_->hide();  // until there is a schedule to show
+    // In View > Panels like every dock, so that a closed Schedule panel can be opened again.
+    if (QMenu* panels = window_->panelsMenu()) panels->addAction(dock_->toggleViewAction());
     connect(panel_, &SchedulePanel::timeChanged, this, [this](std::uint64_t t) {
         if (overlay_) overlay_->setTime(t);
     });
+    // Closing the panel ends the replay over the image (its frozen running blocks would hide the
+    // output); opening it again draws it again. The action, not visibilityChanged: a tab behind the
+    // Execution bar is not closed.
+    connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
+        if (open) {
+            if (panel_->replay()) attachOverlay();
+            return;
+        }
+        panel_->setPlaying(false);
+        delete overlay_;
+    });
     // A new launch (another block shape, another picture) has another grid: the overlay follows.
     connect(window_->session(), &GrayscaleSession::planChanged, this, [this] {
-        if (panel_->replay()) attachOverlay();
+        if (panel_->replay() && !dock_->isHidden()) attachOverlay();
     });
 }
 
@@ -78,11 +92,13 @@ QString ScheduleActions::openSchedule(const QString& path) {
     if (!path.startsWith(QLatin1Char(':'))) last_folder_ = QFileInfo(path).absolutePath();
     show(std::make_shared<const ScheduleReplay>(loaded.schedule, loaded.grid, modelSlots(loaded.schedule, loaded.grid)),
          QFileInfo(path).fileName());
-    emit message(tr("Opened the block schedule %1: %2 blocks recorded on %3")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(qulonglong(loaded.schedule.blocks.size()))
-                     .arg(QString::fromStdString(loaded.schedule.device)),
-                 false);
+    const QString opened = tr("Opened the block schedule %1: %2 blocks recorded on %3")
+                               .arg(QDir::toNativeSeparators(path))
+                               .arg(qulonglong(loaded.schedule.blocks.size()))
+                               .arg(QString::fromStdString(loaded.schedule.device));
+    // A recording of another launch replays in its panel only: say so, and how the two differ.
+    const QString mismatch = mismatchText();
+    emit message(mismatch.isEmpty() ? opened : opened + QStringLiteral(". ") + mismatch, false);
     return {};
 }
 
@@ -132,6 +148,35 @@ void ScheduleActions::show(std::shared_ptr<const ScheduleReplay> replay, const Q
 
 ScheduleOverlay* ScheduleActions::overlay() const { return overlay_; }
 
+QString ScheduleActions::mismatchText() const {
+    const std::shared_ptr<const ScheduleReplay> replay = panel_->replay();
+    const GrayscaleSession* session = window_->session();
+    if (!replay || replay->empty()) return {};
+    const Dim3 recorded = replay->grid();
+    auto grid_text = [](Dim3 g) {
+        return g.z > 1 ? tr("%1 × %2 × %3").arg(g.x).arg(g.y).arg(g.z) : tr("%1 × %2").arg(g.x).arg(g.y);
+    };
+    if (!session->hasPlan())
+        return tr("It is not drawn over the image: no image is open (the recording's grid is %1 blocks).").arg(grid_text(recorded));
+    const LaunchPlan& plan = session->plan();
+    if (plan.grid == recorded) return {};
+    // The schedule file holds the grid only: the launch it came from is told by its shape. A 1-D grid
+    // against a 2-D one is another variant; otherwise another image size or block shape.
+    const bool recorded_1d = recorded.y == 1 && recorded.z == 1, current_1d = plan.grid.y == 1 && plan.grid.z == 1;
+    QString how;
+    if (recorded_1d != current_1d)
+        how = tr("another variant: a %1 grid, and the image page runs a %2 one")
+                  .arg(recorded_1d ? tr("1-D") : tr("2-D"), current_1d ? tr("1-D") : tr("2-D"));
+    else
+        how = tr("another image size or block shape");
+    return tr("It does not match the image page's launch, so it replays in the Schedule panel only, not over the image: "
+              "it was recorded for a grid of %1 blocks, the image page's %2 over %3 × %4 pixels has %5 (%6).")
+        .arg(grid_text(recorded), QString::fromStdString(to_string(session->shape())))
+        .arg(plan.width)
+        .arg(plan.height)
+        .arg(grid_text(plan.grid), how);
+}
+
 int ScheduleActions::modelSlots(const BlockSchedule& schedule, Dim3 grid) const {
     // The occupancy model's blocks per SM apply when the recording is of the image page's launch on a
     // GPU with the profile's SM count; otherwise the model takes the recording's own concurrency.
@@ -148,6 +193,7 @@ void ScheduleActions::attachOverlay() {
     if (!overlay_) overlay_ = new ScheduleOverlay(view);
     overlay_->setReplay(panel_->replay(), window_->session()->plan());
     overlay_->setTime(panel_->time());
+    panel_->setNote(mismatchText());
 }
 
 }  // namespace cvz

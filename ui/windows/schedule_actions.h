@@ -44,6 +44,9 @@ public:
     SchedulePanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }
     ScheduleOverlay* overlay() const;
+    // Why the replay is not drawn over the image (another grid: image size, block shape, variant),
+    // or an empty string when it is.
+    QString mismatchText() const;
 
 signals:
     void message(const QString& text, bool error);

@@ -85,8 +85,10 @@ void SweepDialog::buildUi() {
     kernel_box_->addItem(QString(), int(SweepKernel::Grayscale));
     kernel_box_->addItem(QString(), int(SweepKernel::Matmul));
     // As wide as a short text (the choice names the document, which can be long); the list is wider.
-    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    kernel_box_->setMinimumContentsLength(28);
+    // As wide as its longest text ("Grayscale on chelsea.png (sample), 451 × 300" was cut at 28
+    // characters), up to 64 characters; a longer name is whole in the tooltip.
+    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    kernel_box_->setMaximumWidth(kernel_box_->fontMetrics().averageCharWidth() * 64);
     profile_box_ = new QComboBox(this);
     profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses (the times come from the real GPU)"));
     start_ = new QPushButton(tr("Start"), this);

@@ -284,6 +284,7 @@ QWidget* MatmulPage::buildControls() {
 
 // A's rows follow C's rows and B's columns follow C's columns, whichever view is zoomed or panned.
 void MatmulPage::linkAxes() {
+    MatrixHeatmap::shareCellShape({a_view_, b_view_, c_view_});  // square cells at one scale, or all filling
     connect(a_view_, &MatrixHeatmap::rowAxisChanged, this, [this] { c_view_->setRowAxis(a_view_->rowAxis()); });
     connect(c_view_, &MatrixHeatmap::rowAxisChanged, this, [this] { a_view_->setRowAxis(c_view_->rowAxis()); });
     connect(b_view_, &MatrixHeatmap::colAxisChanged, this, [this] { c_view_->setColAxis(b_view_->colAxis()); });

@@ -1,7 +1,11 @@
 #include "ui/pages/matmul/matrix_heatmap.h"
 
+#include <QActionGroup>
+#include <QContextMenuEvent>
 #include <QLinearGradient>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QPointer>
 #include <QPainter>
 #include <QWheelEvent>
 
@@ -217,9 +221,94 @@ void MatrixHeatmap::setAxes(const HeatmapAxis& rows, const HeatmapAxis& cols) {
 void MatrixHeatmap::setRowAxis(const HeatmapAxis& axis) { setAxes(axis, col_axis_); }
 void MatrixHeatmap::setColAxis(const HeatmapAxis& axis) { setAxes(row_axis_, axis); }
 
-void MatrixHeatmap::fitToView() {
+struct MatrixHeatmap::CellShapeGroup {
+    QList<QPointer<MatrixHeatmap>> views;
+    bool square = true;
+    bool refitting = false;
+};
+
+void MatrixHeatmap::shareCellShape(const QList<MatrixHeatmap*>& views) {
+    auto group = std::make_shared<CellShapeGroup>();
+    for (MatrixHeatmap* v : views) {
+        group->views.append(v);
+        v->group_ = group;
+    }
+    if (!views.isEmpty()) views.first()->setSquareCells(views.first()->square_);
+}
+
+bool MatrixHeatmap::squareCells() const { return group_ ? group_->square : square_; }
+
+void MatrixHeatmap::setSquareCells(bool square) {
+    square_ = square;
+    if (!group_) {
+        fitToView();
+        return;
+    }
+    group_->square = square;
+    group_->refitting = true;  // each fits once, against the others' fits
+    for (const QPointer<MatrixHeatmap>& v : group_->views)
+        if (v) v->setAxes(v->fittedAxes().first, v->fittedAxes().second);
+    group_->refitting = false;
+    refitGroup();  // again, now that every view fits: the common scale is settled
+}
+
+double MatrixHeatmap::ownSquareScale() const {
     const QRectF d = dataRect();
-    setAxes(fittedAxis(matrix_ ? matrix_->rows : 0, d.height()), fittedAxis(matrix_ ? matrix_->cols : 0, d.width()));
+    if (!matrix_ || matrix_->rows == 0 || matrix_->cols == 0 || d.isEmpty()) return 0;
+    return std::min(d.width() / matrix_->cols, d.height() / matrix_->rows);
+}
+
+std::pair<HeatmapAxis, HeatmapAxis> MatrixHeatmap::fittedAxes() const {
+    const QRectF d = dataRect();
+    const std::uint32_t rows = matrix_ ? matrix_->rows : 0, cols = matrix_ ? matrix_->cols : 0;
+    // No matrix (C while A and B do not match): its axes stay as they are, or the linked views would
+    // take a fit of nothing (one pixel per element) and draw A and B at the wrong size.
+    if (rows == 0 || cols == 0) return {row_axis_, col_axis_};
+    double s = ownSquareScale();
+    if (!squareCells() || s <= 0) return {fittedAxis(rows, d.height()), fittedAxis(cols, d.width())};
+    // The smallest of the group's fits, among the views that fit (a zoomed one keeps its own).
+    if (group_)
+        for (const QPointer<MatrixHeatmap>& v : group_->views)
+            if (v && v != this && v->row_axis_.fitting && v->col_axis_.fitting)
+                if (const double o = v->ownSquareScale(); o > 0) s = std::min(s, o);
+    // Centred: the same offsets in A and C (one height, M rows) and in B and C (one width, N columns).
+    const HeatmapAxis r{-(d.height() / s - rows) / 2, s, true};
+    const HeatmapAxis c{-(d.width() / s - cols) / 2, s, true};
+    return {r, c};
+}
+
+void MatrixHeatmap::refitGroup() {
+    if (!group_ || group_->refitting) return;
+    group_->refitting = true;
+    for (const QPointer<MatrixHeatmap>& v : group_->views)
+        if (v && v != this && v->row_axis_.fitting && v->col_axis_.fitting) {
+            const auto [rows, cols] = v->fittedAxes();
+            v->setAxes(rows, cols);
+        }
+    group_->refitting = false;
+}
+
+void MatrixHeatmap::fitToView() {
+    const auto [rows, cols] = fittedAxes();
+    setAxes(rows, cols);
+    refitGroup();
+}
+
+void MatrixHeatmap::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    auto* shape = new QActionGroup(&menu);
+    QAction* square = menu.addAction(tr("Square Cells (the matrix's shape)"));
+    QAction* fill = menu.addAction(tr("Fill the Panel (cells stretched)"));
+    for (QAction* a : {square, fill}) {
+        a->setCheckable(true);
+        shape->addAction(a);
+    }
+    (squareCells() ? square : fill)->setChecked(true);
+    menu.addSeparator();
+    QAction* fit = menu.addAction(tr("Fit (double-click)"));
+    QAction* chosen = menu.exec(event->globalPos());
+    if (chosen == square || chosen == fill) setSquareCells(chosen == square);
+    else if (chosen == fit) fitToView();
 }
 
 void MatrixHeatmap::zoomAbout(QPointF widget, double factor) {
@@ -439,11 +528,12 @@ QString MatrixHeatmap::hoverText() const {
 // ---- events -------------------------------------------------------------------------------------
 
 void MatrixHeatmap::resizeEvent(QResizeEvent*) {
-    const QRectF d = dataRect();
     HeatmapAxis rows = row_axis_, cols = col_axis_;
-    if (rows.fitting) rows = fittedAxis(matrix_ ? matrix_->rows : 0, d.height());
-    if (cols.fitting) cols = fittedAxis(matrix_ ? matrix_->cols : 0, d.width());
+    const auto fitted = fittedAxes();
+    if (rows.fitting) rows = fitted.first;
+    if (cols.fitting) cols = fitted.second;
     setAxes(rows, cols);
+    refitGroup();  // the common square scale may have changed
     invalidate();  // the cache has the widget's size even when the axes stay
 }
 

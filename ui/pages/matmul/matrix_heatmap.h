@@ -67,6 +67,13 @@ public:
     void setRowAxis(const HeatmapAxis& axis);
     void setColAxis(const HeatmapAxis& axis);
     void fitToView();
+    // Cells square by default (the matrix's shape is the lesson: 97x33 looks like a wide block, not
+    // a strip stretched to the panel), or stretched to fill it (the view's context menu). Views
+    // sharing a cell shape (A, B and C) fit at one common scale, so that A's rows stay level with
+    // C's and B's columns with C's while every cell is square; the choice applies to all of them.
+    static void shareCellShape(const QList<MatrixHeatmap*>& views);
+    void setSquareCells(bool square);
+    bool squareCells() const;
     void zoomAbout(QPointF widget, double factor);
     void panBy(QPointF widget_delta);
 
@@ -106,6 +113,7 @@ signals:
     void colAxisChanged();
 
 protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -116,6 +124,12 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    struct CellShapeGroup;
+    // The scale at which the whole matrix fits with square cells (0 without a matrix), and the
+    // fitted axes in the present cell shape (rows, columns).
+    double ownSquareScale() const;
+    std::pair<HeatmapAxis, HeatmapAxis> fittedAxes() const;
+    void refitGroup();  // the other views of the group, after this one's size or matrix changed
     bool wrongOutlined() const;  // cells big enough to outline wrong elements one by one
     void invalidate();  // the data or the view changed: re-reduce before the next paint
     void ensureCache();
@@ -135,6 +149,8 @@ private:
     float max_abs_ = 1;
     HeatmapAxis row_axis_;
     HeatmapAxis col_axis_;
+    std::shared_ptr<CellShapeGroup> group_;
+    bool square_ = true;  // without a group
     int grid_rows_ = 0;
     int grid_cols_ = 0;
     QList<HeatmapHighlight> highlights_;
