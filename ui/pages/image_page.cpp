@@ -24,6 +24,7 @@
 #include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/grayscale/grayscale_variants.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/pixel_inspection.h"
 #include "app/io/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
@@ -618,23 +619,29 @@ void ImagePage::refreshInspector() {
 // ---- the sweep ----------------------------------------------------------------------------------
 
 void ImagePage::offerToSweep(SweepDialog* sweep) const {
-    sweep->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+    sweep->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
+                      display_name(session_->file()));
 }
 
-void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(SweepKernel::Grayscale); }
+void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Grayscale); }
 
 void ImagePage::connectSweep(SweepDialog* sweep) {
-    connect(sweep, &SweepDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+    connect(sweep, &SweepDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Grayscale) session->setShape(grayscale_shape(c));
+    });
 }
 
 void ImagePage::offerToLadder(LadderDialog* ladder) const {
-    ladder->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+    ladder->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
+                       display_name(session_->file()));
 }
 
 void ImagePage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Grayscale); }
 
 void ImagePage::connectLadder(LadderDialog* ladder) {
-    connect(ladder, &LadderDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+    connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Grayscale) session->setShape(grayscale_shape(c));
+    });
 }
 
 }  // namespace cvz

@@ -26,6 +26,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/io/matrix_generator.h"
 #include "app/io/matrix_io.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/matmul/matmul_step_trace.h"
 #include "app/trace/memory_trace_session.h"
 #include "ui/pages/trace_docks.h"
@@ -886,23 +887,29 @@ void MatmulPage::showDocks() {
 }
 
 void MatmulPage::offerToSweep(SweepDialog* sweep) const {
-    if (session_->a() && session_->b()) sweep->setMatrices(*session_->a(), *session_->b(), tr("current matrices"));
+    if (session_->a() && session_->b())
+        sweep->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
 }
 
-void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(SweepKernel::Matmul); }
+void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Matmul); }
 
 void MatmulPage::connectSweep(SweepDialog* sweep) {
-    connect(sweep, &SweepDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
+    connect(sweep, &SweepDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Matmul) session->setLaunch(matmul_launch_of(c));
+    });
 }
 
 void MatmulPage::offerToLadder(LadderDialog* ladder) const {
-    if (session_->a() && session_->b()) ladder->setMatrices(*session_->a(), *session_->b(), tr("current matrices"));
+    if (session_->a() && session_->b())
+        ladder->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
 }
 
 void MatmulPage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Matmul); }
 
 void MatmulPage::connectLadder(LadderDialog* ladder) {
-    connect(ladder, &LadderDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
+    connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Matmul) session->setLaunch(matmul_launch_of(c));
+    });
 }
 
 }  // namespace cvz
