@@ -12,6 +12,10 @@
 #include <random>
 #include <set>
 
+#include "app/grayscale/grayscale_resources.h"
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/kernel_resources.h"

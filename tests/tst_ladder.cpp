@@ -4,6 +4,10 @@
 // row gets its share of the ceiling; LadderRunner reports rows, progress and cancel by signals.
 #include <QtTest>
 
+#include "app/grayscale/grayscale_resources.h"
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/backend_choice.h"
 #include "app/grayscale/grayscale_problem.h"
 #include "app/matmul/matmul_app_problem.h"

@@ -18,6 +18,9 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/grayscale/grayscale_problem.h"
 #include "app/jobs/backend_choice.h"
 #include "app/matmul/matmul_app_problem.h"

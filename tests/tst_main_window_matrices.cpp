@@ -13,6 +13,7 @@
 #include <QLabel>
 
 #include "support/window_waits.h"
+#include "app/matmul/matmul_resources.h"
 #include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"

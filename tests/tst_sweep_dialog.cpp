@@ -14,6 +14,8 @@
 #include <cmath>
 
 #include "support/window_waits.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/grayscale/grayscale_problem.h"
 #include "app/jobs/backend_choice.h"
 #include "app/matmul/matmul_app_problem.h"

@@ -5,8 +5,8 @@
 
 namespace cvz::cli {
 
-// --kernel NAME for a family: a catalogue name ("gray_2d", "matmul_tiled") or the name without its
-// family prefix ("2d", "tiled"; the spellings `--kernel naive|tiled` of before the catalogue), case-
+// --kernel NAME for a family: a catalogue name (as `cudaviz-cli kernels` lists them) or the name without
+// its family prefix ("2d", "tiled"; the spellings `--kernel naive|tiled` of before the catalogue), case-
 // insensitive. Null when no variant of the family answers to it.
 const KernelInfo* find_kernel_option(KernelFamily family, const QString& text);
 

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 #include "app/family/family_problem.h"
@@ -26,7 +27,7 @@ struct CliProblem {
 
 struct AppFamily {
     KernelFamily family;
-    QString name;    // "grayscale": the CLI's spelling
+    QString name;    // the CLI's spelling (the catalogue's to_string(KernelFamily))
     QString title;   // "Grayscale": a dialog's
     // What a dialog says before the family has an input: "no image".
     QString no_input;
@@ -38,6 +39,8 @@ struct AppFamily {
     double ladder_unit_scale = 1;
     // What a block of the launch needs on an SM (registers, shared memory).
     BlockResources (*block_resources)(const LaunchChoice& choice);
+    // The compiled kernels' measured issue figures (compiled_issue.h), or null when the family has none.
+    std::optional<CompiledIssue> (*compiled_issue)(const KernelRef& ref) = nullptr;
     // The CLI sweep: its usage line, its extra options, the largest number of positional inputs, and
     // the problem from the parsed line (`with_data`: the inputs are needed to time, not only to predict).
     QString cli_usage;
@@ -52,7 +55,7 @@ const std::vector<AppFamily>& app_families();
 const AppFamily& app_family(KernelFamily family);
 // The family called `name`, or null.
 const AppFamily* find_app_family(const QString& name);
-// "grayscale or matmul": the names, for messages.
+// The names for messages, "a, b or c".
 QString app_family_names(const QString& last_separator = QStringLiteral(" or "));
 
 }  // namespace cvz

@@ -1,7 +1,10 @@
 #include "app/grayscale/grayscale_problem.h"
 
+#include "app/grayscale/grayscale_resources.h"
+
 #include <algorithm>
 
+#include "app/grayscale/grayscale_prediction.h"
 #include "app/io/image_loader.h"
 #include "app/models/kernel_resources.h"
 #include "app/cli/pixel_layout_option.h"
@@ -37,6 +40,12 @@ double grayscale_gb_per_s(std::uint64_t pixels, double ms) {
     return 4.0 * double(pixels) / (ms * 1e6);
 }
 
+GrayscaleProblem::GrayscaleProblem(std::uint32_t width, std::uint32_t height, PixelLayout layout)
+    : layout_(layout), pixels_(false) {
+    image_.width = width;
+    image_.height = height;
+}
+
 QString GrayscaleProblem::text() const {
     if (image_.width == 0 || image_.height == 0) return QStringLiteral("no image");
     return QStringLiteral("%1 × %2 image, %3").arg(image_.width).arg(image_.height).arg(layout_text(layout_));
@@ -46,6 +55,7 @@ QString GrayscaleProblem::sizeText() const { return QStringLiteral("%1 × %2").a
 
 QString GrayscaleProblem::inputError() const {
     if (image_.width == 0 || image_.height == 0) return QStringLiteral("there is no image to time the kernel on");
+    if (!pixels_) return {};
     if (image_.bytes.size() != 3 * std::size_t(image_.width) * image_.height)
         return QStringLiteral("the RGB buffer does not hold width x height pixels");
     return {};
@@ -64,6 +74,11 @@ GpuPrediction GrayscaleProblem::predict(const DeviceProfile& profile, const Laun
 }
 
 TimingSweep GrayscaleProblem::time(const std::vector<LaunchChoice>& launches, const TimingOptions& options) const {
+    if (!pixels_) {
+        TimingSweep none;
+        none.status = Status::error(ErrorKind::InvalidInput, "the image has a size but no pixels to time");
+        return none;
+    }
     std::vector<LaunchShape> shapes;
     shapes.reserve(launches.size());
     for (const LaunchChoice& c : launches) shapes.push_back(grayscale_shape(c));
@@ -101,6 +116,10 @@ ReferenceTiming GrayscaleProblem::timeReference(const TimingOptions& options) co
 
 FamilyProblemPtr make_grayscale_problem(RgbBuffer image, PixelLayout layout) {
     return std::make_shared<const GrayscaleProblem>(std::move(image), layout);
+}
+
+FamilyProblemPtr make_grayscale_problem(std::uint32_t width, std::uint32_t height, PixelLayout layout) {
+    return std::make_shared<const GrayscaleProblem>(width, height, layout);
 }
 
 // ---- the registry entry ----

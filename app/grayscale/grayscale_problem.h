@@ -14,6 +14,8 @@ namespace cvz {
 class GrayscaleProblem final : public FamilyProblem {
 public:
     GrayscaleProblem(RgbBuffer image, PixelLayout layout) : image_(std::move(image)), layout_(layout) {}
+    // An image of this size with no pixels: predicted and traced, not timed.
+    GrayscaleProblem(std::uint32_t width, std::uint32_t height, PixelLayout layout);
 
     const RgbBuffer& image() const { return image_; }
     PixelLayout layout() const { return layout_; }
@@ -34,9 +36,11 @@ public:
 private:
     RgbBuffer image_;
     PixelLayout layout_;
+    bool pixels_ = true;
 };
 
 FamilyProblemPtr make_grayscale_problem(RgbBuffer image, PixelLayout layout);
+FamilyProblemPtr make_grayscale_problem(std::uint32_t width, std::uint32_t height, PixelLayout layout);
 
 // A grayscale launch as the generic choice, and back.
 LaunchChoice grayscale_choice(const LaunchShape& shape);

@@ -1,11 +1,15 @@
 #include "app/matmul/matmul_app_problem.h"
 
+#include "app/matmul/matmul_resources.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
 #include <tuple>
 
 #include "app/io/matrix_generator.h"
+#include "app/matmul/matmul_compiled_issue.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/reference_timing.h"
@@ -154,6 +158,7 @@ AppFamily matmul_app_family() {
     f.ladder_unit = QStringLiteral("TFLOP/s");
     f.ladder_unit_scale = 1e-3;
     f.block_resources = [](const LaunchChoice& c) { return matmul_block_resources(matmul_launch_of(c)); };
+    f.compiled_issue = matmul_compiled_issue;
     f.cli_usage = QStringLiteral("sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]");
     f.cli_options = [] { return std::vector<QCommandLineOption>{size_option()}; };
     f.cli_inputs = 0;

@@ -1,3 +1,4 @@
+#include "app/grayscale/grayscale_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/image_page.h"
 
@@ -227,8 +228,9 @@ void ImagePage::predict() {
         prediction_->clear(tr("no image"));
         return;
     }
-    prediction_->predictGrayscale(session_->device(), session_->shape(), std::uint32_t(size.width()),
-                                  std::uint32_t(size.height()), session_->layout());
+    prediction_->predict(session_->device(),
+                         make_grayscale_problem(std::uint32_t(size.width()), std::uint32_t(size.height()), session_->layout()),
+                         grayscale_choice(session_->shape()));
     if (prediction_->pending()) showTimes();
 }
 

@@ -1,3 +1,4 @@
+#include "app/matmul/matmul_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/windows/elided_label.h"
@@ -446,7 +447,8 @@ void MatmulPage::predict() {
         prediction_->clear(a && b ? session_->shapeError() : tr("no matrices"));
         return;
     }
-    prediction_->predictMatmul(session_->device(), session_->launch(), a->rows, a->cols, b->cols);
+    prediction_->predict(session_->device(), std::make_shared<const MatmulAppProblem>(a->rows, a->cols, b->cols),
+                         matmul_choice(session_->launch()));
     if (prediction_->pending()) showTimes();
 }
 
