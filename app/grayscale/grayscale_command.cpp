@@ -16,7 +16,7 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_variants.h"
 #include "kernels/grayscale/grayscale_trace.h"
-#include "app/cli/pixel_layout_option.h"
+#include "app/grayscale/pixel_layout_option.h"
 #include "app/cli/schedule_option.h"
 #include "app/grayscale/grayscale_schedule_recorder.h"
 

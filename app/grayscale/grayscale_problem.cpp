@@ -7,7 +7,7 @@
 #include "app/grayscale/grayscale_prediction.h"
 #include "app/io/image_loader.h"
 #include "app/models/kernel_resources.h"
-#include "app/cli/pixel_layout_option.h"
+#include "app/grayscale/pixel_layout_option.h"
 #include "kernels/cuda/reference_timing.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"

@@ -233,20 +233,9 @@ KernelFamily LadderDialog::family() const { return family_box_->family(); }
 
 QComboBox* LadderDialog::familyBox() const { return family_box_; }
 
-bool LadderDialog::selectProfile(const QString& name) {
-    for (int i = 0; i < profiles_.size(); ++i) {
-        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
-            profile_box_->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
-}
+bool LadderDialog::selectProfile(const QString& name) { return select_profile(profile_box_, profiles_, name); }
 
-DeviceProfile LadderDialog::profile() const {
-    const int i = profile_box_->currentIndex();
-    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
-}
+DeviceProfile LadderDialog::profile() const { return chosen_profile(profile_box_, profiles_); }
 
 void LadderDialog::setTimers(LadderTimers timers) {
     runner_->setTimers(std::move(timers));

@@ -208,20 +208,9 @@ KernelFamily SweepDialog::family() const { return kernel_box_->family(); }
 
 QComboBox* SweepDialog::kernelBox() const { return kernel_box_; }
 
-bool SweepDialog::selectProfile(const QString& name) {
-    for (int i = 0; i < profiles_.size(); ++i) {
-        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
-            profile_box_->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
-}
+bool SweepDialog::selectProfile(const QString& name) { return select_profile(profile_box_, profiles_, name); }
 
-DeviceProfile SweepDialog::profile() const {
-    const int i = profile_box_->currentIndex();
-    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
-}
+DeviceProfile SweepDialog::profile() const { return chosen_profile(profile_box_, profiles_); }
 
 void SweepDialog::setTimer(SweepTimer timer) {
     runner_->setTimer(std::move(timer));
