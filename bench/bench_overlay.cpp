@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "app/grayscale/grayscale_resources.h"
 #include "app/models/device_profile.h"
 #include "app/models/execution_animation.h"
 #include "app/models/kernel_resources.h"

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/models/perf_model.h"
 using namespace cvz;
 

@@ -12,12 +12,18 @@
 #include <random>
 #include <set>
 
+#include "app/grayscale/grayscale_resources.h"
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/kernel_resources.h"
 #include "app/io/matrix_generator.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/launch_limits.h"
+#include "app/grayscale/grayscale_problem.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/matmul/matmul_timing.h"
@@ -41,10 +47,17 @@ int log2i(unsigned v) {
 
 // Deterministic fake times: 2-D 32x8 is the fastest shape (10 us), every step away costs 10 us more;
 // 1-D blocks take 15 us and a little more per thread.
+bool is(const SweepRow& r, GrayscaleVariant v) {
+    return r.ref().family == KernelFamily::Grayscale && r.ref().variant == std::uint8_t(v);
+}
+bool is(const SweepRow& r, MatmulVariant v) {
+    return r.ref().family == KernelFamily::Matmul && r.ref().variant == std::uint8_t(v);
+}
+
 double fake_ms(const SweepRow& r) {
-    if (r.shape.kind == GridKind::OneD) return 0.015 + r.shape.block.x * 1e-6;
-    if (r.matmul_kernel == MatmulKernel::Tiled) return 0.02 + r.shape.block.x * 1e-4;
-    return 0.010 * (1 + std::abs(log2i(r.shape.block.x) - 5) + std::abs(log2i(r.shape.block.y) - 3));
+    if (is(r, GrayscaleVariant::Gray1d)) return 0.015 + r.block().x * 1e-6;
+    if (is(r, MatmulVariant::Tiled)) return 0.02 + r.block().x * 1e-4;
+    return 0.010 * (1 + std::abs(log2i(r.block().x) - 5) + std::abs(log2i(r.block().y) - 3));
 }
 
 constexpr std::size_t kNoHold = SIZE_MAX;
@@ -74,14 +87,22 @@ SweepTimer fake_timer(std::size_t hold_at = kNoHold, std::function<bool(const Sw
     };
 }
 
-SweepRequest grayscale_request(std::uint32_t w = 64, std::uint32_t h = 48) {
-    SweepRequest r;
-    r.kernel = SweepKernel::Grayscale;
-    r.image.width = w;
-    r.image.height = h;
-    r.image.bytes.assign(3 * std::size_t(w) * h, 0);
+RgbBuffer test_image(std::uint32_t w, std::uint32_t h) {
+    RgbBuffer image;
+    image.width = w;
+    image.height = h;
+    image.bytes.assign(3 * std::size_t(w) * h, 0);
     std::mt19937 rng(7);
-    for (auto& b : r.image.bytes) b = std::uint8_t(rng());
+    for (auto& b : image.bytes) b = std::uint8_t(rng());
+    return image;
+}
+
+const RgbBuffer& image_of(const SweepRequest& r) { return dynamic_cast<const GrayscaleProblem&>(*r.problem).image(); }
+const MatmulAppProblem& matrices_of(const SweepRequest& r) { return dynamic_cast<const MatmulAppProblem&>(*r.problem); }
+
+SweepRequest grayscale_request(std::uint32_t w = 64, std::uint32_t h = 48, PixelLayout layout = PixelLayout::Interleaved) {
+    SweepRequest r;
+    r.problem = make_grayscale_problem(test_image(w, h), layout);
     r.profile = h200();
     r.predict = false;  // the timing tests count timed rows only; predictions_* turn it on
     return r;
@@ -89,9 +110,7 @@ SweepRequest grayscale_request(std::uint32_t w = 64, std::uint32_t h = 48) {
 
 SweepRequest matmul_request(std::uint32_t m = 67, std::uint32_t k = 45, std::uint32_t n = 93) {
     SweepRequest r;
-    r.kernel = SweepKernel::Matmul;
-    r.a = random_matrix(m, k, 1);
-    r.b = random_matrix(k, n, 2);
+    r.problem = make_matmul_problem(random_matrix(m, k, 1), random_matrix(k, n, 2));
     r.profile = h200();
     r.predict = false;
     return r;
@@ -141,11 +160,11 @@ private slots:
 };
 
 void TestBlockSweep::two_d_shapes_are_the_66_powers_of_two() {
-    const std::vector<LaunchShape> shapes = power_of_two_2d_shapes();
+    std::vector<LaunchShape> shapes;
+    for (const Dim3& b : power_of_two_2d_blocks()) shapes.push_back(LaunchShape::two_d(b.x, b.y));
     QCOMPARE(int(shapes.size()), 66);
     std::set<std::pair<unsigned, unsigned>> seen;
     for (const LaunchShape& s : shapes) {
-        QCOMPARE(s.kind, GridKind::TwoD);
         QVERIFY(s.block.volume() <= 1024);
         QCOMPARE(s.block.z, 1u);
         QVERIFY((s.block.x & (s.block.x - 1)) == 0 && (s.block.y & (s.block.y - 1)) == 0);
@@ -164,40 +183,42 @@ void TestBlockSweep::two_d_shapes_are_the_66_powers_of_two() {
 }
 
 void TestBlockSweep::one_d_shapes_and_tiles() {
-    const std::vector<LaunchShape> shapes = grayscale_1d_sweep_shapes();
-    QCOMPARE(int(shapes.size()), 32);
+    const std::vector<Dim3> blocks = one_d_sweep_blocks();
+    QCOMPARE(int(blocks.size()), 32);
     std::set<unsigned> threads;
-    for (const LaunchShape& s : shapes) {
-        QCOMPARE(s.kind, GridKind::OneD);
-        QCOMPARE(s.block.x % 32, 0u);
-        QVERIFY(s.block.x >= 32 && s.block.x <= 1024);
-        QCOMPARE(s.block.y, 1u);
-        threads.insert(s.block.x);
+    for (const Dim3& b : blocks) {
+        QCOMPARE(b.x % 32, 0u);
+        QVERIFY(b.x >= 32 && b.x <= 1024);
+        QCOMPARE(b.y, 1u);
+        threads.insert(b.x);
     }
     for (unsigned p = 32; p <= 1024; p *= 2) QVERIFY2(threads.count(p), qPrintable(QString::number(p)));
-    QCOMPARE(matmul_sweep_tiles(), (std::vector<unsigned>{8, 16, 32}));
+    // A TILE variant sweeps its tiles: matmul_tiled's 8, 16, 32.
+    const KernelInfo* tiled = find_kernel(KernelFamily::Matmul, "matmul_tiled");
+    QVERIFY(tiled);
+    QCOMPARE(sweep_blocks(*tiled), (std::vector<Dim3>{Dim3{8, 8, 1}, Dim3{16, 16, 1}, Dim3{32, 32, 1}}));
 }
 
 void TestBlockSweep::rows_carry_the_model() {
     const DeviceProfile p = h200();
-    const std::vector<SweepRow> gray = sweep_rows(SweepKernel::Grayscale, p);
+    const std::vector<SweepRow> gray = sweep_rows(KernelFamily::Grayscale, p);
     QCOMPARE(int(gray.size()), catalogue_rows(KernelFamily::Grayscale));
     QVERIFY(int(gray.size()) >= 66 + 32);  // gray_1d and gray_2d at least
-    const std::vector<SweepRow> mm = sweep_rows(SweepKernel::Matmul, p);
+    const std::vector<SweepRow> mm = sweep_rows(KernelFamily::Matmul, p);
     QCOMPARE(int(mm.size()), catalogue_rows(KernelFamily::Matmul));
     QVERIFY(int(mm.size()) >= 66 + 3);
     int heat = 0, heat_variants = 0;
     for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) heat_variants += k.block == BlockRule::TwoD;
     for (const SweepRow& r : gray) {
         heat += r.in_heatmap();
-        const Occupancy want = compute_occupancy(p, grayscale_block_resources(r.shape));
+        const Occupancy want = compute_occupancy(p, grayscale_block_resources(grayscale_shape(r.choice)));
         QCOMPARE(r.occupancy.blocks_per_sm, want.blocks_per_sm);
         QCOMPARE(r.occupancy.occupancy, want.occupancy);
         QVERIFY(r.occupancy.blocks_per_sm > 0);
         QCOMPARE(r.state, SweepRowState::NotTimed);
     }
     QCOMPARE(heat, 66 * heat_variants);
-    for (const SweepRow& r : mm) QCOMPARE(r.occupancy.blocks_per_sm, compute_occupancy(p, matmul_block_resources(r.matmul_launch())).blocks_per_sm);
+    for (const SweepRow& r : mm) QCOMPARE(r.occupancy.blocks_per_sm, compute_occupancy(p, matmul_block_resources(matmul_launch_of(r.choice))).blocks_per_sm);
     // Rows follow the catalogue: the 2-D variants, then the others, each in table order over its
     // rule's blocks.
     std::size_t i = 0;
@@ -208,7 +229,7 @@ void TestBlockSweep::rows_carry_the_model() {
     for (const KernelInfo& k : order)
         for (const Dim3& b : sweep_blocks(k)) {
             QVERIFY2(gray[i].ref() == k.ref(), qPrintable(gray[i].label()));
-            QVERIFY2(gray[i].shape.block == b, qPrintable(gray[i].label()));
+            QVERIFY2(gray[i].block() == b, qPrintable(gray[i].label()));
             ++i;
         }
     const int tiled8 = [&] {
@@ -217,14 +238,14 @@ void TestBlockSweep::rows_carry_the_model() {
         return -1;
     }();
     QVERIFY(tiled8 >= 0);
-    QCOMPARE(mm[std::size_t(tiled8)].matmul_launch().shared_bytes(), std::size_t(2 * 8 * 8 * 4));
+    QCOMPARE(matmul_launch_of(mm[std::size_t(tiled8)].choice).shared_bytes(), std::size_t(2 * 8 * 8 * 4));
     QVERIFY(!mm[std::size_t(tiled8)].in_heatmap());
     SweepResult g;
     g.rows = gray;
     QCOMPARE(gray[0].label(), QStringLiteral("2-D 1x1"));
     QCOMPARE(gray[66].label(), QStringLiteral("1-D 32"));
     QCOMPARE(mm[5].label(), QStringLiteral("naive 32x1"));
-    const SweepRow& one_by_one = gray[std::size_t(g.indexOf(LaunchShape::two_d(1, 1)))];
+    const SweepRow& one_by_one = gray[std::size_t(g.indexOf(grayscale_choice(LaunchShape::two_d(1, 1))))];
     // 1x1 blocks: one warp of one thread each, limited by the 32 block slots: 32/64 warps.
     QCOMPARE(one_by_one.occupancy.blocks_per_sm, 32);
     QCOMPARE(one_by_one.occupancy.occupancy, 0.5);
@@ -273,9 +294,10 @@ void TestBlockSweep::best_ignores_errored_and_untimed_rows() {
 
 void TestBlockSweep::csv_is_exact() {
     SweepResult r;
-    r.kernel = SweepKernel::Grayscale;
+    r.family_name = QStringLiteral("grayscale");
+    r.unit_key = QStringLiteral("gb_per_s");
     SweepRow a;
-    a.shape = LaunchShape::two_d(32, 8);
+    a.choice = grayscale_choice(LaunchShape::two_d(32, 8));
     a.state = SweepRowState::Timed;
     a.median_ms = 0.01234;
     a.throughput = 1234.5678;
@@ -284,19 +306,19 @@ void TestBlockSweep::csv_is_exact() {
     a.occupancy.limit = OccupancyLimit::Warps;
     a.best = true;
     SweepRow b;
-    b.shape = LaunchShape::one_d(64);
+    b.choice = grayscale_choice(LaunchShape::one_d(64));
     b.state = SweepRowState::Failed;
     b.error = QStringLiteral("launch: cudaErrorInvalidConfiguration (invalid configuration argument), \"x\"");
     b.occupancy.occupancy = 0.5;
     b.occupancy.blocks_per_sm = 16;
     b.occupancy.limit = OccupancyLimit::Blocks;
     SweepRow c;
-    c.shape = LaunchShape::two_d(1, 1);
+    c.choice = grayscale_choice(LaunchShape::two_d(1, 1));
     c.occupancy.occupancy = 0.015625;
     c.occupancy.blocks_per_sm = 32;
     c.occupancy.limit = OccupancyLimit::Blocks;
     SweepRow d;  // a shape no SM can hold: no occupancy, no limit
-    d.shape = LaunchShape::two_d(64, 32);
+    d.choice = grayscale_choice(LaunchShape::two_d(64, 32));
     a.prediction.total_us = 11;
     a.prediction.bound = QStringLiteral("DRAM");
     r.rows = {a, b, c, d};
@@ -320,11 +342,10 @@ void TestBlockSweep::csv_is_exact() {
 
     // Matmul: the throughput column is GFLOP/s and the shape says which kernel.
     SweepResult m;
-    m.kernel = SweepKernel::Matmul;
+    m.family_name = QStringLiteral("matmul");
+    m.unit_key = QStringLiteral("gflop_per_s");
     SweepRow t;
-    t.kernel = SweepKernel::Matmul;
-    t.matmul_kernel = MatmulKernel::Tiled;
-    t.shape = LaunchShape::two_d(16, 16);
+    t.choice = matmul_choice(MatmulLaunch::tiled(16));
     t.state = SweepRowState::Timed;
     t.median_ms = 1.5;
     t.throughput = 2000;
@@ -367,7 +388,7 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
         last_total = total;
     };
     SweepRequest request = grayscale_request();
-    request.image = {};  // the model needs no input
+    request.problem = make_grayscale_problem({}, PixelLayout::Interleaved);  // the model needs no input
     const SweepResult r = run_sweep(request, SweepTimer{}, options);
     QVERIFY(r.status.is_ok());
     QCOMPARE(r.note, QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for H200 SXM (sm_90), nothing measured"));
@@ -390,7 +411,7 @@ void TestBlockSweep::modeled_sweep_without_gpu() {
     request.profile = *find_device_profile(QStringLiteral("T4"));
     const SweepResult t4 = run_sweep(request, SweepTimer{});
     QCOMPARE(t4.note, QStringLiteral("no CUDA device: predicted GPU times and modeled occupancy for T4 (sm_75), nothing measured"));
-    const int i = t4.indexOf(LaunchShape::two_d(32, 32));
+    const int i = t4.indexOf(grayscale_choice(LaunchShape::two_d(32, 32)));
     QCOMPARE(t4.rows[std::size_t(i)].occupancy.blocks_per_sm, 1);
     QCOMPARE(t4.rows[std::size_t(i)].occupancy.occupancy, 1.0);
 }
@@ -412,7 +433,7 @@ void TestBlockSweep::predictions_fill_every_row_without_a_gpu() {
     QCOMPARE(int(seen.size()), catalogue_rows(KernelFamily::Matmul));
     QCOMPARE(seen.back(), std::size_t(catalogue_rows(KernelFamily::Matmul)));
     for (const SweepRow& row : r.rows) {
-        const GpuPrediction want = predict_matmul(h200(), row.matmul_launch(), 37, 29, 41);
+        const GpuPrediction want = predict_matmul(h200(), matmul_launch_of(row.choice), 37, 29, 41);
         QVERIFY2(row.prediction.ok(), qPrintable(row.label() + row.prediction.error));
         QCOMPARE(row.prediction.total_us, want.total_us);
         QCOMPARE(row.prediction.bound, want.bound);
@@ -424,7 +445,7 @@ void TestBlockSweep::predictions_fill_every_row_without_a_gpu() {
     SweepRequest g = grayscale_request(61, 37);
     g.predict = true;
     const SweepResult gr = run_sweep(g, SweepTimer{});
-    const SweepRow& row = gr.rows[std::size_t(gr.indexOf(LaunchShape::two_d(16, 16)))];
+    const SweepRow& row = gr.rows[std::size_t(gr.indexOf(grayscale_choice(LaunchShape::two_d(16, 16))))];
     QCOMPARE(row.prediction.total_us, predict_grayscale(h200(), LaunchShape::two_d(16, 16), 61, 37).total_us);
 }
 
@@ -461,7 +482,7 @@ void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {
     QVERIFY2(r.note.contains(QStringLiteral("median of 3 rounds \u00d7 20 launches after 3 warm-ups on Fake GPU")),
              qPrintable(r.note));
     QVERIFY(r.note.contains(QStringLiteral("H200 SXM (sm_90)")));
-    const SweepRow& one_d = r.rows[std::size_t(r.indexOf(LaunchShape::one_d(256)))];
+    const SweepRow& one_d = r.rows[std::size_t(r.indexOf(grayscale_choice(LaunchShape::one_d(256))))];
     QCOMPARE(one_d.median_ms, 0.015 + 256e-6);
     QCOMPARE(one_d.launches, 60);  // 3 rounds of 20
 
@@ -469,7 +490,7 @@ void TestBlockSweep::fake_timer_fills_rows_and_marks_best() {
     once.rounds = 1;
     const SweepResult o = run_sweep(once, fake_timer());
     QVERIFY2(o.note.contains(QStringLiteral("median of 20 launches after 3 warm-ups on Fake GPU")), qPrintable(o.note));
-    QCOMPARE(o.rows[std::size_t(o.indexOf(LaunchShape::one_d(256)))].launches, 20);
+    QCOMPARE(o.rows[std::size_t(o.indexOf(grayscale_choice(LaunchShape::one_d(256))))].launches, 20);
 
     const SweepResult m = run_sweep(matmul_request(), fake_timer());
     QCOMPARE(count_state(m, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
@@ -542,14 +563,14 @@ void TestBlockSweep::refused_shape_is_recorded_and_sweep_goes_on() {
     // The fake refuses 32x8 (the fastest, 10 us) and 1-D 1024: they are errors; the next best is
     // 1-D 32 (15.032 us), ahead of the 2-D neighbours of 32x8 (20 us).
     const auto refuse = [](const SweepRow& r) {
-        return (r.shape.kind == GridKind::TwoD && r.shape.block == Dim3{32, 8, 1}) ||
-               (r.shape.kind == GridKind::OneD && r.shape.block.x == 1024);
+        return (is(r, GrayscaleVariant::Gray2d) && r.block() == Dim3{32, 8, 1}) ||
+               (is(r, GrayscaleVariant::Gray1d) && r.block().x == 1024);
     };
     const SweepResult r = run_sweep(grayscale_request(), fake_timer(kNoHold, refuse));
     QVERIFY(r.status.is_ok());
     QCOMPARE(count_state(r, SweepRowState::Failed), 2);
     QCOMPARE(count_state(r, SweepRowState::Timed), catalogue_rows(KernelFamily::Grayscale) - 2);
-    const SweepRow& refused = r.rows[std::size_t(r.indexOf(LaunchShape::two_d(32, 8)))];
+    const SweepRow& refused = r.rows[std::size_t(r.indexOf(grayscale_choice(LaunchShape::two_d(32, 8))))];
     QCOMPARE(refused.state, SweepRowState::Failed);
     QVERIFY(refused.error.contains(QStringLiteral("cudaErrorInvalidConfiguration")));
     QVERIFY(!refused.best);
@@ -559,7 +580,7 @@ void TestBlockSweep::refused_shape_is_recorded_and_sweep_goes_on() {
 
 void TestBlockSweep::missing_input_is_an_error() {
     SweepRequest g = grayscale_request();
-    g.image = {};
+    g.problem = make_grayscale_problem({}, PixelLayout::Interleaved);
     const SweepResult r = run_sweep(g, fake_timer());
     QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
     QVERIFY(r.note.contains(QStringLiteral("no image")));
@@ -568,7 +589,7 @@ void TestBlockSweep::missing_input_is_an_error() {
     QCOMPARE(count_state(r, SweepRowState::Timed), 0);
 
     SweepRequest m = matmul_request();
-    m.b = random_matrix(44, 10, 3);  // 67x45 @ 44x10
+    m.problem = make_matmul_problem(matrices_of(m).a(), random_matrix(44, 10, 3));  // 67x45 @ 44x10
     const SweepResult mr = run_sweep(m, fake_timer());
     QCOMPARE(mr.status.kind(), ErrorKind::InvalidInput);
     QVERIFY2(mr.note.contains(QStringLiteral("45")) && mr.note.contains(QStringLiteral("44")), qPrintable(mr.note));
@@ -714,7 +735,7 @@ void TestBlockSweep::runner_newer_sweep_supersedes() {
     QTRY_VERIFY_WITH_TIMEOUT(finished == 1, 20000);
     QVERIFY(test::drain(jobs));  // whatever the first sweep posted has arrived by now
     QCOMPARE(finished, 1);
-    QCOMPARE(result.kernel, SweepKernel::Matmul);
+    QCOMPARE(result.family, KernelFamily::Matmul);
     QVERIFY(!result.cancelled);
     QCOMPARE(count_state(result, SweepRowState::Timed), catalogue_rows(KernelFamily::Matmul));
 }
@@ -749,7 +770,7 @@ void TestBlockSweep::runner_destroyed_while_running() {
 void TestBlockSweep::kernels_without_device_say_why() {
     if (cuda_device_available()) QSKIP("a CUDA device is present: the GPU cases cover the kernels");
     const SweepRequest g = grayscale_request();
-    const GrayscaleImage image{g.image.bytes.data(), nullptr, g.image.width, g.image.height, PixelLayout::Interleaved};
+    const GrayscaleImage image{image_of(g).bytes.data(), nullptr, image_of(g).width, image_of(g).height, PixelLayout::Interleaved};
     const std::vector<LaunchShape> shapes = {LaunchShape::two_d(16, 16), LaunchShape::one_d(256)};
     const TimingSweep t = time_grayscale_shapes(image, shapes);
     QVERIFY(!t.status.is_ok());
@@ -762,7 +783,9 @@ void TestBlockSweep::kernels_without_device_say_why() {
     for (const ShapeTiming& s : t.shapes) QVERIFY(!s.timed);
 
     const SweepRequest m = matmul_request();
-    const MatmulProblem p{m.a.data.data(), m.b.data.data(), nullptr, m.a.rows, m.a.cols, m.b.cols};
+    const Matrix& a = matrices_of(m).a();
+    const Matrix& b = matrices_of(m).b();
+    const MatmulProblem p{a.data.data(), b.data.data(), nullptr, a.rows, a.cols, b.cols};
     const TimingSweep tm = time_matmul_launches(p, {MatmulLaunch::tiled(16)});
     QCOMPARE(tm.status.kind(), ErrorKind::Unavailable);
     QCOMPARE(int(tm.shapes.size()), 1);
@@ -778,8 +801,7 @@ void TestBlockSweep::kernels_without_device_say_why() {
 void TestBlockSweep::gpu_grayscale_sweep() {
     if (!cuda_device_available()) QSKIP("no CUDA device");
     for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar}) {
-        SweepRequest req = grayscale_request(257, 131);  // odd, non-square
-        req.layout = layout;
+        SweepRequest req = grayscale_request(257, 131, layout);  // odd, non-square
         req.repeats = 5;
         req.warmup = 1;
         const SweepResult r = run_sweep(req, cuda_sweep_timer());
@@ -815,7 +837,7 @@ void TestBlockSweep::gpu_matmul_sweep() {
 void TestBlockSweep::gpu_refused_shape_and_cancel() {
     if (!cuda_device_available()) QSKIP("no CUDA device");
     const SweepRequest g = grayscale_request(257, 131);
-    const GrayscaleImage image{g.image.bytes.data(), nullptr, g.image.width, g.image.height, PixelLayout::Interleaved};
+    const GrayscaleImage image{image_of(g).bytes.data(), nullptr, image_of(g).width, image_of(g).height, PixelLayout::Interleaved};
     // 64x32 = 2048 threads: CUDA itself refuses it; the rows around it are timed.
     const std::vector<LaunchShape> shapes = {LaunchShape::two_d(16, 16), LaunchShape::two_d(64, 32),
                                              LaunchShape::one_d(256), LaunchShape::one_d(0)};
@@ -837,7 +859,9 @@ void TestBlockSweep::gpu_refused_shape_and_cancel() {
 
     // Matmul: a naive block of 2048 threads is refused by our validator; the sweep goes on.
     const SweepRequest m = matmul_request();
-    const MatmulProblem p{m.a.data.data(), m.b.data.data(), nullptr, m.a.rows, m.a.cols, m.b.cols};
+    const Matrix& a = matrices_of(m).a();
+    const Matrix& b = matrices_of(m).b();
+    const MatmulProblem p{a.data.data(), b.data.data(), nullptr, a.rows, a.cols, b.cols};
     const TimingSweep tm = time_matmul_launches(p, {MatmulLaunch::naive(64, 32), MatmulLaunch::tiled(32)}, options);
     QVERIFY(tm.status.is_ok());
     QVERIFY(!tm.shapes[0].timed && !tm.shapes[0].status.is_ok());
@@ -849,7 +873,8 @@ void TestBlockSweep::gpu_refused_shape_and_cancel() {
     options.progress = [&](std::size_t done, std::size_t) {
         if (done == 3) cancel.request();
     };
-    const std::vector<LaunchShape> many = power_of_two_2d_shapes();
+    std::vector<LaunchShape> many;
+    for (const Dim3& b : power_of_two_2d_blocks()) many.push_back(LaunchShape::two_d(b.x, b.y));
     const TimingSweep c = time_grayscale_shapes(image, many, options);
     QVERIFY(c.cancelled);
     QCOMPARE(c.completed, std::size_t(3));

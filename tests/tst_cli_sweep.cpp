@@ -12,6 +12,7 @@
 #include <cmath>
 #include <set>
 
+#include "app/grayscale/grayscale_problem.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/device_profile.h"
 #include "cli_runner.h"
@@ -36,8 +37,8 @@ std::multiset<QString> dialog_rows(KernelFamily family) {
     for (const SweepRow& r : sweep_rows(family, *find_device_profile(QStringLiteral("H200")))) {
         const KernelInfo* info = kernel_info(r.ref());
         const QString block = family == KernelFamily::Grayscale
-                                  ? QString::fromStdString(to_string(r.shape))
-                                  : QStringLiteral("%1x%2").arg(r.shape.block.x).arg(r.shape.block.y);
+                                  ? QString::fromStdString(to_string(grayscale_shape(r.choice)))
+                                  : QStringLiteral("%1x%2").arg(r.block().x).arg(r.block().y);
         rows.insert(QString::fromStdString(info->name) + " " + block);
     }
     return rows;

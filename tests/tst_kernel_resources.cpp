@@ -18,6 +18,8 @@
 #include <memory>
 #include <typeinfo>
 
+#include "app/grayscale/grayscale_resources.h"
+#include "app/matmul/matmul_resources.h"
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/family_descriptor.h"
 #include "kernels/catalogue/kernel_catalogue.h"

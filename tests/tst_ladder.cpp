@@ -4,7 +4,13 @@
 // row gets its share of the ceiling; LadderRunner reports rows, progress and cancel by signals.
 #include <QtTest>
 
+#include "app/grayscale/grayscale_resources.h"
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/backend_choice.h"
+#include "app/grayscale/grayscale_problem.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/models/kernel_resources.h"
 #include "app/tuning/ladder.h"
 #include "app/tuning/ladder_runner.h"
@@ -21,11 +27,11 @@ DeviceProfile h200() { return *find_device_profile(QStringLiteral("H200")); }
 
 SweepRequest gray_request(std::uint32_t w, std::uint32_t h, PixelLayout layout) {
     SweepRequest r;
-    r.kernel = KernelFamily::Grayscale;
-    r.image.width = w;
-    r.image.height = h;
-    r.image.bytes.assign(3 * std::size_t(w) * h, 7);
-    r.layout = layout;
+    RgbBuffer image;
+    image.width = w;
+    image.height = h;
+    image.bytes.assign(3 * std::size_t(w) * h, 7);
+    r.problem = make_grayscale_problem(std::move(image), layout);
     r.profile = h200();
     return r;
 }
@@ -34,9 +40,7 @@ Matrix zeros(std::uint32_t rows, std::uint32_t cols) { return Matrix{rows, cols,
 
 SweepRequest matmul_request(std::uint32_t m, std::uint32_t k, std::uint32_t n) {
     SweepRequest r;
-    r.kernel = KernelFamily::Matmul;
-    r.a = zeros(m, k);
-    r.b = zeros(k, n);
+    r.problem = make_matmul_problem(zeros(m, k), zeros(k, n));
     r.profile = h200();
     return r;
 }
@@ -99,7 +103,7 @@ private slots:
         QVERIFY(result.status.is_ok());
         QCOMPARE(result.rows.size(), family_catalogue(KernelFamily::Grayscale).size());
         for (const LadderRow& row : result.rows) {
-            const TraceResult t = trace_grayscale(nullptr, 97, 43, PixelLayout(layout), row.launch.shape);
+            const TraceResult t = trace_grayscale(nullptr, 97, 43, PixelLayout(layout), grayscale_shape(row.launch.choice));
             QVERIFY(t.status.is_ok());
             QVERIFY2(row.figures.traced, qPrintable(row.name + row.figures.error));
             QCOMPARE(row.figures.metrics.nsight(), t.trace.totals.nsight());
@@ -108,12 +112,12 @@ private slots:
             const auto& s = t.trace.totals.global_st;
             QCOMPARE(row.figures.sectorsPerRequest(), double(g.sectors + s.sectors) / double(g.requests + s.requests));
             QCOMPARE(row.figures.loadBytesPerFma(), double(g.sectors * 32) / double(3 * 97 * 43));
-            const Occupancy occ = compute_occupancy(h200(), grayscale_block_resources(row.launch.shape));
+            const Occupancy occ = compute_occupancy(h200(), grayscale_block_resources(grayscale_shape(row.launch.choice)));
             QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
             QCOMPARE(row.launch.occupancy.occupancy, occ.occupancy);
             QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
             QCOMPARE(row.launch.prediction.total_us,
-                     predict_grayscale(h200(), row.launch.shape, 97, 43, PixelLayout(layout)).total_us);
+                     predict_grayscale(h200(), grayscale_shape(row.launch.choice), 97, 43, PixelLayout(layout)).total_us);
         }
     }
 
@@ -124,7 +128,7 @@ private slots:
         QCOMPARE(result.rows.size(), family_catalogue(KernelFamily::Matmul).size());
         bool some_shared = false;
         for (const LadderRow& row : result.rows) {
-            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, row.launch.matmul_launch());
+            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, matmul_launch_of(row.launch.choice));
             QVERIFY(t.status.is_ok());
             QVERIFY2(row.figures.traced, qPrintable(row.name + row.figures.error));
             QCOMPARE(row.figures.metrics.nsight(), t.trace.totals.nsight());
@@ -132,12 +136,12 @@ private slots:
             const auto& sh = t.trace.totals;
             QCOMPARE(row.figures.bankConflicts(), sh.shared_ld.bank_conflicts() + sh.shared_st.bank_conflicts());
             some_shared = some_shared || row.figures.sharedRequests() > 0;
-            const BlockResources block = matmul_block_resources(row.launch.matmul_launch());
+            const BlockResources block = matmul_block_resources(matmul_launch_of(row.launch.choice));
             QCOMPARE(row.block_shared_bytes, block.shared_bytes);
             const Occupancy occ = compute_occupancy(h200(), block);
             QCOMPARE(row.launch.occupancy.blocks_per_sm, occ.blocks_per_sm);
             QCOMPARE(row.resources.registers, kernel_resources(row.launch.ref()).registers);
-            const GpuPrediction p = predict_matmul(h200(), row.launch.matmul_launch(), 37, 45, 29);
+            const GpuPrediction p = predict_matmul(h200(), matmul_launch_of(row.launch.choice), 37, 45, 29);
             QVERIFY2(row.launch.prediction.ok(), qPrintable(row.launch.prediction.error));
             QCOMPARE(row.launch.prediction.total_us, p.total_us);
         }

@@ -18,7 +18,12 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/jobs/backend_choice.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/models/kernel_resources.h"
 #include "app/tuning/ladder.h"
 #include "app/tuning/ladder_runner.h"
@@ -42,6 +47,13 @@ RgbBuffer odd_image() {
 }
 
 Matrix filled(std::uint32_t r, std::uint32_t c) { return Matrix{r, c, std::vector<float>(std::size_t(r) * c, 1.0f)}; }
+
+// The inputs as the pages offer them (ImagePage, MatmulPage).
+void set_image(LadderDialog& d, const RgbBuffer& image, PixelLayout layout = PixelLayout::Interleaved) {
+    d.setProblem(make_grayscale_problem(image, layout));
+}
+
+void set_matrices(LadderDialog& d, const Matrix& a, const Matrix& b) { d.setProblem(make_matmul_problem(a, b)); }
 
 // Variant i takes (10 - i) us; the ceiling 2 us. From row `hold_at` on it waits for the cancel.
 LadderTimers fake_timers(std::size_t hold_at = SIZE_MAX) {
@@ -119,7 +131,7 @@ private slots:
     void without_a_gpu_every_variant_is_listed_and_modeled() {
         LadderDialog d;
         d.setTimers({});
-        d.setMatrices(filled(37, 45), filled(45, 29));
+        set_matrices(d, filled(37, 45), filled(45, 29));
         d.setFamily(KernelFamily::Matmul);
         QVERIFY(d.selectProfile(QStringLiteral("H200")));
         d.show();
@@ -144,7 +156,7 @@ private slots:
         // Each row's cells are the modules' own figures for that launch.
         for (int r = 0; r < d.table()->rowCount(); ++r) {
             const LadderRow& row = d.result().rows[std::size_t(r)];
-            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, row.launch.matmul_launch());
+            const TraceResult t = trace_matmul(nullptr, nullptr, 37, 45, 29, matmul_launch_of(row.launch.choice));
             QVERIFY(t.status.is_ok());
             const MemoryMetrics& m = t.trace.totals;
             const double sectors = double(m.global_ld.sectors + m.global_st.sectors) /
@@ -155,13 +167,13 @@ private slots:
             QCOMPARE(cell(d.table(), r, LadderDialog::kConflicts),
                      shared ? QString::number(m.shared_ld.bank_conflicts() + m.shared_st.bank_conflicts())
                             : QStringLiteral("—"));
-            const Occupancy occ = compute_occupancy(d.profile(), matmul_block_resources(row.launch.matmul_launch()));
+            const Occupancy occ = compute_occupancy(d.profile(), matmul_block_resources(matmul_launch_of(row.launch.choice)));
             QVERIFY2(cell(d.table(), r, LadderDialog::kOccupancy).startsWith(QStringLiteral("%1%").arg(qRound(100 * occ.occupancy))),
                      qPrintable(cell(d.table(), r, LadderDialog::kOccupancy)));
             QCOMPARE(cell(d.table(), r, LadderDialog::kRegisters),
                      QString::number(kernel_resources(row.launch.ref()).registers));
             // The predicted GPU time, without a GPU too, with the model's terms in the tooltip.
-            const GpuPrediction p = predict_matmul(d.profile(), row.launch.matmul_launch(), 37, 45, 29);
+            const GpuPrediction p = predict_matmul(d.profile(), matmul_launch_of(row.launch.choice), 37, 45, 29);
             const double us = p.total_us;
             QCOMPARE(cell(d.table(), r, LadderDialog::kPredictedUs), QString::number(us, 'f', us < 100 ? 1 : 0));
             QVERIFY(d.table()->item(r, LadderDialog::kPredictedUs)->toolTip().contains(p.bound));
@@ -171,13 +183,13 @@ private slots:
     void grayscale_rows_match_the_trace() {
         LadderDialog d;
         d.setTimers({});
-        d.setImage(odd_image(), PixelLayout::Planar);
+        set_image(d, odd_image(), PixelLayout::Planar);
         d.setFamily(KernelFamily::Grayscale);
         QCOMPARE(d.table()->rowCount(), int(family_catalogue(KernelFamily::Grayscale).size()));
         QVERIFY(run_to_end(d));
         for (int r = 0; r < d.table()->rowCount(); ++r) {
             const LadderRow& row = d.result().rows[std::size_t(r)];
-            const TraceResult t = trace_grayscale(nullptr, 61, 29, PixelLayout::Planar, row.launch.shape);
+            const TraceResult t = trace_grayscale(nullptr, 61, 29, PixelLayout::Planar, grayscale_shape(row.launch.choice));
             const MemoryMetrics& m = t.trace.totals;
             QCOMPARE(row.figures.metrics.nsight(), m.nsight());
             QCOMPARE(cell(d.table(), r, LadderDialog::kLoadBytes).toDouble(),
@@ -191,7 +203,7 @@ private slots:
     void with_a_gpu_the_times_and_the_ceiling_fill_in() {
         LadderDialog d;
         d.setTimers(fake_timers());
-        d.setImage(odd_image());
+        set_image(d, odd_image());
         d.setFamily(KernelFamily::Grayscale);
         d.show();
         QVERIFY(cvz::test::wait_exposed(&d));
@@ -228,7 +240,7 @@ private slots:
     void cancel_stops_and_says_so() {
         LadderDialog d;
         d.setTimers(fake_timers(1));
-        d.setMatrices(filled(20, 30), filled(30, 17));
+        set_matrices(d, filled(20, 30), filled(30, 17));
         d.setFamily(KernelFamily::Matmul);
         QSignalSpy rows(d.runner(), &LadderRunner::rowUpdated);
         QSignalSpy finished(&d, &LadderDialog::ladderFinished);
@@ -253,7 +265,7 @@ private slots:
         im.width = 3840;
         im.height = 2160;
         im.bytes.assign(3 * std::size_t(im.width) * im.height, 77);
-        d.setImage(im);
+        set_image(d, im);
         d.setFamily(KernelFamily::Grayscale);
         d.show();
         QVERIFY(cvz::test::wait_exposed(&d));
@@ -276,13 +288,13 @@ private slots:
     void double_click_chooses_the_variant() {
         LadderDialog d;
         d.setTimers({});
-        d.setMatrices(filled(20, 30), filled(30, 17));
+        set_matrices(d, filled(20, 30), filled(30, 17));
         d.setFamily(KernelFamily::Matmul);
-        QSignalSpy chosen(&d, &LadderDialog::matmulLaunchChosen);
+        QSignalSpy chosen(&d, &LadderDialog::launchChosen);
         emit d.table()->cellDoubleClicked(1, 0);
         QCOMPARE(chosen.count(), 1);
-        const auto launch = chosen.first().at(0).value<MatmulLaunch>();
-        QCOMPARE(launch.kernel, MatmulKernel(family_catalogue(KernelFamily::Matmul)[1].variant));
+        const auto launch = matmul_launch_of(chosen.first().at(0).value<LaunchChoice>());
+        QCOMPARE(launch.kernel, MatmulVariant(family_catalogue(KernelFamily::Matmul)[1].variant));
     }
 };
 

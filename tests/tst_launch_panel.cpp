@@ -24,6 +24,9 @@
 #include <future>
 
 #include "support/window_waits.h"
+#include "app/grayscale/grayscale_resources.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/job_runner.h"
 #include "app/tuning/prediction_session.h"
 #include "app/matmul/matmul_session.h"

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "support/window_waits.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/prediction_session.h"
 #include "kernels/catalogue/kernel_catalogue.h"

@@ -15,6 +15,8 @@
 #include <QLabel>
 
 #include "support/window_waits.h"
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
 #include "app/models/kernel_resources.h"
@@ -24,6 +26,7 @@
 #include "app/matmul/matmul_choice.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/windows/main_window.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/matmul/matmul_session.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/panels/occupancy_panel.h"
@@ -88,7 +91,7 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
 
     // Choosing the tiled kernel with TILE 8 in the shared panel re-runs the page with it.
     w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::tiled(8)));
-    QCOMPARE(page->launch().kernel, MatmulKernel::Tiled);
+    QCOMPARE(page->launch().kernel, MatmulVariant::Tiled);
     QCOMPARE(page->launch().tile, 8u);
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), kTimeoutMs);
     QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->steps(), page->animationSteps(), kTimeoutMs);
@@ -111,7 +114,7 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
 
     // The slider moves the naive block.
     w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::naive(32, 8)));
-    QCOMPARE(page->launch().kernel, MatmulKernel::Naive);
+    QCOMPARE(page->launch().kernel, MatmulVariant::Naive);
     QVERIFY(page->launch().block == (Dim3{32, 8, 1}));
     QVERIFY(page->launch().second_barrier);
     QTRY_VERIFY_WITH_TIMEOUT(!barrier->isEnabled() && !barrier->isChecked(), kTimeoutMs);
@@ -127,15 +130,15 @@ void TestMainWindowMatrices::sweep_follows_the_tab() {
     QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
     w.openSweep();
     QVERIFY(w.sweepDialog() && w.sweepDialog()->isVisible());
-    QCOMPARE(w.sweepDialog()->kernel(), SweepKernel::Grayscale);
+    QCOMPARE(w.sweepDialog()->family(), KernelFamily::Grayscale);
     w.tabs()->setCurrentWidget(w.matmulPage());
     QTRY_VERIFY_WITH_TIMEOUT(w.matmulPage()->matrixA() != nullptr, kTimeoutMs);
     w.openSweep();
-    QCOMPARE(w.sweepDialog()->kernel(), SweepKernel::Matmul);
+    QCOMPARE(w.sweepDialog()->family(), KernelFamily::Matmul);
     // A shape picked in the sweep becomes the grayscale launch.
-    emit w.sweepDialog()->shapeChosen(LaunchShape::two_d(32, 8));
+    emit w.sweepDialog()->launchChosen(grayscale_choice(LaunchShape::two_d(32, 8)));
     QVERIFY(w.session()->shape().block == (Dim3{32, 8, 1}));
-    emit w.sweepDialog()->matmulLaunchChosen(MatmulLaunch::tiled(32));
+    emit w.sweepDialog()->launchChosen(matmul_choice(MatmulLaunch::tiled(32)));
     QCOMPARE(w.matmulPage()->launch().tile, 32u);
 }
 
@@ -204,7 +207,7 @@ void TestMainWindowMatrices::sweep_from_matrices_uses_matrices_and_profile() {
     QTRY_VERIFY_WITH_TIMEOUT(w.matmulPage()->matrixA() != nullptr, kTimeoutMs);
     w.openSweep();
     SweepDialog* sweep = w.sweepDialog();
-    QCOMPARE(sweep->kernel(), SweepKernel::Matmul);
+    QCOMPARE(sweep->family(), KernelFamily::Matmul);
     QVERIFY2(sweep->profile().name.startsWith(QStringLiteral("T4")), qPrintable(sweep->profile().name));
     const QString matmul_item = sweep->kernelBox()->itemText(1);
     QVERIFY2(matmul_item.contains(QStringLiteral("A 45×60 @ B 60×38")), qPrintable(matmul_item));

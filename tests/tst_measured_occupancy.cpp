@@ -5,6 +5,8 @@
 // answers Unavailable and measured_occupancy() leaves the model to the caller.
 #include <QtTest>
 
+#include "app/matmul/matmul_resources.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/models/device_profile.h"
 #include "app/models/kernel_resources.h"
 #include "app/models/measured_occupancy.h"
@@ -94,12 +96,12 @@ void TestMeasuredOccupancy::initTestCase() {
 void TestMeasuredOccupancy::kernel_ids() {
     const KernelRef gray1{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::Gray1d), 0};
     const KernelRef gray2{KernelFamily::Grayscale, std::uint8_t(GrayscaleVariant::Gray2d), 0};
-    QVERIFY(kernel_id(LaunchShape::one_d(256)) == gray1);
-    QVERIFY(kernel_id(LaunchShape::two_d(16, 16)) == gray2);
-    QVERIFY(kernel_id(MatmulLaunch::naive(7, 3)) == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Naive), 0}));
+    QVERIFY(grayscale_choice(LaunchShape::one_d(256)).ref == gray1);
+    QVERIFY(grayscale_choice(LaunchShape::two_d(16, 16)).ref == gray2);
+    QVERIFY(MatmulLaunch::naive(7, 3).ref() == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Naive), 0}));
     for (unsigned tile : {8u, 16u, 32u})
-        QVERIFY(kernel_id(MatmulLaunch::tiled(tile)) == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Tiled), tile}));
-    QCOMPARE(QString::fromStdString(to_string(kernel_id(MatmulLaunch::tiled(16)))), QString("matmul_tiled TILE=16"));
+        QVERIFY(MatmulLaunch::tiled(tile).ref() == (KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Tiled), tile}));
+    QCOMPARE(QString::fromStdString(to_string(MatmulLaunch::tiled(16).ref())), QString("matmul_tiled TILE=16"));
     QCOMPARE(QString::fromStdString(to_string(gray2)), QString("gray_2d"));
     // Every compiled kernel is distinct and has a table entry; the list covers every catalogue variant.
     std::set<std::string> names;
@@ -216,7 +218,7 @@ void TestMeasuredOccupancy::measured_occupancy_fills_the_figures() {
     const MatmulLaunch l = MatmulLaunch::tiled(32);
     BlockResources table = matmul_block_resources(l);
     OccupancyCheck check;
-    auto o = measured_occupancy(kernel_id(l), table, *device_, &check);
+    auto o = measured_occupancy(l.ref(), table, *device_, &check);
     QVERIFY2(o.has_value(), check.status.message().c_str());
     QCOMPARE(check.given_regs_per_thread, table.regs_per_thread);
     QVERIFY(check.api_regs_per_thread > 0);
@@ -231,7 +233,7 @@ void TestMeasuredOccupancy::measured_occupancy_fills_the_figures() {
 
     // A register count that is not the device's shows in the note, and the model still uses the device's.
     table.regs_per_thread = check.api_regs_per_thread + 1;
-    o = measured_occupancy(kernel_id(l), table, *device_, &check);
+    o = measured_occupancy(l.ref(), table, *device_, &check);
     QVERIFY(o.has_value());
     QVERIFY2(check.note.contains("registers per thread"), qPrintable(check.note));
 
@@ -262,7 +264,7 @@ void TestMeasuredOccupancy::no_device_is_unavailable() {
     const DeviceProfile h200 = *find_device_profile("H200");
     QVERIFY(!measured_occupancy(MatmulLaunch::tiled(16).ref(), matmul_block_resources(MatmulLaunch::tiled(16)), h200, &check));
     QCOMPARE(check.status.kind(), ErrorKind::Unavailable);
-    QVERIFY(!measured_occupancy(kernel_id(LaunchShape::one_d(256)), {256, 16, 0}, h200));
+    QVERIFY(!measured_occupancy(grayscale_choice(LaunchShape::one_d(256)).ref, {256, 16, 0}, h200));
 }
 
 QTEST_APPLESS_MAIN(TestMeasuredOccupancy)

@@ -5,6 +5,9 @@
 
 #include <cmath>
 
+#include "app/grayscale/grayscale_prediction.h"
+#include "kernels/core/launch_shape.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/compiled_issue.h"
 #include "app/models/device_profile.h"

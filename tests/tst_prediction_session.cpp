@@ -4,12 +4,27 @@
 // measured and the emulated time.
 #include <QtTest>
 
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/grayscale/grayscale_problem.h"
+#include "app/matmul/matmul_app_problem.h"
+#include "app/matmul/matmul_prediction.h"
 #include "app/tuning/prediction_session.h"
 
 using namespace cvz;
 
 namespace {
 DeviceProfile h200() { return *find_device_profile(QStringLiteral("H200")); }
+
+// What the pages ask: the launch on a problem of sizes alone.
+void predict_grayscale_launch(PredictionSession& s, const LaunchShape& shape, std::uint32_t w, std::uint32_t h,
+                              PixelLayout layout) {
+    s.predict(h200(), make_grayscale_problem(w, h, layout), grayscale_choice(shape));
+}
+
+void predict_matmul_launch(PredictionSession& s, const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k,
+                           std::uint32_t n) {
+    s.predict(h200(), std::make_shared<const MatmulAppProblem>(m, k, n), matmul_choice(launch));
+}
 }  // namespace
 
 class TestPredictionSession : public QObject {
@@ -19,7 +34,7 @@ private slots:
         PredictionSession s;
         QSignalSpy changed(&s, &PredictionSession::predictionChanged);
         const LaunchShape shape = LaunchShape::two_d(32, 8);
-        s.predictGrayscale(h200(), shape, 301, 77, PixelLayout::Planar);
+        predict_grayscale_launch(s, shape, 301, 77, PixelLayout::Planar);
         QVERIFY(s.pending());
         QVERIFY(changed.wait(120000));
         const GpuPrediction want = predict_grayscale(h200(), shape, 301, 77, PixelLayout::Planar);
@@ -35,13 +50,13 @@ private slots:
         PredictionSession s;
         QSignalSpy changed(&s, &PredictionSession::predictionChanged);
         const MatmulLaunch naive = MatmulLaunch::naive(16, 16), tiled = MatmulLaunch::tiled(8);
-        s.predictMatmul(h200(), naive, 33, 47, 29);
+        predict_matmul_launch(s, naive, 33, 47, 29);
         QVERIFY(changed.wait(120000));
-        s.predictMatmul(h200(), tiled, 33, 47, 29);
+        predict_matmul_launch(s, tiled, 33, 47, 29);
         QVERIFY(changed.wait(120000));
         QCOMPARE(s.cached(), 2);
         changed.clear();
-        s.predictMatmul(h200(), naive, 33, 47, 29);  // remembered: the signal comes before the call returns
+        predict_matmul_launch(s, naive, 33, 47, 29);  // remembered: the signal comes before the call returns
         QCOMPARE(changed.count(), 1);
         QVERIFY(!s.pending());
         QCOMPARE(s.prediction().total_us, predict_matmul(h200(), naive, 33, 47, 29).total_us);
@@ -50,7 +65,7 @@ private slots:
     void a_newer_request_supersedes_an_older_one() {
         PredictionSession s;
         QSignalSpy changed(&s, &PredictionSession::predictionChanged);
-        for (unsigned x : {1u, 2u, 4u, 8u, 16u, 32u}) s.predictGrayscale(h200(), LaunchShape::two_d(x, 4), 200, 100, PixelLayout::Interleaved);
+        for (unsigned x : {1u, 2u, 4u, 8u, 16u, 32u}) predict_grayscale_launch(s, LaunchShape::two_d(x, 4), 200, 100, PixelLayout::Interleaved);
         QTRY_VERIFY_WITH_TIMEOUT(!s.pending(), 120000);
         // Only the latest launch is reported, whatever the older ones did.
         QCOMPARE(changed.last().at(0).value<GpuPrediction>().total_us,

@@ -14,7 +14,11 @@
 #include <cmath>
 
 #include "support/window_waits.h"
+#include "app/grayscale/grayscale_prediction.h"
+#include "app/matmul/matmul_prediction.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/jobs/backend_choice.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/tuning/block_sweep.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "ui/windows/sweep_dialog.h"
@@ -34,10 +38,17 @@ int log2i(unsigned v) {
 }
 
 // 2-D 32x8 is the fastest (10 us), each power-of-two step away costs 10 us; 1-D blocks 15 us and up.
+bool is(const SweepRow& r, GrayscaleVariant v) {
+    return r.ref().family == KernelFamily::Grayscale && r.ref().variant == std::uint8_t(v);
+}
+bool is(const SweepRow& r, MatmulVariant v) {
+    return r.ref().family == KernelFamily::Matmul && r.ref().variant == std::uint8_t(v);
+}
+
 double fake_ms(const SweepRow& r) {
-    if (r.shape.kind == GridKind::OneD) return 0.015 + r.shape.block.x * 1e-6;
-    if (r.matmul_kernel == MatmulKernel::Tiled) return 0.02 + r.shape.block.x * 1e-4;
-    return 0.010 * (1 + std::abs(log2i(r.shape.block.x) - 5) + std::abs(log2i(r.shape.block.y) - 3));
+    if (is(r, GrayscaleVariant::Gray1d)) return 0.015 + r.block().x * 1e-6;
+    if (is(r, MatmulVariant::Tiled)) return 0.02 + r.block().x * 1e-4;
+    return 0.010 * (1 + std::abs(log2i(r.block().x) - 5) + std::abs(log2i(r.block().y) - 3));
 }
 
 // The fake refuses 2-D 4x4, as CUDA would refuse a shape it cannot run. From shape `hold_at` on it
@@ -47,7 +58,7 @@ SweepTimer fake_timer(std::size_t hold_at = SIZE_MAX) {
     return [=](const SweepRequest&, const std::vector<SweepRow>& rows, const TimingOptions& options) {
         TimingSweep sweep = run_timing_loop(rows.size(), options, [&](std::size_t i, ShapeTiming* t) {
             if (i >= hold_at && options.cancel) options.cancel->wait();  // woken by the cancel itself
-            if (rows[i].shape.kind == GridKind::TwoD && rows[i].shape.block == Dim3{4, 4, 1}) {
+            if (is(rows[i], GrayscaleVariant::Gray2d) && rows[i].block() == Dim3{4, 4, 1}) {
                 t->status = Status::error(ErrorKind::InvalidInput, "fake: cudaErrorInvalidConfiguration");
                 return Status::ok();
             }
@@ -68,6 +79,14 @@ RgbBuffer test_image(std::uint32_t w, std::uint32_t h) {
     b.bytes.assign(3 * std::size_t(w) * h, 128);
     return b;
 }
+
+// The inputs as the pages offer them (ImagePage, MatmulPage).
+void set_image(SweepDialog& d, const RgbBuffer& image, PixelLayout layout = PixelLayout::Interleaved,
+               const QString& name = {}) {
+    d.setProblem(make_grayscale_problem(image, layout), name);
+}
+
+void set_matrices(SweepDialog& d, const Matrix& a, const Matrix& b) { d.setProblem(make_matmul_problem(a, b)); }
 
 Matrix matrix(std::uint32_t rows, std::uint32_t cols) {
     Matrix m;
@@ -119,9 +138,9 @@ void TestSweepDialog::opens_non_modal_with_the_model() {
     SweepDialog d;
     d.setTimer({});
     QVERIFY(!d.isModal());
-    QCOMPARE(d.kernel(), SweepKernel::Grayscale);
+    QCOMPARE(d.family(), KernelFamily::Grayscale);
     // One row per block of every variant of the catalogue (98 for gray_1d and gray_2d).
-    const int gray_rows = int(sweep_rows(SweepKernel::Grayscale, DeviceProfile{}).size());
+    const int gray_rows = int(sweep_rows(KernelFamily::Grayscale, DeviceProfile{}).size());
     QVERIFY(gray_rows >= 98);
     QCOMPARE(int(d.result().rows.size()), gray_rows);
     QCOMPARE(d.table()->rowCount(), gray_rows);
@@ -129,12 +148,12 @@ void TestSweepDialog::opens_non_modal_with_the_model() {
     QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("1-D 32"));
     QCOMPARE(d.heatmap()->colorMode(), SweepHeatmap::ColorMode::Occupancy);
     QVERIFY(d.kernelBox()->itemText(0).contains(QStringLiteral("no image")));
-    d.setImage(test_image(64, 48), PixelLayout::Interleaved, QStringLiteral("test.png"));
+    set_image(d, test_image(64, 48), PixelLayout::Interleaved, QStringLiteral("test.png"));
     QVERIFY(d.kernelBox()->itemText(0).contains(QStringLiteral("test.png, 64 × 48")));
-    d.setMatrices(matrix(3, 5), matrix(5, 7));
+    set_matrices(d, matrix(3, 5), matrix(5, 7));
     QVERIFY(d.kernelBox()->itemText(1).contains(QStringLiteral("A 3×5 @ B 5×7")));
-    d.setKernel(SweepKernel::Matmul);
-    QCOMPARE(int(d.result().rows.size()), int(sweep_rows(SweepKernel::Matmul, DeviceProfile{}).size()));
+    d.setFamily(KernelFamily::Matmul);
+    QCOMPARE(int(d.result().rows.size()), int(sweep_rows(KernelFamily::Matmul, DeviceProfile{}).size()));
     QVERIFY(d.result().rows.size() >= 69);
     QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("tiled TILE=8"));
     QCOMPARE(d.table()->horizontalHeaderItem(3)->text(), QStringLiteral("GFLOP/s"));
@@ -171,7 +190,7 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
     const SweepResult& r = d.result();
     // Occupancy colours: 32x8 (256 threads) reaches 100% on the H200; 1x1 blocks 50% (block slots).
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 32, 8), SweepHeatmap::rampColor(0.0));
-    QCOMPARE(r.rows[std::size_t(r.indexOf(LaunchShape::two_d(1, 1)))].occupancy.occupancy, 0.5);
+    QCOMPARE(r.rows[std::size_t(r.indexOf(grayscale_choice(LaunchShape::two_d(1, 1))))].occupancy.occupancy, 0.5);
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 1, 1), SweepHeatmap::rampColor(0.5));
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 64, 32), SweepHeatmap::invalidColor());
     QCOMPARE_RGB(fill_at(img, d.heatmap(), 1024, 1024), SweepHeatmap::invalidColor());
@@ -183,8 +202,8 @@ void TestSweepDialog::modeled_sweep_without_gpu() {
 void TestSweepDialog::predict_without_gpu_fills_every_shape() {
     SweepDialog d;
     d.setTimer({});
-    d.setMatrices(matrix(37, 29), matrix(29, 41));
-    d.setKernel(SweepKernel::Matmul);
+    set_matrices(d, matrix(37, 29), matrix(29, 41));
+    d.setFamily(KernelFamily::Matmul);
     QVERIFY(d.selectProfile(QStringLiteral("H200")));
     QSignalSpy finished(&d, &SweepDialog::sweepFinished);
     QTest::mouseClick(d.startButton(), Qt::LeftButton);
@@ -195,7 +214,7 @@ void TestSweepDialog::predict_without_gpu_fills_every_shape() {
     for (int t = 0; t < d.table()->rowCount(); ++t) {
         const int index = d.table()->item(t, 0)->data(Qt::UserRole).toInt();
         const SweepRow& row = r.rows[std::size_t(index)];
-        const GpuPrediction want = predict_matmul(d.profile(), row.matmul_launch(), 37, 29, 41);
+        const GpuPrediction want = predict_matmul(d.profile(), matmul_launch_of(row.choice), 37, 29, 41);
         QVERIFY2(want.ok(), qPrintable(want.error));
         const double ms = want.total_us / 1e3;
         QCOMPARE(d.table()->item(t, 1)->text(), QString::number(ms, 'f', ms < 0.1 ? 4 : 3));
@@ -210,18 +229,18 @@ void TestSweepDialog::predict_without_gpu_fills_every_shape() {
     for (const SweepRow& row : r.rows)
         if (row.in_heatmap()) QVERIFY(row.prediction.total_us >= f.prediction.total_us);
     const QImage img = d.heatmap()->grab().toImage();
-    QCOMPARE_RGB(fill_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::rampColor(0.0));
-    QCOMPARE_RGB(outline_at(img, d.heatmap(), f.shape.block.x, f.shape.block.y), SweepHeatmap::bestOutlineColor());
+    QCOMPARE_RGB(fill_at(img, d.heatmap(), f.block().x, f.block().y), SweepHeatmap::rampColor(0.0));
+    QCOMPARE_RGB(outline_at(img, d.heatmap(), f.block().x, f.block().y), SweepHeatmap::bestOutlineColor());
 }
 
 // Issue 11, item 4: the sweep runs any variant of the catalogue, alone or with the others.
 void TestSweepDialog::any_one_variant_can_be_swept() {
     SweepDialog d;
     d.setTimer(fake_timer());
-    d.setImage(test_image(64, 48));
-    d.setMatrices(matrix(40, 24), matrix(24, 36));
+    set_image(d, test_image(64, 48));
+    set_matrices(d, matrix(40, 24), matrix(24, 36));
     for (KernelFamily family : {KernelFamily::Grayscale, KernelFamily::Matmul}) {
-        d.setKernel(family);
+        d.setFamily(family);
         QCOMPARE(d.variantBox()->count(), 1 + int(family_catalogue(family).size()));
         for (const KernelInfo& info : family_catalogue(family)) {
             QVERIFY(d.selectVariant(QString::fromStdString(info.name)));
@@ -245,7 +264,7 @@ void TestSweepDialog::any_one_variant_can_be_swept() {
 void TestSweepDialog::timed_sweep_colours_and_outline() {
     SweepDialog d;
     d.setTimer(fake_timer());
-    d.setImage(test_image(64, 48));
+    set_image(d, test_image(64, 48));
     d.show();
     QVERIFY(cvz::test::wait_exposed(&d));
     bool finished = false;
@@ -300,7 +319,7 @@ void TestSweepDialog::timed_sweep_colours_and_outline() {
 void TestSweepDialog::cancel_stops_the_sweep() {
     SweepDialog d;
     d.setTimer(fake_timer(5));  // holds in the sixth shape until cancelled
-    d.setImage(test_image(64, 48));
+    set_image(d, test_image(64, 48));
     d.show();
     QVERIFY(cvz::test::wait_exposed(&d));
     bool finished = false;
@@ -329,7 +348,7 @@ void TestSweepDialog::cancel_stops_the_sweep() {
 void TestSweepDialog::export_csv_writes_the_file() {
     SweepDialog d;
     d.setTimer(fake_timer());
-    d.setImage(test_image(64, 48));
+    set_image(d, test_image(64, 48));
     bool finished = false;
     connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
     d.startSweep();
@@ -360,12 +379,14 @@ void TestSweepDialog::clicks_choose_shapes() {
     QVERIFY(cvz::test::wait_exposed(&d));
     QList<LaunchShape> shapes;
     QList<MatmulLaunch> launches;
-    connect(&d, &SweepDialog::shapeChosen, this, [&](const LaunchShape& s) { shapes.append(s); });
-    connect(&d, &SweepDialog::matmulLaunchChosen, this, [&](const MatmulLaunch& l) { launches.append(l); });
+    connect(&d, &SweepDialog::launchChosen, this, [&](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Grayscale) shapes.append(grayscale_shape(c));
+        else launches.append(matmul_launch_of(c));
+    });
 
     QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(16, 16).center());
     QCOMPARE(shapes.size(), 1);
-    QCOMPARE(shapes[0].kind, GridKind::TwoD);
+    QCOMPARE(shapes[0].kind, GrayscaleVariant::Gray2d);
     QCOMPARE(shapes[0].block, (Dim3{16, 16, 1}));
     QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(64, 32).center());  // grey: nothing
     QCOMPARE(shapes.size(), 1);
@@ -376,19 +397,19 @@ void TestSweepDialog::clicks_choose_shapes() {
     QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, cell.center());
     QTest::mouseDClick(t->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(shapes.size(), 2);
-    QCOMPARE(shapes[1].kind, GridKind::OneD);
+    QCOMPARE(shapes[1].kind, GrayscaleVariant::Gray1d);
     QCOMPARE(shapes[1].block.x, 32u);
 
-    d.setKernel(SweepKernel::Matmul);
+    d.setFamily(KernelFamily::Matmul);
     QTest::mouseClick(d.heatmap(), Qt::LeftButton, {}, d.heatmap()->cellRect(8, 4).center());
     QCOMPARE(launches.size(), 1);
-    QCOMPARE(launches[0].kernel, MatmulKernel::Naive);
+    QCOMPARE(launches[0].kernel, MatmulVariant::Naive);
     QCOMPARE(launches[0].block, (Dim3{8, 4, 1}));
     const QPoint tiled16 = t->visualItemRect(t->item(1, 0)).center();
     QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, tiled16);
     QTest::mouseDClick(t->viewport(), Qt::LeftButton, {}, tiled16);
     QCOMPARE(launches.size(), 2);
-    QCOMPARE(launches[1].kernel, MatmulKernel::Tiled);
+    QCOMPARE(launches[1].kernel, MatmulVariant::Tiled);
     QCOMPARE(launches[1].tile, 16u);
     QCOMPARE(shapes.size(), 2);  // matmul clicks choose matmul launches only
 }
@@ -396,7 +417,7 @@ void TestSweepDialog::clicks_choose_shapes() {
 void TestSweepDialog::profile_change_remodels() {
     SweepDialog d;
     d.setTimer(fake_timer());
-    d.setImage(test_image(64, 48));
+    set_image(d, test_image(64, 48));
     bool finished = false;
     connect(&d, &SweepDialog::sweepFinished, this, [&] { finished = true; });
     d.startSweep();
@@ -405,7 +426,7 @@ void TestSweepDialog::profile_change_remodels() {
     QVERIFY(d.selectProfile(QStringLiteral("T4")));
     QCOMPARE(d.result().profile, QStringLiteral("T4 (sm_75)"));
     const SweepResult& r = d.result();
-    const SweepRow& big = r.rows[std::size_t(r.indexOf(LaunchShape::two_d(32, 32)))];
+    const SweepRow& big = r.rows[std::size_t(r.indexOf(grayscale_choice(LaunchShape::two_d(32, 32))))];
     QCOMPARE(big.occupancy.blocks_per_sm, 1);  // T4: 1024 threads per SM
     QCOMPARE(r.rows[0].median_ms, ms);         // the times stay
     QVERIFY(!d.selectProfile(QStringLiteral("GTX 480")));

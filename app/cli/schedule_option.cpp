@@ -56,20 +56,13 @@ QString schedule_path_error(const QString& path) {
     return {};
 }
 
-ScheduleOutcome write_grayscale_schedule(const QString& path, const GrayscaleRequest& request,
-                                         const std::vector<std::uint8_t>& gray) {
+ScheduleOutcome write_schedule(const QString& path, const std::function<ScheduleRun()>& record, const void* output,
+                               std::size_t bytes) {
     if (path.isEmpty()) return {};
-    const ScheduleRun run = record_grayscale_schedule(request);
-    return finish(path, run, run.gray == gray);
-}
-
-ScheduleOutcome write_matmul_schedule(const QString& path, const MatmulRequest& request, const Matrix& c) {
-    if (path.isEmpty()) return {};
-    const ScheduleRun run = record_matmul_schedule(request);
-    // Bytes, not floats: bit-identical results are the invariant (and NaN must compare equal to itself).
-    const bool same = run.c.rows == c.rows && run.c.cols == c.cols && run.c.data.size() == c.data.size() &&
-                      std::memcmp(run.c.data.data(), c.data.data(), c.data.size() * sizeof(float)) == 0;
-    return finish(path, run, !run.status || same);
+    const ScheduleRun run = record();
+    // Bytes, not numbers: bit-identical results are the invariant (and NaN must compare equal to itself).
+    const bool same = run.output.size() == bytes && (bytes == 0 || std::memcmp(run.output.data(), output, bytes) == 0);
+    return finish(path, run, same);
 }
 
 }  // namespace cvz::cli

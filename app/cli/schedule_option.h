@@ -1,5 +1,5 @@
 #pragma once
-// `--schedule FILE.json` of `cudaviz-cli grayscale` and `cudaviz-cli matmul`: after the timed run, the
+// `--schedule FILE.json` of a family's command (`cudaviz-cli FAMILY ...`): after the timed run, the
 // same launch once more with schedule recording (a separate run, so the recording does not change the
 // reported time), its output checked byte for byte against the timed run's, and the schedule written
 // as JSON (app/schedule_json.h).
@@ -7,9 +7,11 @@
 #include <QString>
 #include <QTextStream>
 
-#include "app/grayscale/grayscale_runner.h"
-#include "app/matmul/matmul_runner.h"
-#include "exit_codes.h"
+#include <cstddef>
+#include <functional>
+
+#include "app/cli/exit_codes.h"
+#include "app/trace/schedule_recorder.h"
 
 namespace cvz::cli {
 
@@ -20,10 +22,10 @@ struct ScheduleOutcome {
     QString message;  // on failure, why; on success, the line printed after the run's summary
 };
 
-// Empty path: nothing to do. `gray`: the timed run's output, which the recorded run must reproduce.
-ScheduleOutcome write_grayscale_schedule(const QString& path, const GrayscaleRequest& request,
-                                         const std::vector<std::uint8_t>& gray);
-ScheduleOutcome write_matmul_schedule(const QString& path, const MatmulRequest& request, const Matrix& c);
+// Empty path: nothing to do. Else `record` runs the launch with recording (the family's recorder) and
+// its output must be the timed run's, `output` (`bytes` long), byte for byte.
+ScheduleOutcome write_schedule(const QString& path, const std::function<ScheduleRun()>& record, const void* output,
+                               std::size_t bytes);
 
 // Refuses FILE before anything runs: it must end in .json.
 QString schedule_path_error(const QString& path);

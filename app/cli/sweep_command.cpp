@@ -5,24 +5,19 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 #include <QSaveFile>
 
 #include <optional>
 
+#include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/device_profile.h"
-#include "app/io/image_loader.h"
-#include "app/io/matrix_generator.h"
 #include "app/models/perf_model.h"
-#include "app/io/rgb_buffer.h"
 #include "exit_codes.h"
 #include "help_text.h"
 #include "kernel_option.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/grayscale/grayscale_launch.h"
-#include "pixel_layout_option.h"
 
 namespace cvz::cli {
 
@@ -32,9 +27,6 @@ struct SweepOptions {
     QCommandLineOption kernel{"kernel", "Only this variant (a catalogue name; 'cudaviz-cli kernels' lists them). "
                                         "Default: every variant of the family.",
                               "NAME"};
-    QCommandLineOption layout{"layout", "grayscale: how the kernel sees the RGB input, interleaved or planar.",
-                              "interleaved|planar", "interleaved"};
-    QCommandLineOption size{"size", "matmul: the problem, C (M x N) = A (M x K) @ B (K x N); random inputs.", "MxKxN"};
     QCommandLineOption device{"device", "The device profile the model predicts for: a builtin profile's name or its "
                                         "first word (H200, H100, A100, RTX, T4; 'cudaviz-cli info' lists the "
                                         "devices). Default: the GPU's own profile when --backend cuda runs, else H200.",
@@ -56,33 +48,17 @@ struct SweepOptions {
 };
 
 QString description() {
+    QString usage;
+    for (const AppFamily& f : app_families()) usage += "  " + f.cli_usage + "\n";
     return QString("Predicts the GPU time of every block shape of a kernel family on a device profile with the\n"
                    "performance model (named terms: DRAM, L2, latency, L1, shared memory, issue, re-reads, launch)\n"
-                   "and, on a GPU, measures the same shapes.\n\n"
-                   "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device ..] [--backend ..]\n"
-                   "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]\n\n") +
+                   "and, on a GPU, measures the same shapes.\n\n") +
+           usage + "\n"
            "Exit status:\n"
            "  0  success\n"
-           "  1  input rejected: IMAGE unreadable, a bad --size, --block, --repeats or --rounds, FILE not writable\n"
+           "  1  input rejected: an unreadable input, a bad --size, --block, --repeats or --rounds, FILE not writable\n"
            "  2  bad usage: unknown option, family, --kernel, --layout, --device or --backend; missing --json\n"
            "  3  --backend cuda without a CUDA device, or a CUDA error";
-}
-
-// "MxKxN" as three positive numbers.
-bool parse_size(const QString& text, std::uint32_t* m, std::uint32_t* k, std::uint32_t* n) {
-    const QRegularExpressionMatch match =
-        QRegularExpression(QStringLiteral("^\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*$")).match(text);
-    if (!match.hasMatch()) return false;
-    *m = match.captured(1).toUInt();
-    *k = match.captured(2).toUInt();
-    *n = match.captured(3).toUInt();
-    return *m > 0 && *k > 0 && *n > 0;
-}
-
-// The row's block as the CLI's --block writes it: "256", "16x16".
-QString block_text(const SweepRow& row) {
-    if (row.kernel == SweepKernel::Grayscale) return QString::fromStdString(to_string(row.shape));
-    return QStringLiteral("%1x%2").arg(row.shape.block.x).arg(row.shape.block.y);
 }
 
 QString kernel_name(const SweepRow& row) {
@@ -93,8 +69,8 @@ QString kernel_name(const SweepRow& row) {
 QJsonObject row_json(const SweepRow& row, const GpuPrediction& p, std::optional<double> measured_us) {
     QJsonObject o;
     o["kernel"] = kernel_name(row);
-    o["block"] = block_text(row);
-    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.shape.block.x);
+    o["block"] = row.blockText();
+    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.block().x);
     o["occupancy"] = row.occupancy.occupancy;
     o["predicted_us"] = p.ok() ? QJsonValue(p.total_us) : QJsonValue();
     o["measured_us"] = measured_us ? QJsonValue(*measured_us) : QJsonValue();
@@ -117,11 +93,14 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     const QCommandLineOption help = parser.addHelpOption();
     const SweepOptions options;
     parser.setApplicationDescription(description());
-    parser.addOptions({options.kernel, options.layout, options.size, options.device, options.backend, options.block,
-                       options.json, options.repeats, options.rounds});
+    parser.addOptions({options.kernel, options.device, options.backend, options.block, options.json, options.repeats,
+                       options.rounds});
+    for (const AppFamily& f : app_families())
+        for (const QCommandLineOption& o : f.cli_options()) parser.addOption(o);
     parser.addPositionalArgument("sweep", "The command.", "sweep");
-    parser.addPositionalArgument("FAMILY", "grayscale or matmul.");
-    parser.addPositionalArgument("IMAGE", "grayscale: the input image (its size is what matters).", "[IMAGE]");
+    parser.addPositionalArgument("FAMILY", app_family_names() + ".");
+    parser.addPositionalArgument("INPUT", "The family's input, as its usage line says (its size is what matters).",
+                                 "[INPUT]");
 
     auto fail = [&err](ExitCode code, const QString& message) {
         err << "cudaviz-cli sweep: " << message << "\n";
@@ -134,23 +113,18 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
         return exit_status(ExitCode::Success);
     }
     const QStringList positional = parser.positionalArguments();  // "sweep", FAMILY, [IMAGE]
-    if (positional.size() < 2) return fail(ExitCode::BadUsage, "expected a family: grayscale or matmul");
+    if (positional.size() < 2) return fail(ExitCode::BadUsage, "expected a family: " + app_family_names());
     const QString family_text = positional.at(1);
-    const bool gray = family_text == QLatin1String("grayscale");
-    if (!gray && family_text != QLatin1String("matmul"))
-        return fail(ExitCode::BadUsage, "unknown family '" + family_text + "': use grayscale or matmul");
-    const KernelFamily family = gray ? KernelFamily::Grayscale : KernelFamily::Matmul;
-    if (gray && positional.size() < 3) return fail(ExitCode::BadUsage, "sweep grayscale needs an IMAGE");
-    if (positional.size() > (gray ? 3 : 2))
-        return fail(ExitCode::BadUsage, "unexpected argument '" + positional.at(gray ? 3 : 2) + "'");
+    const AppFamily* app = find_app_family(family_text);
+    if (!app) return fail(ExitCode::BadUsage, "unknown family '" + family_text + "': use " + app_family_names());
+    const KernelFamily family = app->family;
+    if (positional.size() > 2 + app->cli_inputs)
+        return fail(ExitCode::BadUsage, "unexpected argument '" + positional.at(2 + app->cli_inputs) + "'");
     if (!parser.isSet(options.json)) return fail(ExitCode::BadUsage, "--json FILE is required");
 
     const std::optional<BackendChoice> backend = parse_backend_choice(parser.value(options.backend));
     if (!backend)
         return fail(ExitCode::BadUsage, "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
-    const std::optional<PixelLayout> layout = parse_pixel_layout(parser.value(options.layout));
-    if (!layout)
-        return fail(ExitCode::BadUsage, "unknown --layout '" + parser.value(options.layout) + "': use interleaved or planar");
     const KernelInfo* only = nullptr;
     if (parser.isSet(options.kernel)) {
         only = find_kernel_option(family, parser.value(options.kernel));
@@ -184,37 +158,16 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
         if (!profile) profile = find_device_profile(QStringLiteral("H200"));
     }
 
+    const CliProblem input = app->cli_problem(parser, positional.mid(2), timing);
+    if (!input.problem) return fail(input.bad_usage ? ExitCode::BadUsage : ExitCode::InputRejected, input.error);
+    const QString problem = input.problem_text;
     SweepRequest request;
-    request.kernel = family;
-    request.layout = *layout;
+    request.problem = input.problem;
     request.profile = *profile;
     request.repeats = repeats;
     request.rounds = rounds;
-    std::uint32_t m = 0, k = 0, n = 0, width = 0, height = 0;
-    QString problem;
-    if (gray) {
-        const LoadedImage image = load_image(positional.at(2));
-        if (!image.ok()) return fail(ExitCode::InputRejected, image.error);
-        request.image = to_rgb_buffer(image.rgb);
-        width = request.image.width;
-        height = request.image.height;
-        problem = QStringLiteral("%1x%2 image, %3").arg(width).arg(height).arg(parser.value(options.layout));
-    } else {
-        if (!parser.isSet(options.size)) return fail(ExitCode::BadUsage, "sweep matmul needs --size MxKxN");
-        if (!parse_size(parser.value(options.size), &m, &k, &n))
-            return fail(ExitCode::InputRejected,
-                        "invalid --size '" + parser.value(options.size) + "': give MxKxN, three positive whole numbers");
-        for (const auto& [rows, cols, name] : {std::tuple{m, k, "A"}, std::tuple{k, n, "B"}, std::tuple{m, n, "C"}})
-            if (const QString e = check_matrix_dimensions(rows, cols); !e.isEmpty())
-                return fail(ExitCode::InputRejected, "invalid --size '" + parser.value(options.size) + "': " + name + " " + e);
-        if (timing) {
-            request.a = random_matrix(m, k, 1);
-            request.b = random_matrix(k, n, 2);
-        }
-        problem = QStringLiteral("%1x%2x%3").arg(m).arg(k).arg(n);
-    }
 
-    // The rows: the sweep dialog's, narrowed by --kernel and --block, and by the layout a variant reads.
+    // The rows: the sweep dialog's, narrowed by --kernel and --block, and by what suits the problem (validate).
     QStringList blocks;
     if (parser.isSet(options.block))
         for (const QString& b : parser.value(options.block).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -222,8 +175,8 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     std::vector<SweepRow> rows;
     for (const SweepRow& r : sweep_rows(family, *profile)) {
         if (only && kernel_info(r.ref()) != only) continue;
-        if (!blocks.isEmpty() && !blocks.contains(block_text(r))) continue;
-        if (gray && !validate_grayscale_layout(r.shape, *layout).empty()) continue;
+        if (!blocks.isEmpty() && !blocks.contains(r.blockText())) continue;
+        if (!request.problem->validate(r.choice).isEmpty()) continue;
         rows.push_back(r);
     }
     if (rows.empty())
@@ -248,9 +201,7 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     QJsonArray json_rows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SweepRow& r = rows[i];
-        const GpuPrediction p = gray ? predict_grayscale(*profile, r.shape, width, height, *layout)
-                                     : predict_matmul(*profile, r.matmul_launch(), m, k, n);
-        json_rows.append(row_json(r, p, measured[i]));
+        json_rows.append(row_json(r, request.problem->predict(*profile, r.choice), measured[i]));
     }
     QJsonObject doc;
     doc["device"] = profile->name;

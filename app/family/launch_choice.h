@@ -1,7 +1,7 @@
 #pragma once
 // A launch as the controls choose it and the models take it: which compiled kernel (family, variant
 // and TILE, a KernelRef) and its block. One typed value from a slider to a family's session; text is
-// only for display. What else a family's launch needs (grayscale's pixel layout, a convolution's mask)
+// only for display. What else a family's launch needs (a pixel layout, a mask)
 // belongs to its problem, not to the choice.
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/dim3.h"

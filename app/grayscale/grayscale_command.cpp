@@ -16,8 +16,9 @@
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_variants.h"
 #include "kernels/grayscale/grayscale_trace.h"
-#include "app/cli/pixel_layout_option.h"
+#include "app/grayscale/pixel_layout_option.h"
 #include "app/cli/schedule_option.h"
+#include "app/grayscale/grayscale_schedule_recorder.h"
 
 namespace cvz::cli {
 
@@ -173,7 +174,8 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
     }
 
     out << result.summary() << "\n";
-    const ScheduleOutcome schedule = write_grayscale_schedule(schedule_path, request, result.gray);
+    const ScheduleOutcome schedule = write_schedule(
+        schedule_path, [&] { return record_grayscale_schedule(request); }, result.gray.data(), result.gray.size());
     if (schedule.code != ExitCode::Success) return fail(schedule.code, schedule.message);
     if (!schedule.message.isEmpty()) out << schedule.message << "\n";
     return exit_status(ExitCode::Success);

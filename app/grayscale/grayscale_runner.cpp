@@ -1,5 +1,7 @@
 #include "app/grayscale/grayscale_runner.h"
 
+#include "app/grayscale/grayscale_resources.h"
+
 #include <QElapsedTimer>
 #include <QThread>
 

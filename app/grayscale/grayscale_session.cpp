@@ -1,5 +1,7 @@
 #include "app/grayscale/grayscale_session.h"
 
+#include "app/grayscale/grayscale_resources.h"
+
 #include "kernels/grayscale/grayscale_trace.h"
 
 #include <QElapsedTimer>

@@ -25,7 +25,7 @@ struct LoadedImage {
     bool ok() const { return error.isEmpty(); }
 };
 
-// Loads any format QImageReader reads. Converts palette, grayscale, alpha and 16-bit images to 8-bit
+// Loads any format QImageReader reads. Converts palette, grey, alpha and 16-bit images to 8-bit
 // RGB, applies EXIF orientation, and refuses absurd dimensions before decoding. Alpha is dropped
 // (the stored colour is kept, not composited over a background).
 LoadedImage load_image(const QString& path, const ImageLimits& limits = {});

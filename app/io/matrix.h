@@ -6,7 +6,7 @@
 
 namespace cvz {
 
-// A dense row-major float32 matrix, as the matmul kernels take it.
+// A dense row-major float32 matrix, as the kernels take it.
 struct Matrix {
     std::uint32_t rows = 0;
     std::uint32_t cols = 0;

@@ -12,7 +12,7 @@ namespace cvz {
 // matrix on every run and machine.
 Matrix random_matrix(std::uint32_t rows, std::uint32_t cols, std::uint32_t seed);
 
-// The lecture's matmul problems: MNIST-shaped inputs times a 784x10 weight matrix.
+// The lecture's matrix products: MNIST-shaped inputs times a 784x10 weight matrix.
 struct MatmulPreset {
     QString name;
     std::uint32_t m, k, n;

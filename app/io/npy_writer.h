@@ -6,7 +6,7 @@
 
 namespace cvz {
 
-// The element types cudaviz writes: grey bytes now, float32 matrices for the matmul kernels.
+// The element types cudaviz writes: grey bytes now, float32 matrices.
 enum class NpyDtype { U8, F32 };
 
 // The .npy v1.0 preamble for a C-order 2-D array of `rows` x `cols`, byte for byte as NumPy's

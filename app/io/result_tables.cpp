@@ -74,21 +74,19 @@ QByteArray run_timings_json(const std::vector<RunTiming>& runs) {
 }
 
 QByteArray sweep_json(const SweepResult& result) {
-    const bool gray = result.kernel == SweepKernel::Grayscale;
     QJsonArray rows;
     for (const SweepRow& r : result.rows) {
         const bool timed = r.state == SweepRowState::Timed;
         const bool modeled = r.occupancy.blocks_per_sm > 0;
         QJsonObject row{{QStringLiteral("shape"), r.label()},
-                        {QStringLiteral("block_x"), int(r.shape.block.x)},
-                        {QStringLiteral("block_y"), int(r.shape.block.y)},
-                        {QStringLiteral("threads"), qint64(r.shape.block.volume())},
+                        {QStringLiteral("block_x"), int(r.block().x)},
+                        {QStringLiteral("block_y"), int(r.block().y)},
+                        {QStringLiteral("threads"), qint64(r.block().volume())},
                         {QStringLiteral("status"), timed ? QStringLiteral("timed")
                                                    : r.state == SweepRowState::Failed ? QStringLiteral("error")
                                                                                       : QStringLiteral("not timed")},
                         {QStringLiteral("median_ms"), timed ? QJsonValue(r.median_ms) : QJsonValue()},
-                        {gray ? QStringLiteral("gb_per_s") : QStringLiteral("gflop_per_s"),
-                         timed ? QJsonValue(r.throughput) : QJsonValue()},
+                        {result.unit_key, timed ? QJsonValue(r.throughput) : QJsonValue()},
                         {QStringLiteral("occupancy"), modeled ? QJsonValue(r.occupancy.occupancy) : QJsonValue()},
                         {QStringLiteral("blocks_per_sm"), int(r.occupancy.blocks_per_sm)},
                         {QStringLiteral("limit"), modeled ? QJsonValue(to_string(r.occupancy.limit)) : QJsonValue()},
@@ -96,7 +94,7 @@ QByteArray sweep_json(const SweepResult& result) {
         if (r.state == SweepRowState::Failed) row.insert(QStringLiteral("error"), r.error);
         rows.append(row);
     }
-    const QJsonObject doc{{QStringLiteral("kernel"), gray ? QStringLiteral("grayscale") : QStringLiteral("matmul")},
+    const QJsonObject doc{{QStringLiteral("kernel"), result.family_name},
                           {QStringLiteral("profile"), result.profile},
                           {QStringLiteral("problem"), result.problem},
                           {QStringLiteral("device"), result.device},

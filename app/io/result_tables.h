@@ -10,7 +10,7 @@ namespace cvz {
 
 // The timings of the runs on screen (one row per page that has run), for File > Export Timings.
 struct RunTiming {
-    QString kernel;    // "grayscale" or "matmul"
+    QString kernel;    // the family's name
     QString launch;    // "2-D 16x16 · grid 29x19" or "tiled TILE=16 · grid 4x7"
     QString problem;   // "451 x 300 image, interleaved" or "A 45 x 38 @ B 38 x 52"
     QString backend;   // "CPU emulator (2 threads)"

@@ -16,7 +16,7 @@ struct RgbBuffer {
 
 RgbBuffer to_rgb_buffer(const QImage& image);  // any QImage; converted to RGB888 first
 
-// width*height grey bytes as an 8-bit grayscale QImage (a deep copy).
+// width*height grey bytes as an 8-bit grey QImage (a deep copy).
 QImage gray_to_qimage(const std::vector<std::uint8_t>& gray, std::uint32_t width, std::uint32_t height);
 
 }  // namespace cvz

@@ -17,6 +17,7 @@
 #include "kernels/matmul/matmul_trace.h"
 #include "matmul_options.h"
 #include "app/cli/schedule_option.h"
+#include "app/matmul/matmul_schedule_recorder.h"
 
 namespace cvz::cli {
 
@@ -226,7 +227,8 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     }
 
     out << result.summary() << "\n";
-    const ScheduleOutcome schedule = write_matmul_schedule(schedule_path, request, result.c);
+    const ScheduleOutcome schedule = write_schedule(schedule_path, [&] { return record_matmul_schedule(request); },
+                                                    result.c.data.data(), result.c.data.size() * sizeof(float));
     if (schedule.code != ExitCode::Success) return fail(schedule.code, schedule.message);
     if (!schedule.message.isEmpty()) out << schedule.message << "\n";
     if (no_second_barrier)

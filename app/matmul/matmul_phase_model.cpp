@@ -28,7 +28,7 @@ MatmulPhaseModel::MatmulPhaseModel(const MatmulLaunch& launch, std::uint32_t m, 
 }
 
 bool MatmulPhaseModel::closed_form_counters() const {
-    return launch_.kernel == MatmulKernel::Naive || launch_.kernel == MatmulKernel::Tiled;
+    return launch_.kernel == MatmulVariant::Naive || launch_.kernel == MatmulVariant::Tiled;
 }
 
 std::uint32_t MatmulPhaseModel::naive_chunk() const { return std::max<std::uint32_t>(1, k_ / 32); }
@@ -76,7 +76,7 @@ MatmulStepCounters MatmulPhaseModel::counters(std::uint32_t loaded, std::uint32_
         c.k_done = staged() ? std::uint32_t(std::min<std::uint64_t>(k_, std::uint64_t(multiplied) * k_slice_)) : loaded;
         return c;
     }
-    if (launch_.kernel == MatmulKernel::Naive) {
+    if (launch_.kernel == MatmulVariant::Naive) {
         // `loaded` counts terms: a thread loads one element of A and one of B per term.
         c.k_done = loaded;
         c.block_global_loads = std::uint64_t(tile.rows) * tile.cols * 2 * loaded;

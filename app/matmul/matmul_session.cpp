@@ -1,5 +1,7 @@
 #include "app/matmul/matmul_session.h"
 
+#include "app/matmul/matmul_resources.h"
+
 #include <QFileInfo>
 
 #include <algorithm>

@@ -15,7 +15,7 @@ MatmulTraffic predicted_matmul_traffic(const MatmulLaunch& l, std::uint32_t m, s
     MatmulTraffic t;
     const Dim3 g = matmul_grid(l, m, n);
     t.global_stores = std::uint64_t(m) * n;
-    if (l.kernel == MatmulKernel::Naive) {
+    if (l.kernel == MatmulVariant::Naive) {
         t.global_loads = 2ull * m * n * k;
         t.max_global_loads_per_thread = 2ull * k;
         return t;

@@ -1,5 +1,5 @@
 #pragma once
-// How a compiled matmul kernel's warps issue instructions, for the performance model's "issue" term
+// How a compiled kernel's warps issue instructions, for the performance model's "issue" term
 // (perf_model.h): what Nsight Compute measured of each kernel as nvcc compiles it for sm_90, on the
 // H200, at 1280^3 and 2048^3 (calibration sizes, kept out of the validation), under the sweeps'
 // conditions: boost clock, caches warm between passes (scripts/ncu_issue_profiles.sh; the figures below
@@ -31,8 +31,9 @@ struct CompiledIssue {
     double rate(double warps) const;
 };
 
-// The figures of a compiled matmul kernel (a tiled kernel by its TILE); none for another family, an
-// unknown variant or a TILE the catalogue does not compile.
+// The figures of a compiled kernel, from its family's table (app/<family>/, registered in
+// app_families.cpp); none for a family without one, an unknown variant or a TILE the catalogue does
+// not compile.
 std::optional<CompiledIssue> compiled_issue(const KernelRef& ref);
 
 }  // namespace cvz

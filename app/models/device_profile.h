@@ -39,9 +39,10 @@ struct PerfCalibration {
     // (l2_resident_share).
     double l2_resident_fraction = 0.5;
     double l2_evicted_fraction = 1.0;
-    // Within a launch, a matrix every wave reads again (naive matmul's B) stays in L2 from one wave to
-    // the next when it is at most this fraction of the L2; past it the waves evict it (it falls out
-    // whole, not gradually), and each warp's K loop waits on DRAM loop_dram_us_per_k per step.
+    // Within a launch, an operand every wave reads again whole (a product's B read from global memory)
+    // stays in L2 from one wave to the next when it is at most this fraction of the L2; past it the
+    // waves evict it (it falls out whole, not gradually), and each warp's K loop waits on DRAM
+    // loop_dram_us_per_k per step.
     double reread_resident_fraction = 0.66;
     double loop_dram_us_per_k = 0.1212;
     QString source;                    // where the numbers come from

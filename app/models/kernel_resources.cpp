@@ -7,7 +7,6 @@
 #include "app/jobs/backend_choice.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/cuda/occupancy_api.h"
-#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz {
 
@@ -38,18 +37,6 @@ KernelResources kernel_resources(const KernelRef& ref) {
 BlockResources block_resources(const KernelRef& ref, Dim3 block, std::size_t dynamic_shared_bytes) {
     const KernelResources k = kernel_resources(ref);
     return {int(block.volume()), k.registers, k.static_shared_bytes + int(dynamic_shared_bytes)};
-}
-
-KernelRef grayscale_kernel_ref(const LaunchShape& shape) {
-    return {KernelFamily::Grayscale, std::uint8_t(shape.kind), 0};
-}
-
-BlockResources grayscale_block_resources(const LaunchShape& shape) {
-    return block_resources(grayscale_kernel_ref(shape), shape.block, grayscale_shared_bytes(shape));
-}
-
-BlockResources matmul_block_resources(const MatmulLaunch& launch) {
-    return block_resources(launch.ref(), launch.block_shape(), launch.shared_bytes());
 }
 
 }  // namespace cvz

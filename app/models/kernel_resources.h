@@ -1,8 +1,6 @@
 #pragma once
 #include "kernels/core/kernel_variant.h"
-#include "kernels/core/launch_shape.h"
 #include "kernels/core/variant_dispatch.h"
-#include "kernels/matmul/matmul_launch.h"
 #include "app/models/occupancy_model.h"
 
 namespace cvz {
@@ -16,10 +14,6 @@ KernelResources kernel_resources(const KernelRef& ref);
 // What one block of a launch needs on an SM: its threads, the kernel's registers, and its static plus
 // dynamic shared memory.
 BlockResources block_resources(const KernelRef& ref, Dim3 block, std::size_t dynamic_shared_bytes);
-BlockResources grayscale_block_resources(const LaunchShape& shape);
-BlockResources matmul_block_resources(const MatmulLaunch& launch);
-
-// The compiled kernel a grayscale launch runs.
-KernelRef grayscale_kernel_ref(const LaunchShape& shape);
+// A family's launch: app/<family>/<family>_resources.h.
 
 }  // namespace cvz

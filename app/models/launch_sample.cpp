@@ -9,9 +9,6 @@
 #include <map>
 #include <vector>
 
-#include "kernels/grayscale/grayscale_launch.h"
-#include "kernels/grayscale/grayscale_trace.h"
-#include "kernels/matmul/matmul_trace.h"
 #include "kernels/trace/request_cost.h"
 
 namespace cvz {
@@ -20,7 +17,6 @@ namespace {
 
 constexpr std::uint64_t kThreadsPerSample = 1024;  // the interior class's sample: about this many threads
 constexpr std::uint64_t kMaxInteriorPicks = 16;
-constexpr std::uint32_t kTracedKLimit = 96;         // matmul: K up to this is traced as it is
 
 // One class of blocks: how many the grid has and which of them the sample traces.
 struct SampleClass {
@@ -64,18 +60,10 @@ std::vector<SampleClass> sample_classes(Dim3 grid, std::uint64_t threads_per_blo
     return classes;
 }
 
-// The figures of one traced sample, scaled class by class.
-using Tracer = std::function<TraceResult(const TraceOptions&)>;
+}  // namespace
 
-struct Scaled {
-    QString error;
-    double v[12] = {};      // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
-                           // distinct load sectors per block, L2 lines, request lines, request wavefronts
-    std::uint64_t sampled = 0;
-};
-
-Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
-    Scaled s;
+ScaledSample trace_and_scale(Dim3 grid, Dim3 block, const SampleTracer& tracer) {
+    ScaledSample s;
     const std::vector<SampleClass> classes = sample_classes(grid, block.volume());
     TraceOptions options;
     options.all_warps = true;  // per-warp figures of the sampled blocks: summed per block below
@@ -158,7 +146,9 @@ Scaled trace_and_scale(Dim3 grid, Dim3 block, const Tracer& tracer) {
     return s;
 }
 
-void fill(LaunchFigures* f, const Scaled& s) {
+namespace {
+
+void fill(LaunchFigures* f, const ScaledSample& s) {
     f->global_ld_requests = s.v[0];
     f->global_ld_sectors = s.v[1];
     f->global_ld_ideal_sectors = s.v[2];
@@ -212,87 +202,24 @@ double LaunchFigures::compulsory_bytes() const {
     return std::min(buffer_bytes, 32.0 * (global_ld_ideal_sectors + global_st_ideal_sectors));
 }
 
-LaunchFigures grayscale_launch_figures(const LaunchShape& shape, std::uint32_t width, std::uint32_t height,
-                                       PixelLayout layout) {
-    const QString key = QStringLiteral("g/%1/%2x%3/%4x%5/%6")
-                            .arg(int(shape.kind))
-                            .arg(shape.block.x)
-                            .arg(shape.block.y)
-                            .arg(width)
-                            .arg(height)
-                            .arg(int(layout));
+LaunchFigures sampled_launch_figures(const QString& key, Dim3 grid, Dim3 block, double buffer_bytes,
+                                     const std::function<ScaledSample()>& sample, const QString& note) {
     LaunchFigures f;
     if (cache().find(key, &f)) return f;
-    if (std::string e = validate_grayscale_launch(shape, width, height); !e.empty()) {
-        f.error = QString::fromStdString(e);
-        return f;
-    }
-    f.grid = grayscale_grid(shape, width, height);
-    f.block = shape.block;
-    f.blocks = f.grid.volume();
-    f.warps_per_block = (shape.block.volume() + 31) / 32;
-    const Scaled s = trace_and_scale(f.grid, f.block, [&](const TraceOptions& o) {
-        return trace_grayscale(nullptr, width, height, layout, shape, o);
-    });
+    f.grid = grid;
+    f.block = block;
+    f.blocks = grid.volume();
+    f.warps_per_block = (block.volume() + 31) / 32;
+    const ScaledSample s = sample();
     if (!s.error.isEmpty()) {
         f.error = s.error;
         return f;
     }
     fill(&f, s);
-    f.buffer_bytes = 4.0 * double(width) * double(height);
+    f.buffer_bytes = buffer_bytes;
     f.sampled_blocks = s.sampled;
     f.classes = int(sample_classes(f.grid, f.block.volume()).size());
-    f.sampling = sampling_text(f.sampled_blocks, f.blocks, f.classes);
-    cache().put(key, f);
-    return f;
-}
-
-LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n) {
-    const QString key = QStringLiteral("m/%1/%2x%3/%4/%5x%6x%7")
-                            .arg(int(launch.kernel))
-                            .arg(launch.block.x)
-                            .arg(launch.block.y)
-                            .arg(launch.tile)
-                            .arg(m)
-                            .arg(k)
-                            .arg(n);
-    LaunchFigures f;
-    if (cache().find(key, &f)) return f;
-    if (std::string e = validate_matmul_launch(launch, m, k, n); !e.empty()) {
-        f.error = QString::fromStdString(e);
-        return f;
-    }
-    f.grid = matmul_grid(launch, m, n);
-    f.block = launch.block_shape();
-    f.blocks = f.grid.volume();
-    f.warps_per_block = (f.block.volume() + 31) / 32;
-    auto traced = [&](std::uint32_t kk) {
-        return trace_and_scale(f.grid, f.block, [&](const TraceOptions& o) {
-            return trace_matmul(nullptr, nullptr, m, kk, n, launch, o);
-        });
-    };
-    Scaled s;
-    QString k_note;
-    if (k <= kTracedKLimit) {
-        s = traced(k);
-    } else {
-        const std::uint32_t k1 = 32 + k % 32, k2 = k1 + 32;
-        const Scaled a = traced(k1), b = traced(k2);
-        s.error = !a.error.isEmpty() ? a.error : b.error;
-        const double t = double(k - k1) / double(k2 - k1);
-        for (std::size_t i = 0; i < std::size(s.v); ++i) s.v[i] = a.v[i] + (b.v[i] - a.v[i]) * t;
-        s.sampled = a.sampled;
-        k_note = QStringLiteral("; K extrapolated from K = %1 and %2").arg(k1).arg(k2);
-    }
-    if (!s.error.isEmpty()) {
-        f.error = s.error;
-        return f;
-    }
-    fill(&f, s);
-    f.buffer_bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
-    f.sampled_blocks = s.sampled;
-    f.classes = int(sample_classes(f.grid, f.block.volume()).size());
-    f.sampling = sampling_text(f.sampled_blocks, f.blocks, f.classes) + k_note;
+    f.sampling = sampling_text(f.sampled_blocks, f.blocks, f.classes) + note;
     cache().put(key, f);
     return f;
 }

@@ -5,18 +5,19 @@
 // Sampling: the grid's blocks fall into classes by position, interior or last in x and in y (the last
 // column and row of blocks are the ones whose guards cut them short): up to four classes. Each class
 // is sampled by blocks spread evenly over it (more for small blocks, fewer for large ones) and its
-// figures are the sample's mean times the class's block count. Matmul's K loop is not sampled but
-// extrapolated: two short traces, K' = 32 + K mod 32 and 64 + K mod 32 (the same tails, the same
-// alignment), give figures that are linear in K; K <= 96 is traced as it is.
+// figures are the sample's mean times the class's block count. A family whose loop is long may trace
+// shorter problems and extrapolate (app/<family>/<family>_prediction.cpp says how).
 //
-// Results are cached per (kernel, block, size, layout), so a slider pays for a trace once.
+// Results are cached per key (the family's: kernel, block, size, layout), so a slider pays for a trace
+// once.
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 
-#include "kernels/core/launch_shape.h"
-#include "kernels/grayscale/grayscale_image.h"
-#include "kernels/matmul/matmul_launch.h"
+#include "kernels/core/dim3.h"
+#include "kernels/trace/memory_trace.h"
+#include "kernels/trace/trace_result.h"
 
 namespace cvz {
 
@@ -47,8 +48,24 @@ struct LaunchFigures {
     double compulsory_bytes() const;
 };
 
-LaunchFigures grayscale_launch_figures(const LaunchShape& shape, std::uint32_t width, std::uint32_t height,
-                                       PixelLayout layout);
-LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k, std::uint32_t n);
+// The traced launch of a sample: the family's traced launch with these options (sample_blocks set).
+using SampleTracer = std::function<TraceResult(const TraceOptions&)>;
+
+// The figures of one traced sample, scaled class by class to the grid.
+struct ScaledSample {
+    QString error;
+    double v[12] = {};  // ld req, ld sec, ld ideal, st req, st sec, st ideal, sh req, sh wavefronts,
+                        // distinct load sectors per block, L2 lines, request lines, request wavefronts
+    std::uint64_t sampled = 0;
+};
+
+// Traces the sample of a `grid` of `block` through `tracer` and scales it to the grid.
+ScaledSample trace_and_scale(Dim3 grid, Dim3 block, const SampleTracer& tracer);
+
+// The figures of a valid launch of `grid` x `block` from `sample` (usually one trace_and_scale; a
+// family may combine several), with the global buffers' sizes; cached under `key`. `note` follows the
+// sampling text ("; K extrapolated from ...").
+LaunchFigures sampled_launch_figures(const QString& key, Dim3 grid, Dim3 block, double buffer_bytes,
+                                     const std::function<ScaledSample()>& sample, const QString& note = {});
 
 }  // namespace cvz

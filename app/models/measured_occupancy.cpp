@@ -5,10 +5,6 @@
 
 namespace cvz {
 
-KernelId kernel_id(const LaunchShape& shape) { return grayscale_kernel_ref(shape); }
-
-KernelId kernel_id(const MatmulLaunch& l) { return l.ref(); }
-
 std::optional<Occupancy> measured_occupancy(KernelId kernel, const BlockResources& block, const DeviceProfile& profile,
                                             OccupancyCheck* check) {
     OccupancyCheck local;

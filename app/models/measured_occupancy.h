@@ -7,17 +7,11 @@
 #include <optional>
 
 #include "app/models/device_profile.h"
-#include "kernels/core/launch_shape.h"
 #include "kernels/core/status.h"
 #include "kernels/cuda/occupancy_api.h"
-#include "kernels/matmul/matmul_launch.h"
 #include "app/models/occupancy_model.h"
 
 namespace cvz {
-
-// Which kernel a launch runs.
-KernelId kernel_id(const LaunchShape& grayscale_shape);
-KernelId kernel_id(const MatmulLaunch& matmul_launch);
 
 // How the runtime's answer compares with the model's.
 struct OccupancyCheck {

@@ -4,39 +4,11 @@
 #include <cmath>
 #include <optional>
 
-#include "app/models/compiled_issue.h"
-#include "app/models/kernel_resources.h"
-#include "app/models/launch_sample.h"
 #include "app/models/wave_model.h"
 
 namespace cvz {
 
 namespace {
-
-// Instructions beyond the memory requests, per thread and per element (the body's arithmetic as nvcc
-// emits it for sm_90, counted from the SASS of the catalogue's bodies, rounded):
-// - index arithmetic and the guard: about 12 per thread;
-// - grayscale, per pixel: 3 byte-to-float conversions, a multiply, 2 FMAs and a float-to-byte: 7;
-// - matmul, per multiply-add: the FMA itself (the loads are counted as requests from the trace).
-constexpr double kIndexInstructionsPerThread = 12;
-constexpr double kGrayscaleInstructionsPerPixel = 7;
-
-// What the model needs of a launch besides the profile.
-struct LaunchWork {
-    LaunchFigures figures;
-    BlockResources resources;
-    double lane_instructions = 0;  // arithmetic lane-instructions of the whole launch (not the requests)
-    double fmas = 0;               // FP32 multiply-adds of the whole launch
-    double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
-                                   // whose independent FMAs and loads the pipes overlap)
-    // Matmul: the compiled kernel's instruction counts and issue rates (compiled_issue.h), for K steps.
-    std::optional<CompiledIssue> compiled;
-    double k_steps = 0;
-    // Matmul kernels whose K loop reads B straight from global memory (naive): each wave reads all of
-    // B again; when B does not stay in L2 between waves, every warp's loop waits on DRAM this long.
-    double reread_us_per_wave = 0;
-    QString reread_detail = QStringLiteral("none: no K loop reads global memory");
-};
 
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
@@ -129,6 +101,8 @@ QString us_text(double us) {
     return QStringLiteral("%1 us").arg(us, 0, 'f', us >= 100 ? 0 : 1);
 }
 
+}  // namespace
+
 QString bytes_text(double b) {
     if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
     if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
@@ -137,6 +111,8 @@ QString bytes_text(double b) {
 
 // The issue term's phrase: for a compiled kernel its warp instructions, how often one warp alone is
 // ready and what the first wave's resident warps issue a clock per scheduler.
+namespace {
+
 QString issue_detail(const DeviceProfile& d, const LaunchWork& w, const GpuPrediction& p) {
     if (!w.compiled) return QStringLiteral("warp instructions per SM");
     const CompiledIssue& ci = *w.compiled;
@@ -152,7 +128,9 @@ QString issue_detail(const DeviceProfile& d, const LaunchWork& w, const GpuPredi
         .arg(ci.rate(per_scheduler), 0, 'f', 2);
 }
 
-GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
+}  // namespace
+
+GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
     GpuPrediction p;
     p.profile = d.name;
     const LaunchFigures& f = w.figures;
@@ -233,7 +211,6 @@ GpuPrediction predict(const DeviceProfile& d, const LaunchWork& w) {
     return p;
 }
 
-}  // namespace
 
 const PredictionTerm* GpuPrediction::term(const QString& name) const {
     for (const PredictionTerm& t : terms)
@@ -253,50 +230,6 @@ QString GpuPrediction::summary() const {
     parts << QStringLiteral("waves %1 (tail %2%)").arg(waves).arg(int(std::lround(tail_fill * 100)));
     if (const PredictionTerm* l = term(QStringLiteral("launch"))) parts << "launch " + us_text(l->us);
     return parts.join(QStringLiteral(", ")) + QStringLiteral(" -> ") + us_text(total_us) + QStringLiteral("; bound by ") + bound;
-}
-
-GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
-                                std::uint32_t height, PixelLayout layout) {
-    LaunchWork w;
-    w.figures = grayscale_launch_figures(shape, width, height, layout);
-    w.resources = grayscale_block_resources(shape);
-    const double pixels = double(width) * double(height);
-    const double threads = double(w.figures.blocks) * double(shape.block.volume());
-    w.lane_instructions = kIndexInstructionsPerThread * threads + kGrayscaleInstructionsPerPixel * pixels;
-    w.fmas = 3 * pixels;
-    w.chain_per_thread = w.lane_instructions / std::max(1.0, threads);
-    return predict(profile, w);
-}
-
-GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k,
-                             std::uint32_t n) {
-    LaunchWork w;
-    w.figures = matmul_launch_figures(launch, m, k, n);
-    w.resources = matmul_block_resources(launch);
-    const double threads = double(w.figures.blocks) * double(w.figures.block.volume());
-    w.fmas = double(m) * double(n) * double(k);
-    w.lane_instructions = kIndexInstructionsPerThread * threads + w.fmas;
-    w.chain_per_thread = kIndexInstructionsPerThread;
-    w.compiled = compiled_issue(launch.ref());
-    w.k_steps = k;
-    if (matmul_k_slice(launch) == 0) {
-        // Every wave reads all of B (its blocks span whole rows of C), and the next wave reads it again.
-        const double b_bytes = 4.0 * double(k) * double(n);
-        const PerfCalibration& c = profile.perf;
-        if (b_bytes > c.reread_resident_fraction * profile.l2_bytes) {
-            w.reread_us_per_wave = double(k) * c.loop_dram_us_per_k;
-            w.reread_detail = QStringLiteral("B (%1) does not stay in L2 between waves: each warp's K loop waits on DRAM, "
-                                             "%2 steps x %3 us a wave")
-                                  .arg(bytes_text(b_bytes))
-                                  .arg(k)
-                                  .arg(c.loop_dram_us_per_k, 0, 'g', 3);
-        } else {
-            w.reread_detail = QStringLiteral("none: B (%1) stays in L2 between waves").arg(bytes_text(b_bytes));
-        }
-    } else {
-        w.reread_detail = QStringLiteral("none: the K loop reads A and B from shared memory");
-    }
-    return predict(profile, w);
 }
 
 }  // namespace cvz

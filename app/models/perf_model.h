@@ -18,10 +18,11 @@
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
+#include "app/models/compiled_issue.h"
 #include "app/models/device_profile.h"
-#include "kernels/core/launch_shape.h"
-#include "kernels/grayscale/grayscale_image.h"
-#include "kernels/matmul/matmul_launch.h"
+#include "app/models/launch_sample.h"
 #include "app/models/occupancy_model.h"
 
 namespace cvz {
@@ -53,12 +54,33 @@ struct GpuPrediction {
     const PredictionTerm* term(const QString& name) const;
 };
 
-// The grayscale launch `shape` (its variant is shape.kind) over a width x height image in `layout`.
-GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
-                                std::uint32_t height, PixelLayout layout = PixelLayout::Interleaved);
+// What the model needs of a launch besides the profile; each family's predictor fills it
+// (app/<family>/<family>_prediction.*).
+struct LaunchWork {
+    LaunchFigures figures;
+    BlockResources resources;
+    double lane_instructions = 0;  // arithmetic lane-instructions of the whole launch (not the requests)
+    double fmas = 0;               // FP32 multiply-adds of the whole launch
+    double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
+                                   // whose independent FMAs and loads the pipes overlap)
+    // A compiled kernel's measured instruction counts and issue rates (compiled_issue.h), for k_steps
+    // steps of its loop; none for a kernel the model counts by lane_instructions alone.
+    std::optional<CompiledIssue> compiled;
+    double k_steps = 0;
+    // A loop that reads a whole operand from global memory in every wave: when the operand does not
+    // stay in L2 between waves, every warp's loop waits on DRAM this long a wave.
+    double reread_us_per_wave = 0;
+    QString reread_detail = QStringLiteral("none: no K loop reads global memory");
+};
 
-// The matmul launch for C (m x n) = A (m x k) @ B (k x n).
-GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m,
-                             std::uint32_t k, std::uint32_t n);
+// Instructions beyond the memory requests, per thread, that every kernel runs (counted from the SASS
+// of the catalogue's bodies for sm_90, rounded): index arithmetic and the guard.
+constexpr double kIndexInstructionsPerThread = 12;
+
+// The launch's GPU time on `profile`.
+GpuPrediction predict_launch(const DeviceProfile& profile, const LaunchWork& work);
+
+// "133 MB": bytes in a term's detail.
+QString bytes_text(double bytes);
 
 }  // namespace cvz

@@ -1,23 +1,25 @@
 #pragma once
-// Recording a launch's block schedule for the CLI and the app: the grayscale or matmul request as the
-// runners take it, on its backend (Auto: CUDA when a device exists), through the recording launchers
-// of kernels/<family>/<family>_schedule.h. Safe to call from a worker thread.
-#include <QString>
+// Recording a launch's block schedule for the CLI and the app: each family's recorder
+// (app/<family>/<family>_schedule_recorder.h) runs its request once more through the recording
+// launchers of kernels/<family>/, on its backend. What they share is here. Safe on a worker thread.
+#include <cstdint>
+#include <vector>
 
-#include "app/grayscale/grayscale_runner.h"
+#include "app/jobs/backend_choice.h"
 #include "kernels/core/block_schedule.h"
-#include "app/matmul/matmul_runner.h"
+#include "kernels/core/status.h"
 
 namespace cvz {
 
 struct ScheduleRun {
     Status status;
     BlockSchedule schedule;
-    std::vector<std::uint8_t> gray;  // grayscale: the recorded run's output (the same bytes as a plain run)
-    Matrix c;                        // matmul: likewise
+    // The recorded run's result as bytes: the same bytes as a plain run of the launch must give.
+    std::vector<std::uint8_t> output;
 };
 
-ScheduleRun record_grayscale_schedule(const GrayscaleRequest& request);
-ScheduleRun record_matmul_schedule(const MatmulRequest& request);
+// The backend a recording runs on: Auto is CUDA when a device exists and `cuda_suits` (a launch the
+// GPU can show as asked), else the emulator. Sets *status when CUDA is asked for but not usable.
+BackendChoice schedule_backend(BackendChoice requested, bool cuda_suits, Status* status);
 
 }  // namespace cvz

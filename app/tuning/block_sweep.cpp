@@ -5,14 +5,12 @@
 
 #include <algorithm>
 
+#include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
 #include "app/jobs/job_runner.h"
 #include "app/jobs/row_job.h"
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/grayscale/grayscale_planar.h"
-#include "kernels/grayscale/grayscale_timing.h"
-#include "kernels/matmul/matmul_timing.h"
 
 namespace cvz {
 
@@ -34,32 +32,12 @@ QString csv_field(const QString& text) {
 
 // ---- inputs and timings ----
 
-QString sweep_problem_text(const SweepRequest& r) {
-    if (r.kernel == SweepKernel::Grayscale && (r.image.width == 0 || r.image.height == 0))
-        return QStringLiteral("no image");
-    if (r.kernel == SweepKernel::Matmul && (r.a.size() == 0 || r.b.size() == 0)) return QStringLiteral("no matrices");
-    if (r.kernel == SweepKernel::Grayscale)
-        return QStringLiteral("%1 × %2 image, %3")
-            .arg(r.image.width)
-            .arg(r.image.height)
-            .arg(r.layout == PixelLayout::Planar ? QStringLiteral("planar") : QStringLiteral("interleaved"));
-    return QStringLiteral("A %1×%2 @ B %3×%4").arg(r.a.rows).arg(r.a.cols).arg(r.b.rows).arg(r.b.cols);
-}
+KernelFamily sweep_family(const SweepRequest& r) { return r.problem ? r.problem->family() : r.family; }
+
+QString sweep_problem_text(const SweepRequest& r) { return r.problem ? r.problem->text() : app_family(r.family).no_input; }
 
 QString sweep_input_error(const SweepRequest& r) {
-    if (r.kernel == SweepKernel::Grayscale) {
-        if (r.image.width == 0 || r.image.height == 0) return QStringLiteral("there is no image to time the kernel on");
-        if (r.image.bytes.size() != 3 * std::size_t(r.image.width) * r.image.height)
-            return QStringLiteral("the RGB buffer does not hold width x height pixels");
-        return {};
-    }
-    if (r.a.size() == 0 || r.b.size() == 0) return QStringLiteral("there are no matrices to time the kernels on");
-    return check_matmul_shapes(r.a, r.b);
-}
-
-double sweep_throughput(const SweepRequest& r, double ms) {
-    if (r.kernel == SweepKernel::Grayscale) return grayscale_gb_per_s(std::uint64_t(r.image.width) * r.image.height, ms);
-    return matmul_gflop_per_s(r.a.rows, r.b.cols, r.a.cols, ms);
+    return r.problem ? r.problem->inputError() : QStringLiteral("there is no input to time the kernels on");
 }
 
 void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& t, SweepRow* row) {
@@ -67,7 +45,7 @@ void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& t, Sweep
         row->state = SweepRowState::Timed;
         row->median_ms = t.median_ms;
         row->launches = t.launches;
-        row->throughput = sweep_throughput(request, t.median_ms);
+        row->throughput = request.problem ? request.problem->throughput(t.median_ms) : 0;
         row->error.clear();
     } else if (!t.status) {
         row->state = SweepRowState::Failed;
@@ -77,65 +55,54 @@ void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& t, Sweep
 
 // ---- shape sets ----
 
-std::vector<LaunchShape> power_of_two_2d_shapes() {
-    std::vector<LaunchShape> shapes;
-    for (unsigned y = 1; y <= kMaxThreads; y *= 2)
-        for (unsigned x = 1; x * y <= kMaxThreads; x *= 2) shapes.push_back(LaunchShape::two_d(x, y));
-    return shapes;
-}
-
-std::vector<LaunchShape> grayscale_1d_sweep_shapes() {
-    std::vector<LaunchShape> shapes;
-    for (unsigned t = 32; t <= kMaxThreads; t += 32) shapes.push_back(LaunchShape::one_d(t));
-    return shapes;
-}
-
-std::vector<Dim3> sweep_blocks(const KernelInfo& variant) {
+std::vector<Dim3> power_of_two_2d_blocks() {
     std::vector<Dim3> blocks;
-    switch (variant.block) {
-        case BlockRule::OneD:
-            for (const LaunchShape& s : grayscale_1d_sweep_shapes()) blocks.push_back(s.block);
-            break;
-        case BlockRule::TwoD:
-            for (const LaunchShape& s : power_of_two_2d_shapes()) blocks.push_back(s.block);
-            break;
-        case BlockRule::Tile:
-            for (unsigned t : variant.tiles) blocks.push_back(Dim3{t, t, 1});
-            break;
-        case BlockRule::Fixed: blocks.push_back(variant.fixed_block); break;
-    }
+    for (unsigned y = 1; y <= kMaxThreads; y *= 2)
+        for (unsigned x = 1; x * y <= kMaxThreads; x *= 2) blocks.push_back(Dim3{x, y, 1});
     return blocks;
 }
 
-std::vector<unsigned> matmul_sweep_tiles() {
-    for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul))
-        if (!k.tiles.empty()) return k.tiles;
+std::vector<Dim3> one_d_sweep_blocks() {
+    std::vector<Dim3> blocks;
+    for (unsigned t = 32; t <= kMaxThreads; t += 32) blocks.push_back(Dim3{t, 1, 1});
+    return blocks;
+}
+
+std::vector<Dim3> sweep_blocks(const KernelInfo& variant) {
+    switch (variant.block) {
+        case BlockRule::OneD: return one_d_sweep_blocks();
+        case BlockRule::TwoD: return power_of_two_2d_blocks();
+        case BlockRule::Tile: {
+            std::vector<Dim3> blocks;
+            for (unsigned t : variant.tiles) blocks.push_back(Dim3{t, t, 1});
+            return blocks;
+        }
+        case BlockRule::Fixed: return {variant.fixed_block};
+    }
     return {};
 }
 
 // ---- rows and results ----
 
+QString SweepRow::blockText() const {
+    const KernelInfo* info = kernel_info(choice.ref);
+    if (info && info->block == BlockRule::OneD) return QString::number(choice.block.x);
+    return QStringLiteral("%1x%2").arg(choice.block.x).arg(choice.block.y);
+}
+
 QString SweepRow::label() const {
-    if (kernel == SweepKernel::Matmul) return QString::fromStdString(to_string(matmul_launch()));
-    const KernelInfo* info = kernel_info(ref());
-    const QString block = QString::fromStdString(to_string(shape));
-    return info ? QString::fromStdString(info->label) + QLatin1Char(' ') + block : block;
-}
-
-KernelRef SweepRow::ref() const {
-    return kernel == SweepKernel::Matmul ? matmul_launch().ref() : grayscale_kernel_ref(shape);
-}
-
-MatmulLaunch SweepRow::matmul_launch() const {
-    // The row's block is TILE x TILE for a variant that takes a TILE: shape.block.x is the TILE.
-    return MatmulLaunch::of(matmul_kernel, shape.block, shape.block.x);
+    const KernelInfo* info = kernel_info(choice.ref);
+    if (!info) return QString::fromStdString(to_string(choice.ref)) + QLatin1Char(' ') + blockText();
+    const QString block = info->block == BlockRule::Tile ? QStringLiteral("TILE=%1").arg(choice.block.x) : blockText();
+    return QString::fromStdString(info->label) + QLatin1Char(' ') + block;
 }
 
 bool SweepRow::in_heatmap() const {
     const auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
     const KernelInfo* info = kernel_info(ref());
     if (!info || info->block != BlockRule::TwoD) return false;
-    return pow2(shape.block.x) && pow2(shape.block.y) && shape.block.x <= kMaxThreads && shape.block.y <= kMaxThreads;
+    const Dim3& b = choice.block;
+    return pow2(b.x) && pow2(b.y) && b.x <= kMaxThreads && b.y <= kMaxThreads;
 }
 
 bool SweepResult::anyTimed() const {
@@ -144,49 +111,28 @@ bool SweepResult::anyTimed() const {
     return false;
 }
 
-QString SweepResult::throughputUnit() const {
-    return kernel == SweepKernel::Grayscale ? QStringLiteral("GB/s") : QStringLiteral("GFLOP/s");
-}
-
-int SweepResult::indexOf(const LaunchShape& shape, MatmulKernel matmul_kernel) const {
+int SweepResult::indexOf(const LaunchChoice& choice) const {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SweepRow& r = rows[i];
-        // Matmul rows carry their variant in matmul_kernel; shape.kind is the grayscale variant.
-        if (r.shape.block == shape.block &&
-            (kernel == SweepKernel::Grayscale ? r.shape.kind == shape.kind : r.matmul_kernel == matmul_kernel))
+        if (r.choice.block == choice.block && r.choice.ref.family == choice.ref.family &&
+            r.choice.ref.variant == choice.ref.variant)
             return int(i);
     }
     return -1;
 }
 
-double grayscale_gb_per_s(std::uint64_t pixels, double ms) {
-    if (ms <= 0) return 0;
-    return 4.0 * double(pixels) / (ms * 1e6);
-}
-
-double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms) {
-    if (ms <= 0) return 0;
-    return 2.0 * double(m) * double(n) * double(k) / (ms * 1e6);
-}
-
-std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profile) {
+std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profile) {
     // The heatmap's variants (2-D blocks) first, so that it fills in as soon as the timing starts;
     // then the others; each group in the catalogue's order.
     std::vector<const KernelInfo*> variants;
-    for (const KernelInfo& v : family_catalogue(kernel)) variants.push_back(&v);
+    for (const KernelInfo& v : family_catalogue(family)) variants.push_back(&v);
     std::stable_partition(variants.begin(), variants.end(), [](const KernelInfo* v) { return v->block == BlockRule::TwoD; });
     std::vector<SweepRow> rows;
     for (const KernelInfo* v : variants) {
         const KernelInfo& variant = *v;
         for (const Dim3& block : sweep_blocks(variant)) {
             SweepRow row;
-            row.kernel = kernel;
-            if (kernel == SweepKernel::Grayscale) {
-                row.shape = LaunchShape::of(GrayscaleVariant(variant.variant), block);
-            } else {
-                row.shape = LaunchShape::two_d(block.x, block.y);
-                row.matmul_kernel = MatmulVariant(variant.variant);
-            }
+            row.choice = LaunchChoice{variant.ref(block.x), block};
             rows.push_back(row);
         }
     }
@@ -195,11 +141,8 @@ std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profil
 }
 
 void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile) {
-    for (SweepRow& r : *rows) {
-        const BlockResources res = r.kernel == SweepKernel::Grayscale ? grayscale_block_resources(r.shape)
-                                                                      : matmul_block_resources(r.matmul_launch());
-        r.occupancy = compute_occupancy(profile, res);
-    }
+    for (SweepRow& r : *rows)
+        r.occupancy = compute_occupancy(profile, app_family(r.choice.ref.family).block_resources(r.choice));
 }
 
 int mark_best(std::vector<SweepRow>* rows) {
@@ -217,17 +160,15 @@ int mark_best(std::vector<SweepRow>* rows) {
 // ---- CSV ----
 
 QString sweep_csv(const SweepResult& result) {
-    const bool gray = result.kernel == SweepKernel::Grayscale;
     QString out = QStringLiteral("kernel,shape,block_x,block_y,threads,status,median_ms,%1,occupancy,blocks_per_sm,limit,best,error,"
                                  "predicted_ms,predicted_bound\n")
-                      .arg(gray ? QStringLiteral("gb_per_s") : QStringLiteral("gflop_per_s"));
+                      .arg(result.unit_key);
     for (const SweepRow& r : result.rows) {
         const bool timed = r.state == SweepRowState::Timed;
         const bool modeled = r.occupancy.blocks_per_sm > 0;
         QStringList f;
-        f << (gray ? QStringLiteral("grayscale") : QStringLiteral("matmul")) << csv_field(r.label())
-          << QString::number(r.shape.block.x) << QString::number(r.shape.block.y)
-          << QString::number(r.shape.block.volume())
+        f << result.family_name << csv_field(r.label()) << QString::number(r.choice.block.x)
+          << QString::number(r.choice.block.y) << QString::number(r.choice.block.volume())
           << (timed ? QStringLiteral("timed")
                     : r.state == SweepRowState::Failed ? QStringLiteral("error") : QStringLiteral("not timed"))
           << (timed ? QString::number(r.median_ms, 'f', 5) : QString())
@@ -258,25 +199,15 @@ QString write_sweep_csv(const SweepResult& result, const QString& path) {
 
 SweepTimer cuda_sweep_timer() {
     return [](const SweepRequest& req, const std::vector<SweepRow>& rows, const TimingOptions& options) {
-        if (req.kernel == SweepKernel::Grayscale) {
-            std::vector<LaunchShape> shapes;
-            shapes.reserve(rows.size());
-            for (const SweepRow& r : rows) shapes.push_back(r.shape);
-            const std::uint64_t n = std::uint64_t(req.image.width) * req.image.height;
-            std::vector<std::uint8_t> planar;
-            const std::uint8_t* input = req.image.bytes.data();
-            if (req.layout == PixelLayout::Planar) {
-                planar = interleaved_to_planar(input, n);
-                input = planar.data();
-            }
-            const GrayscaleImage image{input, nullptr, req.image.width, req.image.height, req.layout};
-            return time_grayscale_shapes(image, shapes, options);
+        if (!req.problem) {
+            TimingSweep none;
+            none.status = Status::error(ErrorKind::InvalidInput, sweep_input_error(req).toStdString());
+            return none;
         }
-        std::vector<MatmulLaunch> launches;
+        std::vector<LaunchChoice> launches;
         launches.reserve(rows.size());
-        for (const SweepRow& r : rows) launches.push_back(r.matmul_launch());
-        const MatmulProblem problem{req.a.data.data(), req.b.data.data(), nullptr, req.a.rows, req.a.cols, req.b.cols};
-        return time_matmul_launches(problem, launches, options);
+        for (const SweepRow& r : rows) launches.push_back(r.choice);
+        return req.problem->time(launches, options);
     };
 }
 
@@ -292,9 +223,12 @@ QString modeled_only_note(const QString& profile) {
 }
 
 GpuPrediction predict_sweep_row(const SweepRequest& r, const SweepRow& row) {
-    if (r.kernel == SweepKernel::Grayscale)
-        return predict_grayscale(r.profile, row.shape, r.image.width, r.image.height, r.layout);
-    return predict_matmul(r.profile, row.matmul_launch(), r.a.rows, r.a.cols, r.b.cols);
+    if (!r.problem) {
+        GpuPrediction none;
+        none.error = sweep_input_error(r);
+        return none;
+    }
+    return r.problem->predict(r.profile, row.choice);
 }
 
 int fastest_predicted(const std::vector<SweepRow>& rows) {
@@ -309,10 +243,14 @@ int fastest_predicted(const std::vector<SweepRow>& rows) {
 
 SweepResult model_sweep(const SweepRequest& request) {
     SweepResult r;
-    r.kernel = request.kernel;
+    r.family = sweep_family(request);
+    const AppFamily& family = app_family(r.family);
+    r.family_name = family.name;
+    r.unit = request.problem ? request.problem->throughputUnit() : QString();
+    r.unit_key = request.problem ? request.problem->throughputKey() : QString();
     r.profile = request.profile.name;
     r.problem = sweep_problem_text(request);
-    r.rows = sweep_rows(request.kernel, request.profile);
+    r.rows = sweep_rows(r.family, request.profile);
     if (request.variant >= 0)
         r.rows.erase(std::remove_if(r.rows.begin(), r.rows.end(),
                                     [&](const SweepRow& row) { return row.ref().variant != request.variant; }),

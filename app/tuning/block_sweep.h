@@ -8,17 +8,14 @@
 #include <memory>
 #include <vector>
 
-#include "app/models/device_profile.h"
+#include "app/family/family_problem.h"
+#include "app/family/launch_choice.h"
 #include "app/jobs/job_ticket.h"
-#include "kernels/core/kernel_timing.h"
-#include "kernels/core/kernel_variant.h"
-#include "kernels/core/launch_shape.h"
-#include "kernels/grayscale/grayscale_image.h"
-#include "kernels/matmul/matmul_launch.h"
-#include "app/io/matrix.h"
+#include "app/models/device_profile.h"
 #include "app/models/occupancy_model.h"
 #include "app/models/perf_model.h"
-#include "app/io/rgb_buffer.h"
+#include "kernels/core/kernel_timing.h"
+#include "kernels/core/kernel_variant.h"
 
 namespace cvz {
 
@@ -26,48 +23,46 @@ class JobRunner;
 
 // The block-size sweep (issue 5, item 4): time a kernel over many block shapes on the GPU and show
 // each shape's time, throughput and modeled occupancy; without a GPU, the occupancy model alone.
+// The family's input is a FamilyProblem (app/family/): nothing here asks which family it has.
 
-// Which family a sweep times; its rows are every variant of the family's catalogue.
-using SweepKernel = KernelFamily;
-
-// The shape sets, by launch rule. 2-D: every power-of-two block x, y in {1, 2, 4, ..., 1024} with
-// x*y <= 1024 (66 shapes), y-major (y = 1 first), x ascending. 1-D: 32, 64, ..., 1024 threads (the
+// The block sets, by launch rule. 2-D: every power-of-two block x, y in {1, 2, 4, ..., 1024} with
+// x*y <= 1024 (66 blocks), y-major (y = 1 first), x ascending. 1-D: 32, 64, ..., 1024 threads (the
 // powers of two from 32 and all the multiples of 32; the first are among the second). TILE: the
 // variant's tiles (the catalogue's). Fixed: the variant's one block.
-std::vector<LaunchShape> power_of_two_2d_shapes();
-std::vector<LaunchShape> grayscale_1d_sweep_shapes();
+std::vector<Dim3> power_of_two_2d_blocks();
+std::vector<Dim3> one_d_sweep_blocks();
 std::vector<Dim3> sweep_blocks(const KernelInfo& variant);
-// The TILEs of the family's first variant that takes one (8, 16, 32 for matmul_tiled).
-std::vector<unsigned> matmul_sweep_tiles();
 
 enum class SweepRowState { NotTimed, Timed, Failed };
 
 // One shape of a sweep.
 struct SweepRow {
-    SweepKernel kernel = SweepKernel::Grayscale;
-    LaunchShape shape;                                // grayscale: the launch; matmul: blockDim (in shape.block)
-    MatmulKernel matmul_kernel = MatmulKernel::Naive;  // matmul rows only: the variant
+    LaunchChoice choice;  // the variant (ref; its TILE for a TILE variant) and the block swept
     SweepRowState state = SweepRowState::NotTimed;
     double median_ms = 0;
     int launches = 0;    // timed launches behind the median
     QString error;       // when Failed
-    double throughput = 0;  // GB/s (grayscale) or GFLOP/s (matmul) when Timed
+    double throughput = 0;  // in the problem's unit (GB/s, GFLOP/s) when Timed
     Occupancy occupancy;    // modeled for the sweep's device profile
     GpuPrediction prediction;  // the GPU time predicted on that profile (perf_model); empty until predicted
     bool best = false;      // the fastest timed row of the sweep
 
     // "2-D 16x16", "1-D 256", "naive 16x16", "tiled TILE=16": the variant's label and its block.
     QString label() const;
+    // The block as the CLI's --block writes it: "256" for a 1-D variant, else "16x16".
+    QString blockText() const;
     // The compiled kernel the row runs.
-    KernelRef ref() const;
-    // What the kernel launches: for matmul rows, naive with this block or tiled with TILE = block.x.
-    MatmulLaunch matmul_launch() const;
+    const KernelRef& ref() const { return choice.ref; }
+    const Dim3& block() const { return choice.block; }
     // Rows of a variant with a 2-D block rule whose sides are powers of two go in the heatmap.
     bool in_heatmap() const;
 };
 
 struct SweepResult {
-    SweepKernel kernel = SweepKernel::Grayscale;
+    KernelFamily family{};
+    QString family_name;  // the family's CLI spelling (app_family.h)
+    QString unit;         // the throughput's unit, "GB/s"; and its CSV/JSON key, "gb_per_s"
+    QString unit_key;
     QString profile;   // the device profile the occupancy model used
     QString problem;   // "1920 × 1080 image, interleaved" or "A 512×256 @ B 256×384"
     QString device;    // the GPU that timed the rows; empty when nothing was timed
@@ -78,27 +73,22 @@ struct SweepResult {
     int best = -1;     // index of the fastest timed row, -1 when none
 
     bool anyTimed() const;
-    QString throughputUnit() const;  // "GB/s" or "GFLOP/s"
-    int indexOf(const LaunchShape& shape, MatmulKernel matmul_kernel = MatmulKernel::Naive) const;
+    QString throughputUnit() const { return unit; }
+    // The row of this variant and block, or -1.
+    int indexOf(const LaunchChoice& choice) const;
 };
 
-// Bytes moved by the grayscale kernel over n pixels: 3n read + n written, over the time, in GB/s (1e9).
-double grayscale_gb_per_s(std::uint64_t pixels, double ms);
-// 2*M*N*K floating-point operations over the time, in GFLOP/s (1e9).
-double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms);
-
-// The sweep's rows for `kernel` with the occupancy modeled for `profile` (compute_occupancy with
+// The sweep's rows for `family` with the occupancy modeled for `profile` (compute_occupancy with
 // kernel_resources), not timed: every variant of the family's catalogue over its sweep_blocks, those
-// with a 2-D block (the heatmap's) first, each group in catalogue order: grayscale 2-D then 1-D,
-// matmul naive then tiled.
-std::vector<SweepRow> sweep_rows(SweepKernel kernel, const DeviceProfile& profile);
+// with a 2-D block (the heatmap's) first, each group in catalogue order.
+std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profile);
 // Recomputes the modeled occupancy of every row for another profile; times stay.
 void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile);
 // Marks the fastest Timed row best (Failed and NotTimed rows never are); returns its index or -1.
 int mark_best(std::vector<SweepRow>* rows);
 
 // The result as CSV: a header row, then one row per shape, numbers with '.' decimals:
-//   kernel,shape,block_x,block_y,threads,status,median_ms,gb_per_s|gflop_per_s,occupancy,blocks_per_sm,limit,best,error,
+//   kernel,shape,block_x,block_y,threads,status,median_ms,<unit key>,occupancy,blocks_per_sm,limit,best,error,
 //   predicted_ms,predicted_bound
 // status is "timed", "not timed" or "error"; empty fields where a value does not exist; fields with
 // commas or quotes are quoted.
@@ -107,11 +97,8 @@ QString sweep_csv(const SweepResult& result);
 QString write_sweep_csv(const SweepResult& result, const QString& path);
 
 struct SweepRequest {
-    SweepKernel kernel = SweepKernel::Grayscale;
-    RgbBuffer image;  // grayscale: interleaved RGB, converted to `layout` before uploading
-    PixelLayout layout = PixelLayout::Interleaved;
-    Matrix a;         // matmul
-    Matrix b;
+    FamilyProblemPtr problem;  // the family's input; never null in a request that runs
+    KernelFamily family{};     // the family swept while there is no problem (a dialog before any input)
     DeviceProfile profile;  // for the occupancy model
     int variant = -1;       // sweep one variant of the family (its catalogue index), or -1 for every one
     bool predict = true;    // predict every row's GPU time (perf_model) before timing, or instead of it
@@ -122,12 +109,12 @@ struct SweepRequest {
     int device = 0;
 };
 
-// "1920 × 1080 image, interleaved" or "A 512×256 @ B 256×384" ("no image", "no matrices").
+// The family of the request's problem.
+KernelFamily sweep_family(const SweepRequest& request);
+// The problem's text, "no input" without one.
 QString sweep_problem_text(const SweepRequest& request);
-// Empty when the request's input can be timed (an image, or matrices that multiply), else why not.
+// Empty when the request's input can be timed, else why not.
 QString sweep_input_error(const SweepRequest& request);
-// GB/s (grayscale) or GFLOP/s (matmul) of the request's problem done in `ms`.
-double sweep_throughput(const SweepRequest& request, double ms);
 // A shape's timing onto its row: Timed with its median and throughput, or Failed with the reason.
 void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& timing, SweepRow* row);
 
@@ -137,7 +124,7 @@ void apply_sweep_timing(const SweepRequest& request, const ShapeTiming& timing, 
 using SweepTimer =
     std::function<TimingSweep(const SweepRequest& request, const std::vector<SweepRow>& rows, const TimingOptions& options)>;
 
-// The GPU: time_grayscale_shapes / time_matmul_launches on request.device.
+// The GPU: the problem's own timing (FamilyProblem::time) on request.device.
 SweepTimer cuda_sweep_timer();
 // cuda_sweep_timer() when a CUDA device is available, else an empty timer (the model only).
 SweepTimer default_sweep_timer();

@@ -2,27 +2,16 @@
 
 #include <algorithm>
 
+#include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
-#include "kernels/cuda/reference_timing.h"
-#include "kernels/grayscale/grayscale_trace.h"
-#include "kernels/matmul/matmul_trace.h"
 
 namespace cvz {
 
 namespace {
 
-// The copy the grayscale ladder is compared with: large enough that the L2 cache plays no part.
-constexpr std::size_t kCopyBytes = std::size_t(256) << 20;
-
 double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
-
-// "1920 × 1080" or "512×256×384": the request's size as the trace names what it traced.
-QString problem_size_text(const SweepRequest& r) {
-    if (r.kernel == KernelFamily::Grayscale) return QStringLiteral("%1 × %2").arg(r.image.width).arg(r.image.height);
-    return QStringLiteral("%1×%2×%3").arg(r.a.rows).arg(r.a.cols).arg(r.b.cols);
-}
 
 }  // namespace
 
@@ -50,15 +39,9 @@ std::uint64_t LadderFigures::bankConflicts() const {
 
 double LadderFigures::loadBytesPerFma() const { return ratio(metrics.global_ld.sectors * 32, fmas); }
 
-QString LadderResult::throughputUnit() const {
-    return family == KernelFamily::Grayscale ? QStringLiteral("GB/s") : QStringLiteral("GFLOP/s");
-}
-
 // ---- rows ----
 
 SweepRow ladder_launch(const KernelInfo& variant) {
-    SweepRow row;
-    row.kernel = variant.family;
     Dim3 block{256, 1, 1};
     switch (variant.block) {
         case BlockRule::OneD: break;
@@ -70,12 +53,8 @@ SweepRow ladder_launch(const KernelInfo& variant) {
         }
         case BlockRule::Fixed: block = variant.fixed_block; break;
     }
-    if (variant.family == KernelFamily::Grayscale) {
-        row.shape = LaunchShape::of(GrayscaleVariant(variant.variant), block);
-    } else {
-        row.shape.block = block;
-        row.matmul_kernel = MatmulKernel(variant.variant);
-    }
+    SweepRow row;
+    row.choice = LaunchChoice{variant.ref(block.x), block};
     return row;
 }
 
@@ -88,8 +67,7 @@ std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& pro
         row.title = QString::fromStdString(info.title);
         const KernelRef ref = row.launch.ref();
         row.resources = kernel_resources(ref);
-        const BlockResources block = family == KernelFamily::Grayscale ? grayscale_block_resources(row.launch.shape)
-                                                                       : matmul_block_resources(row.launch.matmul_launch());
+        const BlockResources block = app_family(family).block_resources(row.launch.choice);
         row.block_shared_bytes = block.shared_bytes;
         row.launch.occupancy = compute_occupancy(profile, block);
         rows.push_back(std::move(row));
@@ -105,25 +83,10 @@ LadderFigures trace_ladder_row(const SweepRequest& request, const LadderRow& row
         f.error = e;
         return f;
     }
-    TraceOptions options;
-    options.cancel = cancel;
-    TraceResult traced;
-    if (request.kernel == KernelFamily::Grayscale) {
-        // Addresses do not depend on the pixels: the trace runs on black (null) input of the same size.
-        const std::uint32_t w = std::min<std::uint64_t>(request.image.width, kLadderTracePixels);
-        const std::uint32_t h =
-            std::uint32_t(std::clamp<std::uint64_t>(kLadderTracePixels / w, 1, request.image.height));
-        traced = trace_grayscale(nullptr, w, h, request.layout, row.launch.shape, options);
-        f.fmas = 3 * std::uint64_t(w) * h;  // luma: one multiply and two fused multiply-adds a pixel
-        f.traced_problem = QStringLiteral("%1 × %2").arg(w).arg(h);
-    } else {
-        const std::uint32_t m = std::min(request.a.rows, kLadderTraceSide);
-        const std::uint32_t k = std::min(request.a.cols, kLadderTraceSide);
-        const std::uint32_t n = std::min(request.b.cols, kLadderTraceSide);
-        traced = trace_matmul(nullptr, nullptr, m, k, n, row.launch.matmul_launch(), options);
-        f.fmas = std::uint64_t(m) * k * n;
-        f.traced_problem = QStringLiteral("%1×%2×%3").arg(m).arg(k).arg(n);
-    }
+    const ProblemTrace sample = request.problem->traceSample(row.launch.choice, cancel);
+    const TraceResult& traced = sample.traced;
+    f.fmas = sample.fmas;
+    f.traced_problem = sample.traced_size;
     if (traced.cancelled || !traced.status) {
         f.error = traced.cancelled ? QStringLiteral("cancelled") : QString::fromStdString(traced.status.message());
         return f;
@@ -137,18 +100,7 @@ LadderFigures trace_ladder_row(const SweepRequest& request, const LadderRow& row
 
 LadderReferenceTimer cuda_reference_timer() {
     return [](const SweepRequest& request, const TimingOptions& options) {
-        LadderReference ref;
-        if (request.kernel == KernelFamily::Grayscale) {
-            ref.label = QStringLiteral("device-to-device copy, %1 MiB").arg(kCopyBytes >> 20);
-            time_device_copy(kCopyBytes, options, &ref.timing);
-            if (ref.timing.timed) ref.throughput = 2.0 * double(kCopyBytes) / (ref.timing.median_ms * 1e6);
-        } else {
-            ref.label = QStringLiteral("cuBLAS SGEMM fp32 (no TF32)");
-            time_cublas_sgemm(request.a.rows, request.a.cols, request.b.cols, options, &ref.timing);
-            if (ref.timing.timed)
-                ref.throughput = matmul_gflop_per_s(request.a.rows, request.b.cols, request.a.cols, ref.timing.median_ms);
-        }
-        return ref;
+        return request.problem ? request.problem->timeReference(options) : LadderReference{};
     };
 }
 
@@ -165,10 +117,12 @@ QString ladder_modeled_note(const QString& profile) {
 
 LadderResult model_ladder(const SweepRequest& request) {
     LadderResult result;
-    result.family = request.kernel;
+    result.family = sweep_family(request);
+    result.unit = request.problem ? request.problem->throughputUnit() : QString();
+    result.reference_short = app_family(result.family).reference_short;
     result.profile = request.profile.name;
     result.problem = sweep_problem_text(request);
-    result.rows = ladder_rows(request.kernel, request.profile);
+    result.rows = ladder_rows(result.family, request.profile);
     return result;
 }
 
@@ -202,7 +156,7 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
     if (n > 0 && result.rows.front().figures.traced)
         result.trace_note = QStringLiteral("figures traced on the emulator over %1%2")
                                 .arg(result.rows.front().figures.traced_problem,
-                                     result.rows.front().figures.traced_problem == problem_size_text(request)
+                                     result.rows.front().figures.traced_problem == request.problem->sizeText()
                                          ? QString()
                                          : QStringLiteral(" (a corner of the problem: per-request figures do not "
                                                           "change with its size)"));

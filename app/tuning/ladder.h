@@ -1,7 +1,7 @@
 #pragma once
 // The optimisation ladder (issue 11, item 4) without widgets: every variant of a family side by side on
-// the current problem — its GPU time beside the family's ceiling measured in the same run (a
-// device-to-device copy for grayscale, cuBLAS SGEMM for matmul), and the figures that explain each
+// the current problem — its GPU time beside the family's ceiling measured in the same run (the
+// problem's timeReference: a device-to-device copy, cuBLAS SGEMM), and the figures that explain each
 // step: global sectors per request, shared wavefronts and bank conflicts (the traced emulator,
 // kernels/trace), global load bytes per FMA (arithmetic intensity, from the same trace), occupancy and
 // registers (occupancy_model, kernel_resources). Without a GPU the rows carry the modeled figures only
@@ -24,7 +24,7 @@ struct LadderFigures {
     bool traced = false;
     QString error;                 // why it was not traced
     MemoryMetrics metrics;         // the whole traced launch
-    std::uint64_t fmas = 0;        // multiply-adds of the traced problem (luma: 3 a pixel; matmul: M*N*K)
+    std::uint64_t fmas = 0;        // multiply-adds of the traced problem
     QString traced_problem;        // "1920 × 1080" or "256×256×256": what was traced
 
     // (global load + store sectors) / requests, and the same for the ideal sectors.
@@ -43,7 +43,7 @@ struct LadderFigures {
 // kernel's registers and shared memory, its traced figures and its share of the ceiling.
 struct LadderRow {
     SweepRow launch;
-    QString name;                  // the catalogue's name, "gray_vec16"
+    QString name;                  // the catalogue's name
     QString title;                 // the catalogue's one line
     KernelResources resources;     // registers per thread, static shared bytes
     int block_shared_bytes = 0;    // static + dynamic shared memory per block
@@ -52,14 +52,12 @@ struct LadderRow {
 };
 
 // The ceiling of a family, measured in the same run as its rows.
-struct LadderReference {
-    QString label;                 // "device-to-device copy, 256 MiB" or "cuBLAS SGEMM fp32 (no TF32)"
-    ShapeTiming timing;
-    double throughput = 0;         // GB/s (read + written) or GFLOP/s
-};
+using LadderReference = ReferenceTiming;
 
 struct LadderResult {
-    KernelFamily family = KernelFamily::Grayscale;
+    KernelFamily family{};
+    QString unit;                  // the problem's throughput unit, "GB/s"
+    QString reference_short;       // the ceiling in a column title, "copy"
     QString profile;               // the device profile of the modeled occupancy
     QString problem;               // as the sweep names it
     QString device;                // the GPU that timed the rows; empty when nothing was timed
@@ -71,7 +69,7 @@ struct LadderResult {
     std::vector<LadderRow> rows;
     LadderReference reference;
 
-    QString throughputUnit() const;  // "GB/s" or "GFLOP/s"
+    QString throughputUnit() const { return unit; }
 };
 
 // The launch each variant runs in the ladder: 1-D variants 256 threads, 2-D 16x16, a TILE variant its
@@ -87,11 +85,7 @@ std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& pro
 LadderResult model_ladder(const SweepRequest& request);
 
 // The problem the figures are traced on: the request's own when it is small enough, else its corner
-// (an image's first rows, matrices cut to at most kLadderTraceSide a side): sectors and wavefronts per
-// request do not change with the size once a launch has a few waves of whole blocks.
-constexpr std::uint32_t kLadderTraceSide = 256;
-constexpr std::uint64_t kLadderTracePixels = std::uint64_t(1) << 21;
-
+// (FamilyProblem::traceSample; kLadderTraceSide, kLadderTracePixels in family_problem.h).
 // Traces `row`'s launch on the request's problem (or its corner) on the calling thread.
 LadderFigures trace_ladder_row(const SweepRequest& request, const LadderRow& row, const CancelToken* cancel = nullptr);
 

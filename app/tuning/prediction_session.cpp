@@ -22,33 +22,19 @@ PredictionSession::PredictionSession(QObject* parent) : QObject(parent), jobs_(s
 
 PredictionSession::~PredictionSession() { ticket_.cancel(); }
 
-void PredictionSession::predictGrayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
-                                         std::uint32_t height, PixelLayout layout) {
-    const QString key = QStringLiteral("g|%1|%2|%3x%4x%5|%6x%7|%8")
+void PredictionSession::predict(const DeviceProfile& profile, FamilyProblemPtr problem, const LaunchChoice& choice) {
+    if (!problem) return clear(QStringLiteral("nothing to predict"));
+    // The problem's text names its sizes (and what else its launch depends on, a pixel layout).
+    const QString key = QStringLiteral("%1|%2|%3|%4/%5|%6x%7x%8")
                             .arg(profile.name)
-                            .arg(int(shape.kind))
-                            .arg(shape.block.x)
-                            .arg(shape.block.y)
-                            .arg(shape.block.z)
-                            .arg(width)
-                            .arg(height)
-                            .arg(int(layout));
-    request(key, [=] { return predict_grayscale(profile, shape, width, height, layout); });
-}
-
-void PredictionSession::predictMatmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m,
-                                      std::uint32_t k, std::uint32_t n) {
-    const Dim3 b = launch.block_shape();
-    const QString key = QStringLiteral("m|%1|%2|%3x%4|%5|%6x%7x%8")
-                            .arg(profile.name)
-                            .arg(int(launch.kernel))
-                            .arg(b.x)
-                            .arg(b.y)
-                            .arg(launch.tile)
-                            .arg(m)
-                            .arg(k)
-                            .arg(n);
-    request(key, [=] { return predict_matmul(profile, launch, m, k, n); });
+                            .arg(int(choice.ref.family))
+                            .arg(problem->text())
+                            .arg(int(choice.ref.variant))
+                            .arg(choice.ref.tile)
+                            .arg(choice.block.x)
+                            .arg(choice.block.y)
+                            .arg(choice.block.z);
+    request(key, [=] { return problem->predict(profile, choice); });
 }
 
 void PredictionSession::clear(const QString& why) {

@@ -1,7 +1,7 @@
 #pragma once
 // The predicted GPU time of a page's current launch on its device profile (issue 15, item 2), without
-// widgets. perf_model traces a sample of the launch's blocks, which takes from a few ms (grayscale) to
-// a few hundred (large matmul), so the prediction runs on a worker of its own: it never waits behind a
+// widgets. perf_model traces a sample of the launch's blocks, which takes from a few ms (a small
+// streaming kernel) to a few hundred (a large loop), so the prediction runs on a worker of its own: it never waits behind a
 // kernel run on the main worker nor delays one. A newer request supersedes a queued older one, and
 // every prediction is remembered by its launch, so a slider dragged back and forth answers at once.
 #include <QHash>
@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 
+#include "app/family/family_problem.h"
+#include "app/family/launch_choice.h"
 #include "app/jobs/job_ticket.h"
 #include "app/models/kernel_times.h"
 #include "app/models/perf_model.h"
@@ -25,10 +27,8 @@ public:
     explicit PredictionSession(QObject* parent = nullptr);
     ~PredictionSession() override;
 
-    void predictGrayscale(const DeviceProfile& profile, const LaunchShape& shape, std::uint32_t width,
-                          std::uint32_t height, PixelLayout layout);
-    void predictMatmul(const DeviceProfile& profile, const MatmulLaunch& launch, std::uint32_t m, std::uint32_t k,
-                       std::uint32_t n);
+    // The GPU time of `choice` on `problem` (FamilyProblem::predict; a problem of sizes alone will do).
+    void predict(const DeviceProfile& profile, FamilyProblemPtr problem, const LaunchChoice& choice);
     // Nothing to predict (no document); `why` is what prediction().error says.
     void clear(const QString& why);
 

@@ -1,3 +1,4 @@
+#include "app/grayscale/grayscale_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/image_page.h"
 
@@ -27,6 +28,7 @@
 #include "kernels/catalogue/gpu_counter_notes.h"
 #include "kernels/emulator/emulate.h"
 #include "kernels/grayscale/grayscale_variants.h"
+#include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/pixel_inspection.h"
 #include "app/io/rgb_buffer.h"
 #include "ui/panels/inspector_panel.h"
@@ -242,8 +244,9 @@ void ImagePage::predict() {
         prediction_->clear(tr("no image"));
         return;
     }
-    prediction_->predictGrayscale(session_->device(), session_->shape(), std::uint32_t(size.width()),
-                                  std::uint32_t(size.height()), session_->layout());
+    prediction_->predict(session_->device(),
+                         make_grayscale_problem(std::uint32_t(size.width()), std::uint32_t(size.height()), session_->layout()),
+                         grayscale_choice(session_->shape()));
     if (prediction_->pending()) showTimes();
 }
 
@@ -689,23 +692,29 @@ void ImagePage::refreshInspector() {
 // ---- the sweep ----------------------------------------------------------------------------------
 
 void ImagePage::offerToSweep(SweepDialog* sweep) const {
-    sweep->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+    sweep->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
+                      display_name(session_->file()));
 }
 
-void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(SweepKernel::Grayscale); }
+void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Grayscale); }
 
 void ImagePage::connectSweep(SweepDialog* sweep) {
-    connect(sweep, &SweepDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+    connect(sweep, &SweepDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Grayscale) session->setShape(grayscale_shape(c));
+    });
 }
 
 void ImagePage::offerToLadder(LadderDialog* ladder) const {
-    ladder->setImage(session_->image(), session_->layout(), display_name(session_->file()));
+    ladder->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
+                       display_name(session_->file()));
 }
 
 void ImagePage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Grayscale); }
 
 void ImagePage::connectLadder(LadderDialog* ladder) {
-    connect(ladder, &LadderDialog::shapeChosen, session_, &GrayscaleSession::setShape);
+    connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Grayscale) session->setShape(grayscale_shape(c));
+    });
 }
 
 }  // namespace cvz

@@ -92,7 +92,7 @@ void SweepHeatmap::rebuildIndex() {
     for (std::size_t i = 0; i < result_.rows.size(); ++i) {
         const SweepRow& r = result_.rows[i];
         if (!r.in_heatmap()) continue;
-        const int c = log2_exact(r.shape.block.x), rr = log2_exact(r.shape.block.y);
+        const int c = log2_exact(r.choice.block.x), rr = log2_exact(r.choice.block.y);
         if (c >= 0 && c < kSides && rr >= 0 && rr < kSides) cells_[std::size_t(c + rr * kSides)] = int(i);
     }
 }
@@ -253,13 +253,13 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
         const SweepRow& h = result_.rows[std::size_t(hovered_)];
         p.setPen(QPen(ink, 1));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(cellRect(h.shape.block.x, h.shape.block.y).adjusted(0, 0, -2, -2));
+        p.drawRect(cellRect(h.choice.block.x, h.choice.block.y).adjusted(0, 0, -2, -2));
     }
     if (outlined_ >= 0) {
         const SweepRow& b = result_.rows[std::size_t(outlined_)];
         p.setPen(QPen(bestOutlineColor(), 3));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(cellRect(b.shape.block.x, b.shape.block.y).adjusted(1, 1, -2, -2));
+        p.drawRect(cellRect(b.choice.block.x, b.choice.block.y).adjusted(1, 1, -2, -2));
     }
 
     // Legend: the ramp, what its ends mean, the grey and the outline.
@@ -295,7 +295,7 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
 
 QString SweepHeatmap::cellTooltip(int index) const {
     const SweepRow& r = result_.rows[std::size_t(index)];
-    QString text = QStringLiteral("<b>%1</b> · %2 threads").arg(r.label().toHtmlEscaped()).arg(r.shape.block.volume());
+    QString text = QStringLiteral("<b>%1</b> · %2 threads").arg(r.label().toHtmlEscaped()).arg(r.choice.block.volume());
     if (r.state == SweepRowState::Timed)
         text += tr("<br>median %1 ms · %2 %3 (%4 launches)")
                     .arg(format_ms(r.median_ms), QString::number(r.throughput, 'f', 1), result_.throughputUnit())

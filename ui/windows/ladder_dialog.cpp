@@ -15,9 +15,11 @@
 #include <cmath>
 #include <QVBoxLayout>
 
+#include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/ladder_runner.h"
 #include "app/tuning/prediction_session.h"
+#include "ui/windows/family_box.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/workload_texts.h"
 
@@ -42,15 +44,13 @@ QTableWidgetItem* number_item(const QString& text, const QString& tip = {}) {
     return item;
 }
 
-// GB/s as they come; matmul's GFLOP/s as TFLOP/s, the unit its ceiling is quoted in.
+// In the family's ladder unit (its ceiling's: GB/s, TFLOP/s): one decimal below 100, else none.
 QString throughput_text(KernelFamily family, double value) {
-    if (family == KernelFamily::Matmul) return QString::number(value / 1e3, 'f', value < 1e4 ? 2 : 1);
-    return QString::number(value, 'f', value < 100 ? 1 : 0);
+    const double v = value * app_family(family).ladder_unit_scale;
+    return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0);
 }
 
-QString throughput_unit(KernelFamily family) {
-    return family == KernelFamily::Matmul ? QStringLiteral("TFLOP/s") : QStringLiteral("GB/s");
-}
+QString throughput_unit(KernelFamily family) { return app_family(family).ladder_unit; }
 
 QString bytes_text(int bytes) {
     if (bytes == 0) return QStringLiteral("0");
@@ -69,7 +69,6 @@ LadderDialog::LadderDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
     runner_ = new LadderRunner(jobs, this);
     buildUi();
     fillProfiles();
-    updateFamilyTexts();
     showModel();
 
     connect(runner_, &LadderRunner::started, this, &LadderDialog::onStarted);
@@ -127,11 +126,7 @@ void LadderDialog::buildUi() {
     auto* v = new QVBoxLayout(this);
 
     auto* controls = new QHBoxLayout;
-    family_box_ = new QComboBox(this);
-    family_box_->addItem(QString(), int(KernelFamily::Grayscale));
-    family_box_->addItem(QString(), int(KernelFamily::Matmul));
-    family_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    family_box_->setMinimumContentsLength(28);
+    family_box_ = new FamilyBox(tr("%1 variants on %2"), QString(), this);
     profile_box_ = new QComboBox(this);
     profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses"));
     run_ = new QPushButton(tr("Run"), this);
@@ -228,52 +223,19 @@ void LadderDialog::fillProfiles() { profiles_ = fill_profile_box(profile_box_); 
 
 // ---- inputs ----
 
-void LadderDialog::setImage(const RgbBuffer& image, PixelLayout layout, const QString& name) {
-    image_ = image;
-    layout_ = layout;
-    image_name_ = name;
-    updateFamilyTexts();
-    if (!isRunning() && family() == KernelFamily::Grayscale) showModel();
+void LadderDialog::setProblem(FamilyProblemPtr problem, const QString& name) {
+    if (family_box_->setProblem(std::move(problem), name) && !isRunning()) showModel();
 }
 
-void LadderDialog::setImage(const QImage& image, PixelLayout layout, const QString& name) {
-    setImage(to_rgb_buffer(image), layout, name);
-}
+void LadderDialog::setFamily(KernelFamily family) { family_box_->setFamily(family); }
 
-void LadderDialog::setMatrices(const Matrix& a, const Matrix& b, const QString& name) {
-    a_ = a;
-    b_ = b;
-    matrices_name_ = name;
-    updateFamilyTexts();
-    if (!isRunning() && family() == KernelFamily::Matmul) showModel();
-}
+KernelFamily LadderDialog::family() const { return family_box_->family(); }
 
-void LadderDialog::updateFamilyTexts() {
-    const QString image = image_description(image_, image_name_, tr("no image"));
-    const QString matrices = matrices_description(a_, b_, matrices_name_, tr("no matrices"));
-    family_box_->setItemText(0, tr("Grayscale variants on %1").arg(image));
-    family_box_->setItemText(1, tr("Matmul variants on %1").arg(matrices));
-    family_box_->setToolTip(family_box_->currentText());
-}
+QComboBox* LadderDialog::familyBox() const { return family_box_; }
 
-void LadderDialog::setFamily(KernelFamily f) { family_box_->setCurrentIndex(f == KernelFamily::Grayscale ? 0 : 1); }
+bool LadderDialog::selectProfile(const QString& name) { return select_profile(profile_box_, profiles_, name); }
 
-KernelFamily LadderDialog::family() const { return KernelFamily(family_box_->currentData().toInt()); }
-
-bool LadderDialog::selectProfile(const QString& name) {
-    for (int i = 0; i < profiles_.size(); ++i) {
-        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
-            profile_box_->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
-}
-
-DeviceProfile LadderDialog::profile() const {
-    const int i = profile_box_->currentIndex();
-    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
-}
+DeviceProfile LadderDialog::profile() const { return chosen_profile(profile_box_, profiles_); }
 
 void LadderDialog::setTimers(LadderTimers timers) {
     runner_->setTimers(std::move(timers));
@@ -282,11 +244,8 @@ void LadderDialog::setTimers(LadderTimers timers) {
 
 SweepRequest LadderDialog::request() const {
     SweepRequest r;
-    r.kernel = family();
-    r.image = image_;
-    r.layout = layout_;
-    r.a = a_;
-    r.b = b_;
+    r.problem = family_box_->problem();
+    r.family = family();
     r.profile = profile();
     return r;
 }
@@ -362,7 +321,7 @@ void LadderDialog::setResult(const LadderResult& result) {
     table_->setColumnHidden(kOfReference, !timed);
     table_->horizontalHeaderItem(kThroughput)->setText(throughput_unit(result_.family));
     table_->horizontalHeaderItem(kOfReference)
-        ->setText(result_.family == KernelFamily::Grayscale ? tr("% of copy") : tr("% of cuBLAS"));
+        ->setText(tr("% of %1").arg(result_.reference_short));
     table_->setRowCount(int(result_.rows.size()));
     for (std::size_t i = 0; i < result_.rows.size(); ++i) setTableRow(int(i));
     table_->resizeColumnsToContents();
@@ -376,11 +335,10 @@ void LadderDialog::setTableRow(int index) {
     variant->setData(kIndexRole, index);
     variant->setToolTip(r.title);
     table_->setItem(index, kVariant, variant);
-    const QString block = result_.family == KernelFamily::Matmul && l.matmul_launch().ref().tile
-                              ? QStringLiteral("TILE=%1").arg(l.matmul_launch().tile)
-                              : l.shape.block.y == 1 && l.shape.block.z == 1
-                                    ? QString::number(l.shape.block.x)
-                                    : QStringLiteral("%1x%2").arg(l.shape.block.x).arg(l.shape.block.y);
+    const Dim3& b = l.block();
+    const QString block = l.ref().tile ? QStringLiteral("TILE=%1").arg(l.ref().tile)
+                          : b.y == 1 && b.z == 1 ? QString::number(b.x)
+                                                 : QStringLiteral("%1x%2").arg(b.x).arg(b.y);
     table_->setItem(index, kBlock, new QTableWidgetItem(block));
 
     const GpuPrediction& p = l.prediction;
@@ -430,7 +388,7 @@ void LadderDialog::setTableRow(int index) {
 }
 
 void LadderDialog::refreshLabels() {
-    const QString what = result_.family == KernelFamily::Grayscale ? tr("Grayscale") : tr("Matmul");
+    const QString what = app_family(result_.family).title;
     QString note = result_.note;
     if (isRunning()) {
         note = runner_->hasTimer() ? tr("tracing each variant on the emulator, then timing each on the GPU…")
@@ -464,9 +422,7 @@ void LadderDialog::refreshLabels() {
         reference_->setText(tr("Ceiling: %1 not timed: %2")
                                 .arg(ref.label.toHtmlEscaped(), QString::fromStdString(ref.timing.status.message()).toHtmlEscaped()));
     } else {
-        reference_->setText(result_.family == KernelFamily::Grayscale
-                                ? tr("Ceiling: a device-to-device copy, timed with the kernels on a GPU.")
-                                : tr("Ceiling: cuBLAS SGEMM fp32, timed with the kernels on a GPU."));
+        reference_->setText(tr("Ceiling: %1, timed with the kernels on a GPU.").arg(app_family(result_.family).reference_long));
     }
 }
 
@@ -476,8 +432,7 @@ QString LadderDialog::referenceText() const { return reference_->text(); }
 void LadderDialog::choose(int index) {
     if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
     const SweepRow& r = result_.rows[std::size_t(index)].launch;
-    if (r.kernel == KernelFamily::Grayscale) emit shapeChosen(r.shape);
-    else emit matmulLaunchChosen(r.matmul_launch());
+    emit launchChosen(r.choice);
 }
 
 }  // namespace cvz

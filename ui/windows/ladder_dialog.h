@@ -13,6 +13,7 @@ class QTableWidget;
 
 namespace cvz {
 
+class FamilyBox;
 class JobRunner;
 class LadderRunner;
 
@@ -35,10 +36,8 @@ public:
     explicit LadderDialog(JobRunner* jobs = nullptr, QWidget* parent = nullptr);
     ~LadderDialog() override;
 
-    // The inputs, as the sweep takes them; a running ladder keeps its own copy.
-    void setImage(const RgbBuffer& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
-    void setImage(const QImage& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
-    void setMatrices(const Matrix& a, const Matrix& b, const QString& name = {});
+    // A family's input, as the sweep takes it; a running ladder keeps the one it started with.
+    void setProblem(FamilyProblemPtr problem, const QString& name = {});
     void setFamily(KernelFamily family);
     KernelFamily family() const;
     bool selectProfile(const QString& name);
@@ -57,15 +56,14 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
-    QComboBox* familyBox() const { return family_box_; }
+    QComboBox* familyBox() const;
     QComboBox* profileBox() const { return profile_box_; }
     QString noteText() const;
     QLabel* noteLabel() const { return note_; }
     QString referenceText() const;
 
 signals:
-    void shapeChosen(const cvz::LaunchShape& shape);
-    void matmulLaunchChosen(const cvz::MatmulLaunch& launch);
+    void launchChosen(const cvz::LaunchChoice& launch);
     void ladderFinished(const cvz::LadderResult& result);
 
 protected:
@@ -76,7 +74,6 @@ protected:
 private:
     void buildUi();
     void fillProfiles();
-    void updateFamilyTexts();
     SweepRequest request() const;
     void showModel();
     void setResult(const LadderResult& result);
@@ -91,16 +88,11 @@ private:
     void saveSettings() const;
 
     LadderRunner* runner_ = nullptr;
-    RgbBuffer image_;
-    PixelLayout layout_ = PixelLayout::Interleaved;
-    QString image_name_;
-    Matrix a_, b_;
-    QString matrices_name_;
     QList<DeviceProfile> profiles_;
     LadderResult result_;
     bool restored_ = false;
 
-    QComboBox* family_box_ = nullptr;
+    FamilyBox* family_box_ = nullptr;
     QComboBox* profile_box_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;

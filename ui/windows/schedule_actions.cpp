@@ -11,7 +11,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/io/rgb_buffer.h"
 #include "app/io/schedule_json.h"
-#include "app/trace/schedule_recorder.h"
+#include "app/grayscale/grayscale_schedule_recorder.h"
 #include "app/trace/schedule_replay.h"
 #include "ui/pages/image_page.h"
 #include "ui/panels/schedule_panel.h"
@@ -118,7 +118,7 @@ JobTicket ScheduleActions::recordSchedule() {
         // Worker thread.
         request.input = to_rgb_buffer(input);
         ScheduleRun run = record_grayscale_schedule(request);
-        run.gray.clear();
+        run.output.clear();
         return [this, run] {
             if (!run.status) {
                 const QString e = tr("Recording the schedule failed: %1").arg(QString::fromStdString(run.status.message()));

@@ -19,6 +19,8 @@
 
 #include <limits>
 
+#include "app/family/app_family.h"
+#include "ui/windows/family_box.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/workload_texts.h"
 #include "app/jobs/backend_choice.h"
@@ -59,7 +61,6 @@ SweepDialog::SweepDialog(JobRunner* jobs, QWidget* parent) : QDialog(parent) {
     buildUi();
     fillProfiles();
     fillVariants();
-    updateKernelTexts();
     showModel();
 
     connect(runner_, &SweepRunner::started, this, &SweepDialog::onStarted);
@@ -81,10 +82,7 @@ void SweepDialog::buildUi() {
     auto* v = new QVBoxLayout(this);
 
     auto* controls = new QHBoxLayout;
-    kernel_box_ = new QComboBox(this);
-    kernel_box_->addItem(QString(), int(SweepKernel::Grayscale));
-    kernel_box_->addItem(QString(), int(SweepKernel::Matmul));
-    // As wide as a short text (the choice names the document, which can be long); the list is wider.
+    kernel_box_ = new FamilyBox(tr("%1 on %2"), tr(" (model only)"), this);
     // As wide as its longest text ("Grayscale on chelsea.png (sample), 451 × 300" was cut at 28
     // characters), up to 64 characters; a longer name is whole in the tooltip.
     kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -172,7 +170,6 @@ void SweepDialog::buildUi() {
     connect(export_, &QPushButton::clicked, this, &SweepDialog::onExportClicked);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(kernel_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
-        kernel_box_->setToolTip(kernel_box_->currentText());
         fillVariants();
         showModel();
     });
@@ -190,7 +187,7 @@ void SweepDialog::fillVariants() {
     const QSignalBlocker block(variant_box_);
     variant_box_->clear();
     variant_box_->addItem(tr("All variants"), -1);
-    for (const KernelInfo& k : family_catalogue(kernel()))
+    for (const KernelInfo& k : family_catalogue(family()))
         variant_box_->addItem(QString::fromStdString(k.name), int(k.variant));
 }
 
@@ -205,52 +202,19 @@ void SweepDialog::fillProfiles() { profiles_ = fill_profile_box(profile_box_); }
 
 // ---- inputs ----
 
-void SweepDialog::setImage(const RgbBuffer& image, PixelLayout layout, const QString& name) {
-    image_ = image;
-    layout_ = layout;
-    image_name_ = name;
-    updateKernelTexts();
-    if (!isRunning() && kernel() == SweepKernel::Grayscale) showModel();
+void SweepDialog::setProblem(FamilyProblemPtr problem, const QString& name) {
+    if (kernel_box_->setProblem(std::move(problem), name) && !isRunning()) showModel();
 }
 
-void SweepDialog::setImage(const QImage& image, PixelLayout layout, const QString& name) {
-    setImage(to_rgb_buffer(image), layout, name);
-}
+void SweepDialog::setFamily(KernelFamily family) { kernel_box_->setFamily(family); }
 
-void SweepDialog::setMatrices(const Matrix& a, const Matrix& b, const QString& name) {
-    a_ = a;
-    b_ = b;
-    matrices_name_ = name;
-    updateKernelTexts();
-    if (!isRunning() && kernel() == SweepKernel::Matmul) showModel();
-}
+KernelFamily SweepDialog::family() const { return kernel_box_->family(); }
 
-void SweepDialog::updateKernelTexts() {
-    const QString image = image_description(image_, image_name_, tr("no image (model only)"));
-    const QString matrices = matrices_description(a_, b_, matrices_name_, tr("no matrices (model only)"));
-    kernel_box_->setItemText(0, tr("Grayscale on %1").arg(image));
-    kernel_box_->setItemText(1, tr("Matmul on %1").arg(matrices));
-    kernel_box_->setToolTip(kernel_box_->currentText());  // the box may be narrower than its text
-}
+QComboBox* SweepDialog::kernelBox() const { return kernel_box_; }
 
-void SweepDialog::setKernel(SweepKernel k) { kernel_box_->setCurrentIndex(k == SweepKernel::Grayscale ? 0 : 1); }
+bool SweepDialog::selectProfile(const QString& name) { return select_profile(profile_box_, profiles_, name); }
 
-SweepKernel SweepDialog::kernel() const { return SweepKernel(kernel_box_->currentData().toInt()); }
-
-bool SweepDialog::selectProfile(const QString& name) {
-    for (int i = 0; i < profiles_.size(); ++i) {
-        if (profiles_[i].name == name || profiles_[i].name.startsWith(name + QLatin1Char(' '))) {
-            profile_box_->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
-}
-
-DeviceProfile SweepDialog::profile() const {
-    const int i = profile_box_->currentIndex();
-    return i >= 0 && i < profiles_.size() ? profiles_[i] : DeviceProfile{};
-}
+DeviceProfile SweepDialog::profile() const { return chosen_profile(profile_box_, profiles_); }
 
 void SweepDialog::setTimer(SweepTimer timer) {
     runner_->setTimer(std::move(timer));
@@ -259,11 +223,8 @@ void SweepDialog::setTimer(SweepTimer timer) {
 
 SweepRequest SweepDialog::request() const {
     SweepRequest r;
-    r.kernel = kernel();
-    r.image = image_;
-    r.layout = layout_;
-    r.a = a_;
-    r.b = b_;
+    r.problem = kernel_box_->problem();
+    r.family = family();
     r.profile = profile();
     r.variant = variant_box_->currentData().isValid() ? variant_box_->currentData().toInt() : -1;
     return r;
@@ -395,10 +356,8 @@ void SweepDialog::refreshTable() {
             if (result_.rows[i].in_heatmap() == heat) setTableRow(t++, int(i));
     table_->setSortingEnabled(true);
     table_->resizeColumnsToContents();
-    table_title_->setText(result_.kernel == SweepKernel::Grayscale
-                              ? tr("1-D blocks first, then the 2-D blocks of the heatmap. Click a header to sort.")
-                              : tr("Every variant: the TILE and fixed-block ones first, then the naive kernel's "
-                                   "2-D blocks. Click a header to sort."));
+    table_title_->setText(tr("Every variant: the blocks the heatmap cannot show (1-D, TILE, fixed) first, then the "
+                             "2-D blocks of the heatmap. Click a header to sort."));
 }
 
 void SweepDialog::setTableRow(int t, int index) {
@@ -437,7 +396,7 @@ void SweepDialog::setTableRow(int t, int index) {
 }
 
 void SweepDialog::refreshLabels() {
-    const QString what = result_.kernel == SweepKernel::Grayscale ? tr("Grayscale") : tr("Matmul");
+    const QString what = app_family(result_.family).title;
     QString note = result_.note;
     if (!runner_->hasTimer()) {
         note = tr("no CUDA device here, so nothing is timed: Predict fills in and colours each shape's GPU time "
@@ -479,8 +438,7 @@ QString SweepDialog::bestText() const { return best_->text(); }
 void SweepDialog::choose(int index) {
     if (index < 0 || std::size_t(index) >= result_.rows.size()) return;
     const SweepRow& r = result_.rows[std::size_t(index)];
-    if (r.kernel == SweepKernel::Grayscale) emit shapeChosen(r.shape);
-    else emit matmulLaunchChosen(r.matmul_launch());
+    emit launchChosen(r.choice);
 }
 
 // ---- export ----
@@ -493,8 +451,7 @@ QString SweepDialog::exportCsv(const QString& path) {
 }
 
 void SweepDialog::onExportClicked() {
-    const QString suggested = QDir::home().filePath(
-        QStringLiteral("sweep-%1.csv").arg(result_.kernel == SweepKernel::Grayscale ? QStringLiteral("grayscale") : QStringLiteral("matmul")));
+    const QString suggested = QDir::home().filePath(QStringLiteral("sweep-%1.csv").arg(result_.family_name));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export sweep as CSV"), suggested,
                                                       tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty()) return;

@@ -14,10 +14,11 @@ class QTableWidget;
 namespace cvz {
 
 class JobRunner;
+class FamilyBox;
 class SweepHeatmap;
 
-// The block-size sweep (issue 5, item 4), a non-modal dialog: pick the kernel (grayscale on the
-// current image, matmul on the current matrices) and the device profile for the occupancy model,
+// The block-size sweep (issue 5, item 4), a non-modal dialog: pick the family (each on the input its
+// page offered, a FamilyProblem) and the device profile for the occupancy model,
 // Start; the sweep runs on a worker with a progress bar and Cancel. The 2-D blocks appear as a
 // heatmap (blockDim.x across, blockDim.y down), every shape in a table; Export CSV… writes the result.
 // Without a CUDA device the sweep shows the modeled occupancy and says so.
@@ -29,13 +30,12 @@ public:
     // the GPU); without one the dialog's runner makes its own.
     explicit SweepDialog(JobRunner* jobs = nullptr, QWidget* parent = nullptr);
 
-    // The inputs. Set them whenever the document changes; a running sweep keeps its own copy.
-    void setImage(const RgbBuffer& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
-    void setImage(const QImage& image, PixelLayout layout = PixelLayout::Interleaved, const QString& name = {});
-    void setMatrices(const Matrix& a, const Matrix& b, const QString& name = {});
+    // A family's input (`name`: its document's). Set it whenever the document changes; a running sweep
+    // keeps the one it started with.
+    void setProblem(FamilyProblemPtr problem, const QString& name = {});
 
-    void setKernel(SweepKernel kernel);
-    SweepKernel kernel() const;
+    void setFamily(KernelFamily family);
+    KernelFamily family() const;
     // Selects the occupancy model's profile by name (a builtin, or the real GPU's name); false if unknown.
     bool selectProfile(const QString& name);
     DeviceProfile profile() const;
@@ -58,7 +58,7 @@ public:
     QPushButton* startButton() const { return start_; }
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* exportButton() const { return export_; }
-    QComboBox* kernelBox() const { return kernel_box_; }
+    QComboBox* kernelBox() const;
     QComboBox* profileBox() const { return profile_box_; }
     // "All variants", then each variant of the family: the sweep runs the one chosen, or every one.
     QComboBox* variantBox() const { return variant_box_; }
@@ -67,8 +67,7 @@ public:
     QString bestText() const;
 
 signals:
-    void shapeChosen(const cvz::LaunchShape& shape);           // a grayscale shape was clicked
-    void matmulLaunchChosen(const cvz::MatmulLaunch& launch);  // a matmul shape was clicked
+    void launchChosen(const cvz::LaunchChoice& launch);  // a shape was clicked
     void sweepFinished(const cvz::SweepResult& result);
 
 protected:
@@ -80,7 +79,6 @@ private:
     void showTimerState();  // Start, the time columns and the bar for a GPU or none
     void fillProfiles();
     void fillVariants();
-    void updateKernelTexts();
     SweepRequest request() const;
     void showModel();  // the current kernel's rows, modeled, untimed
     void setResult(const SweepResult& result);
@@ -96,17 +94,11 @@ private:
     void onExportClicked();
 
     SweepRunner* runner_ = nullptr;
-    RgbBuffer image_;
-    PixelLayout layout_ = PixelLayout::Interleaved;
-    QString image_name_;
-    Matrix a_;
-    Matrix b_;
-    QString matrices_name_;
     QList<DeviceProfile> profiles_;
     SweepResult result_;
     bool finished_once_ = false;
 
-    QComboBox* kernel_box_ = nullptr;
+    FamilyBox* kernel_box_ = nullptr;
     QComboBox* profile_box_ = nullptr;
     QComboBox* variant_box_ = nullptr;
     QPushButton* start_ = nullptr;

@@ -6,8 +6,6 @@
 #include <optional>
 
 #include "app/jobs/backend_choice.h"
-#include "app/io/matrix.h"
-#include "app/io/rgb_buffer.h"
 
 namespace cvz {
 
@@ -25,16 +23,19 @@ QList<DeviceProfile> fill_profile_box(QComboBox* box) {
     return profiles;
 }
 
-QString image_description(const RgbBuffer& image, const QString& name, const QString& none) {
-    if (!image.width || !image.height) return none;
-    const QString size = QStringLiteral("%1 × %2").arg(image.width).arg(image.height);
-    return name.isEmpty() ? size : name + QStringLiteral(", ") + size;
+bool select_profile(QComboBox* box, const QList<DeviceProfile>& profiles, const QString& name) {
+    for (int i = 0; i < profiles.size(); ++i) {
+        if (profiles[i].name == name || profiles[i].name.startsWith(name + QLatin1Char(' '))) {
+            box->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
 }
 
-QString matrices_description(const Matrix& a, const Matrix& b, const QString& name, const QString& none) {
-    if (!a.size() || !b.size()) return none;
-    const QString shapes = QStringLiteral("A %1×%2 @ B %3×%4").arg(a.rows).arg(a.cols).arg(b.rows).arg(b.cols);
-    return name.isEmpty() ? shapes : name + QStringLiteral(", ") + shapes;
+DeviceProfile chosen_profile(const QComboBox* box, const QList<DeviceProfile>& profiles) {
+    const int i = box->currentIndex();
+    return i >= 0 && i < profiles.size() ? profiles[i] : DeviceProfile{};
 }
 
 }  // namespace cvz

@@ -1,6 +1,6 @@
 #pragma once
-// What the sweep and the ladder dialogs share about their inputs: the device profiles offered (the
-// GPU present first, then the builtin ones) and one-line descriptions of the image and the matrices.
+// What the sweep and the ladder dialogs share about their device profiles: those offered (the GPU
+// present first, then the builtin ones) and the choice among them. Their inputs: family_box.h.
 #include <QList>
 #include <QString>
 
@@ -10,15 +10,13 @@ class QComboBox;
 
 namespace cvz {
 
-struct Matrix;
-struct RgbBuffer;
-
 // Fills `box` (item data: the profile's name) and returns the profiles in its order.
 QList<DeviceProfile> fill_profile_box(QComboBox* box);
 
-// "chelsea.png, 451 × 300", or `none` without an image.
-QString image_description(const RgbBuffer& image, const QString& name, const QString& none);
-// "name, A 45×60 @ B 60×38", or `none` without matrices.
-QString matrices_description(const Matrix& a, const Matrix& b, const QString& name, const QString& none);
+// Selects the profile called `name` (or whose name starts with it and a space: "H200") in `box`;
+// false when none is.
+bool select_profile(QComboBox* box, const QList<DeviceProfile>& profiles, const QString& name);
+// The profile chosen in `box`, or an empty one.
+DeviceProfile chosen_profile(const QComboBox* box, const QList<DeviceProfile>& profiles);
 
 }  // namespace cvz

@@ -1,3 +1,4 @@
+#include "app/matmul/matmul_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/windows/elided_label.h"
@@ -28,6 +29,7 @@
 #include "app/io/matrix_generator.h"
 #include "app/io/matrix_io.h"
 #include "app/matmul/matmul_choice.h"
+#include "app/matmul/matmul_app_problem.h"
 #include "app/matmul/matmul_step_trace.h"
 #include "app/trace/memory_trace_session.h"
 #include "ui/pages/trace_docks.h"
@@ -450,7 +452,8 @@ void MatmulPage::predict() {
         prediction_->clear(a && b ? session_->shapeError() : tr("no matrices"));
         return;
     }
-    prediction_->predictMatmul(session_->device(), session_->launch(), a->rows, a->cols, b->cols);
+    prediction_->predict(session_->device(), std::make_shared<const MatmulAppProblem>(a->rows, a->cols, b->cols),
+                         matmul_choice(session_->launch()));
     if (prediction_->pending()) showTimes();
 }
 
@@ -931,23 +934,29 @@ void MatmulPage::showDocks() {
 }
 
 void MatmulPage::offerToSweep(SweepDialog* sweep) const {
-    if (session_->a() && session_->b()) sweep->setMatrices(*session_->a(), *session_->b(), tr("current matrices"));
+    if (session_->a() && session_->b())
+        sweep->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
 }
 
-void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setKernel(SweepKernel::Matmul); }
+void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Matmul); }
 
 void MatmulPage::connectSweep(SweepDialog* sweep) {
-    connect(sweep, &SweepDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
+    connect(sweep, &SweepDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Matmul) session->setLaunch(matmul_launch_of(c));
+    });
 }
 
 void MatmulPage::offerToLadder(LadderDialog* ladder) const {
-    if (session_->a() && session_->b()) ladder->setMatrices(*session_->a(), *session_->b(), tr("current matrices"));
+    if (session_->a() && session_->b())
+        ladder->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
 }
 
 void MatmulPage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(KernelFamily::Matmul); }
 
 void MatmulPage::connectLadder(LadderDialog* ladder) {
-    connect(ladder, &LadderDialog::matmulLaunchChosen, session_, &MatmulSession::setLaunch);
+    connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
+        if (c.ref.family == KernelFamily::Matmul) session->setLaunch(matmul_launch_of(c));
+    });
 }
 
 }  // namespace cvz

@@ -1,4 +1,4 @@
-#include "pixel_layout_option.h"
+#include "app/grayscale/pixel_layout_option.h"
 
 namespace cvz::cli {
 

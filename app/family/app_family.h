@@ -1,0 +1,61 @@
+#pragma once
+// The app layer's registry of kernel families: what the generic code (the sweep, the ladder, their
+// dialogs, the CLI's sweep) needs of a family beyond its problem. One entry per family, registered in
+// app_families.cpp; the kernels layer's catalogue stays the source of the variants.
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+#include "app/family/family_problem.h"
+#include "app/family/launch_choice.h"
+#include "app/models/occupancy_model.h"
+
+namespace cvz {
+
+// The CLI sweep's way to a family's problem: its own options, and a problem from the parsed command
+// line (`inputs`: the positional arguments after the family).
+struct CliProblem {
+    FamilyProblemPtr problem;  // null on failure
+    QString error;             // why not
+    bool bad_usage = false;    // a usage error (exit 2) rather than rejected input (exit 1)
+    QString problem_text;      // how the JSON names the problem: "1920x1080 image, interleaved", "512x256x384"
+};
+
+struct AppFamily {
+    KernelFamily family;
+    QString name;    // the CLI's spelling (the catalogue's to_string(KernelFamily))
+    QString title;   // "Grayscale": a dialog's
+    // What a dialog says before the family has an input: "no image".
+    QString no_input;
+    // The ladder's ceiling in a column title ("copy", "cuBLAS") and in a sentence ("a device-to-device
+    // copy"); the ladder's throughput unit and its factor from the problem's ("TFLOP/s", 1e-3).
+    QString reference_short;
+    QString reference_long;
+    QString ladder_unit;
+    double ladder_unit_scale = 1;
+    // What a block of the launch needs on an SM (registers, shared memory).
+    BlockResources (*block_resources)(const LaunchChoice& choice);
+    // The compiled kernels' measured issue figures (compiled_issue.h), or null when the family has none.
+    std::optional<CompiledIssue> (*compiled_issue)(const KernelRef& ref) = nullptr;
+    // The CLI sweep: its usage line, its extra options, the largest number of positional inputs, and
+    // the problem from the parsed line (`with_data`: the inputs are needed to time, not only to predict).
+    QString cli_usage;
+    std::vector<QCommandLineOption> (*cli_options)();
+    int cli_inputs;
+    CliProblem (*cli_problem)(const QCommandLineParser& parser, const QStringList& inputs, bool with_data);
+};
+
+// Every family, in the kernel catalogue's order.
+const std::vector<AppFamily>& app_families();
+// The entry of `family`, or of the first family when it has none (never null).
+const AppFamily& app_family(KernelFamily family);
+// The family called `name`, or null.
+const AppFamily* find_app_family(const QString& name);
+// The names for messages, "a, b or c".
+QString app_family_names(const QString& last_separator = QStringLiteral(" or "));
+
+}  // namespace cvz

@@ -1,0 +1,169 @@
+#include "app/matmul/matmul_app_problem.h"
+
+#include "app/matmul/matmul_resources.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <tuple>
+
+#include "app/io/matrix_generator.h"
+#include "app/matmul/matmul_compiled_issue.h"
+#include "app/matmul/matmul_prediction.h"
+#include "app/models/kernel_resources.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/cuda/reference_timing.h"
+#include "kernels/matmul/matmul_timing.h"
+#include "kernels/matmul/matmul_trace.h"
+
+namespace cvz {
+
+LaunchChoice matmul_choice(const MatmulLaunch& launch) {
+    const KernelInfo* info = kernel_info(launch.ref());
+    const bool tiled = info && info->block == BlockRule::Tile;
+    return {launch.ref(), tiled ? Dim3{launch.tile, launch.tile, 1} : launch.block};
+}
+
+MatmulLaunch matmul_launch_of(const LaunchChoice& choice) {
+    // The choice's block is TILE x TILE for a variant that takes a TILE: block.x is the TILE.
+    return MatmulLaunch::of(MatmulVariant(choice.ref.variant), choice.block, choice.block.x);
+}
+
+double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms) {
+    if (ms <= 0) return 0;
+    return 2.0 * double(m) * double(n) * double(k) / (ms * 1e6);
+}
+
+MatmulAppProblem::MatmulAppProblem(Matrix a, Matrix b)
+    : a_(std::move(a)), b_(std::move(b)), m_(a_.rows), k_(a_.cols), n_(b_.cols) {}
+
+MatmulAppProblem::MatmulAppProblem(std::uint32_t m, std::uint32_t k, std::uint32_t n)
+    : m_(m), k_(k), n_(n), values_(false) {}
+
+QString MatmulAppProblem::text() const {
+    if (values_ && (a_.size() == 0 || b_.size() == 0)) return QStringLiteral("no matrices");
+    if (values_) return QStringLiteral("A %1×%2 @ B %3×%4").arg(a_.rows).arg(a_.cols).arg(b_.rows).arg(b_.cols);
+    return QStringLiteral("A %1×%2 @ B %2×%3").arg(m_).arg(k_).arg(n_);
+}
+
+QString MatmulAppProblem::sizeText() const { return QStringLiteral("%1×%2×%3").arg(m_).arg(k_).arg(n_); }
+
+QString MatmulAppProblem::inputError() const {
+    if (!values_) return m_ && k_ && n_ ? QString() : QStringLiteral("there are no matrices to time the kernels on");
+    if (a_.size() == 0 || b_.size() == 0) return QStringLiteral("there are no matrices to time the kernels on");
+    return check_matmul_shapes(a_, b_);
+}
+
+double MatmulAppProblem::throughput(double ms) const { return matmul_gflop_per_s(m_, n_, k_, ms); }
+
+GpuPrediction MatmulAppProblem::predict(const DeviceProfile& profile, const LaunchChoice& choice) const {
+    return predict_matmul(profile, matmul_launch_of(choice), m_, k_, n_);
+}
+
+TimingSweep MatmulAppProblem::time(const std::vector<LaunchChoice>& launches, const TimingOptions& options) const {
+    if (!values_) {
+        TimingSweep none;
+        none.status = Status::error(ErrorKind::InvalidInput, "the matrices have sizes but no values to time");
+        return none;
+    }
+    std::vector<MatmulLaunch> list;
+    list.reserve(launches.size());
+    for (const LaunchChoice& c : launches) list.push_back(matmul_launch_of(c));
+    const MatmulProblem problem{a_.data.data(), b_.data.data(), nullptr, m_, k_, n_};
+    return time_matmul_launches(problem, list, options);
+}
+
+ProblemTrace MatmulAppProblem::traceSample(const LaunchChoice& choice, const CancelToken* cancel) const {
+    TraceOptions options;
+    options.cancel = cancel;
+    ProblemTrace t;
+    const std::uint32_t m = std::min(m_, kLadderTraceSide);
+    const std::uint32_t k = std::min(k_, kLadderTraceSide);
+    const std::uint32_t n = std::min(n_, kLadderTraceSide);
+    // Addresses do not depend on the values: the trace runs on zeros (null).
+    t.traced = trace_matmul(nullptr, nullptr, m, k, n, matmul_launch_of(choice), options);
+    t.fmas = std::uint64_t(m) * k * n;
+    t.traced_size = QStringLiteral("%1×%2×%3").arg(m).arg(k).arg(n);
+    return t;
+}
+
+ReferenceTiming MatmulAppProblem::timeReference(const TimingOptions& options) const {
+    ReferenceTiming ref;
+    ref.label = QStringLiteral("cuBLAS SGEMM fp32 (no TF32)");
+    time_cublas_sgemm(m_, k_, n_, options, &ref.timing);
+    if (ref.timing.timed) ref.throughput = matmul_gflop_per_s(m_, n_, k_, ref.timing.median_ms);
+    return ref;
+}
+
+FamilyProblemPtr make_matmul_problem(Matrix a, Matrix b) {
+    return std::make_shared<const MatmulAppProblem>(std::move(a), std::move(b));
+}
+
+// ---- the registry entry ----
+
+namespace {
+
+const QCommandLineOption& size_option() {
+    static const QCommandLineOption option{"size", "matmul: the problem, C (M x N) = A (M x K) @ B (K x N); random inputs.",
+                                           "MxKxN"};
+    return option;
+}
+
+// "MxKxN" as three positive numbers.
+bool parse_size(const QString& text, std::uint32_t* m, std::uint32_t* k, std::uint32_t* n) {
+    const QRegularExpressionMatch match =
+        QRegularExpression(QStringLiteral("^\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*[xX]\\s*(\\d{1,9})\\s*$")).match(text);
+    if (!match.hasMatch()) return false;
+    *m = match.captured(1).toUInt();
+    *k = match.captured(2).toUInt();
+    *n = match.captured(3).toUInt();
+    return *m > 0 && *k > 0 && *n > 0;
+}
+
+CliProblem cli_problem(const QCommandLineParser& parser, const QStringList&, bool with_data) {
+    CliProblem p;
+    if (!parser.isSet(size_option())) {
+        p.bad_usage = true;
+        p.error = QStringLiteral("sweep matmul needs --size MxKxN");
+        return p;
+    }
+    const QString size = parser.value(size_option());
+    std::uint32_t m = 0, k = 0, n = 0;
+    if (!parse_size(size, &m, &k, &n)) {
+        p.error = "invalid --size '" + size + "': give MxKxN, three positive whole numbers";
+        return p;
+    }
+    for (const auto& [rows, cols, name] : {std::tuple{m, k, "A"}, std::tuple{k, n, "B"}, std::tuple{m, n, "C"}})
+        if (const QString e = check_matrix_dimensions(rows, cols); !e.isEmpty()) {
+            p.error = "invalid --size '" + size + "': " + name + " " + e;
+            return p;
+        }
+    p.problem = with_data ? make_matmul_problem(random_matrix(m, k, 1), random_matrix(k, n, 2))
+                          : std::make_shared<const MatmulAppProblem>(m, k, n);
+    p.problem_text = QStringLiteral("%1x%2x%3").arg(m).arg(k).arg(n);
+    return p;
+}
+
+}  // namespace
+
+AppFamily matmul_app_family() {
+    AppFamily f;
+    f.family = KernelFamily::Matmul;
+    f.name = QStringLiteral("matmul");
+    f.title = QStringLiteral("Matmul");
+    f.no_input = QStringLiteral("no matrices");
+    f.reference_short = QStringLiteral("cuBLAS");
+    f.reference_long = QStringLiteral("cuBLAS SGEMM fp32");
+    // GFLOP/s as TFLOP/s, the unit the ceiling is quoted in.
+    f.ladder_unit = QStringLiteral("TFLOP/s");
+    f.ladder_unit_scale = 1e-3;
+    f.block_resources = [](const LaunchChoice& c) { return matmul_block_resources(matmul_launch_of(c)); };
+    f.compiled_issue = matmul_compiled_issue;
+    f.cli_usage = QStringLiteral("sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]");
+    f.cli_options = [] { return std::vector<QCommandLineOption>{size_option()}; };
+    f.cli_inputs = 0;
+    f.cli_problem = cli_problem;
+    return f;
+}
+
+}  // namespace cvz

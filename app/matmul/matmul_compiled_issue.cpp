@@ -1,0 +1,43 @@
+#include "app/matmul/matmul_compiled_issue.h"
+
+#include "kernels/matmul/matmul_launch.h"
+
+namespace cvz {
+
+namespace {
+
+struct Row {
+    MatmulVariant variant;
+    unsigned tile;  // 0: the variant takes none
+    CompiledIssue issue;
+};
+
+// scripts/compiled_issue_table.py on Nsight Compute's pages (the GPU machine's CUDA 13 ncu), H200,
+// 2026-12-02. The busiest SM's resident warps per scheduler and the rate its schedulers issued its
+// instructions over the launch's elapsed cycles, at 1280^3 / 2048^3: naive 32x8 16 / 0.696, 16 / 0.695;
+// tiled TILE=16 16 / 0.489, 16 / 0.495; blocktile_1d 8 / 0.542, 8 / 0.563; blocktile_2d 2 / 0.401,
+// 4 / 0.557; blocktile_vec 2 / 0.419, 4 / 0.585; warptile 1 / 0.257, 2 / 0.414; double_buffer 2 / 0.646,
+// 4 / 0.783. Where the two sizes' W are equal, ceiling is 1 and ready comes from 2048^3 alone.
+constexpr Row kRows[] = {
+    //                                       per k      fixed  shared/k  ready   ceiling
+    {MatmulVariant::Naive, 0, {7.000, 62, 0.000, 0.0716, 1.000}},
+    {MatmulVariant::Tiled, 8, {5.875, 58, 1.500, 0.0369, 1.000}},
+    {MatmulVariant::Tiled, 16, {4.000, 68, 1.501, 0.0418, 1.000}},
+    {MatmulVariant::Tiled, 32, {3.438, 49, 1.501, 0.0372, 1.000}},
+    {MatmulVariant::Blocktile1d, 0, {26.250, 136, 5.876, 0.0982, 1.000}},
+    {MatmulVariant::Blocktile2d, 0, {94.000, 589, 20.122, 0.2473, 0.656}},
+    {MatmulVariant::BlocktileVec, 0, {81.125, 610, 20.121, 0.2575, 0.693}},
+    {MatmulVariant::Warptile, 0, {152.875, 580, 20.001, 0.2568, 0.662}},
+    {MatmulVariant::DoubleBuffer, 0, {75.188, 356, 12.077, 0.4424, 0.820}},
+};
+
+}  // namespace
+
+std::optional<CompiledIssue> matmul_compiled_issue(const KernelRef& ref) {
+    if (ref.family != KernelFamily::Matmul) return std::nullopt;
+    for (const Row& r : kRows)
+        if (std::uint8_t(r.variant) == ref.variant && r.tile == ref.tile) return r.issue;
+    return std::nullopt;
+}
+
+}  // namespace cvz
