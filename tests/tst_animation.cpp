@@ -288,7 +288,7 @@ void TestAnimation::counters_agree() {
     MainWindow w(DisplayPathChoice{DisplayPath::Raster, QStringLiteral("test")}, png_);
     QVERIFY(show_and_wait(w));
     w.session()->setDevice(small_gpu());
-    w.launchPanel()->setShape(LaunchShape::two_d(16, 16));  // 8 warps a block
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));  // 8 warps a block
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.inspectPixel(QPoint(20, 10), true);  // block 1, thread 164: warp index 5
     auto* mode = w.animationModeBox();

@@ -510,12 +510,12 @@ void TestMainWindow::zoom_holds_while_the_block_changes() {
     w.zoomToFit();
     const double zoom = w.viewTransform()->zoom();
     for (const LaunchShape& shape : {LaunchShape::two_d(8, 64), LaunchShape::two_d(64, 8), LaunchShape::two_d(5, 3)}) {
-        w.launchPanel()->setShape(shape);
+        w.launchPanel()->setChoice(grayscale_choice(shape));
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
         QCOMPARE(w.viewTransform()->zoom(), zoom);
     }
     // Fit, asked for, fits the whole grid again: 64 rows of threads past the 33 of the image.
-    w.launchPanel()->setShape(LaunchShape::two_d(8, 64));
+    w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 64)));
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.zoomToFit();
     QVERIFY(w.viewTransform()->zoom() < zoom);

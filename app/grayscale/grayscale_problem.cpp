@@ -27,14 +27,6 @@ QString layout_text(PixelLayout layout) {
 
 }  // namespace
 
-LaunchChoice grayscale_choice(const LaunchShape& shape) {
-    return {KernelRef{KernelFamily::Grayscale, std::uint8_t(shape.kind), 0}, shape.block};
-}
-
-LaunchShape grayscale_shape(const LaunchChoice& choice) {
-    return LaunchShape::of(GrayscaleVariant(choice.ref.variant), choice.block);
-}
-
 double grayscale_gb_per_s(std::uint64_t pixels, double ms) {
     if (ms <= 0) return 0;
     return 4.0 * double(pixels) / (ms * 1e6);

@@ -5,6 +5,7 @@
 
 #include "app/family/app_family.h"
 #include "app/family/family_problem.h"
+#include "app/grayscale/grayscale_choice.h"
 #include "app/io/rgb_buffer.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
@@ -42,9 +43,6 @@ private:
 FamilyProblemPtr make_grayscale_problem(RgbBuffer image, PixelLayout layout);
 FamilyProblemPtr make_grayscale_problem(std::uint32_t width, std::uint32_t height, PixelLayout layout);
 
-// A grayscale launch as the generic choice, and back.
-LaunchChoice grayscale_choice(const LaunchShape& shape);
-LaunchShape grayscale_shape(const LaunchChoice& choice);
 
 // Bytes moved by the grayscale kernel over n pixels: 3n read + n written, over the time, in GB/s (1e9).
 double grayscale_gb_per_s(std::uint64_t pixels, double ms);

@@ -18,12 +18,6 @@
 
 namespace cvz {
 
-LaunchChoice matmul_choice(const MatmulLaunch& launch) {
-    const KernelInfo* info = kernel_info(launch.ref());
-    const bool tiled = info && info->block == BlockRule::Tile;
-    return {launch.ref(), tiled ? Dim3{launch.tile, launch.tile, 1} : launch.block};
-}
-
 MatmulLaunch matmul_launch_of(const LaunchChoice& choice) {
     // The choice's block is TILE x TILE for a variant that takes a TILE: block.x is the TILE.
     return MatmulLaunch::of(MatmulVariant(choice.ref.variant), choice.block, choice.block.x);

@@ -6,6 +6,7 @@
 
 #include "app/family/app_family.h"
 #include "app/family/family_problem.h"
+#include "app/matmul/matmul_choice.h"
 #include "app/io/matrix.h"
 #include "kernels/matmul/matmul_launch.h"
 
@@ -42,8 +43,6 @@ private:
 
 FamilyProblemPtr make_matmul_problem(Matrix a, Matrix b);
 
-// A matmul launch as the generic choice, and back: a TILE variant's block is TILE x TILE (block.x).
-LaunchChoice matmul_choice(const MatmulLaunch& launch);
 MatmulLaunch matmul_launch_of(const LaunchChoice& choice);
 
 // 2*M*N*K floating-point operations over the time, in GFLOP/s (1e9).
