@@ -7,6 +7,8 @@
 //   align-E-RZ/RN:   every term truncated to 23 + E fraction bits below the largest term's leading bit
 //                    (E extra bits), summed exactly, then rounded toward zero / to nearest
 //   2x4-align-E-RZ:  the same in two halves (k 0..3 with c, then k 4..7 with that result)
+//   prod-align-E-then-c-RZ: the products aligned and summed alone, then c added, rounded toward zero
+//   tree4-align-E-RZ: each half of the products aligned and summed, then c and the halves likewise
 //
 //   bench_matmul_gpu_mma_probe [--trials N] [--json FILE]
 #include <cuda_runtime.h>
@@ -103,6 +105,13 @@ int main(int argc, char** argv) {
                               double t[9] = {c, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
                               return float(aligned_sum(t, 9, extra));
                           }});
+        models.push_back({"prod-align-" + std::to_string(extra) + "-then-c-RZ", [extra](float c, const double* p) {
+                              return to_float_rz(double(c) + aligned_sum(p, 8, extra));
+                          }});
+        models.push_back({"tree4-align-" + std::to_string(extra) + "-RZ", [extra](float c, const double* p) {
+                              const double g[3] = {c, aligned_sum(p, 4, extra), aligned_sum(p + 4, 4, extra)};
+                              return to_float_rz(aligned_sum(g, 3, extra));
+                          }});
         models.push_back({"2x4-align-" + std::to_string(extra) + "-RZ", [extra](float c, const double* p) {
                               double t1[5] = {c, p[0], p[1], p[2], p[3]};
                               const float h = to_float_rz(aligned_sum(t1, 5, extra));
@@ -169,7 +178,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(outputs), trials);
     const double per_kind = double(outputs) / 4;
     for (std::size_t m = 0; m < models.size(); ++m)
-        std::printf("%-18s %8.4f%%   %8.4f%% %8.4f%% %8.4f%% %8.4f%%\n", models[m].name.c_str(),
+        std::printf("%-26s %8.4f%%   %8.4f%% %8.4f%% %8.4f%% %8.4f%%\n", models[m].name.c_str(),
                     100.0 * double(models[m].matches) / double(outputs), 100.0 * double(per_kind_matches[m * 4]) / per_kind,
                     100.0 * double(per_kind_matches[m * 4 + 1]) / per_kind, 100.0 * double(per_kind_matches[m * 4 + 2]) / per_kind,
                     100.0 * double(per_kind_matches[m * 4 + 3]) / per_kind);

@@ -65,9 +65,27 @@ double frobenius_error(const std::vector<float>& got, const std::vector<double>&
 }
 
 // The emulator's MMA arithmetic written out per output, without fragments (mma_tf32.h): K in steps
-// of 8; each step's MMA adds its 8 exact products to the accumulator in k order in double and rounds
-// once to float; 3xTF32 makes three such MMAs per step (small x big, big x small, big x big).
-std::vector<float> mma_model(const std::vector<float>& a, const std::vector<float>& b, const Shape& s, unsigned passes) {
+// of 8; each step's MMA truncates the accumulator and its 8 exact products toward zero to multiples of
+// 2^(e - 25), e the largest one's exponent, sums them and truncates the sum toward zero to float.
+// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per K-tile
+// of `tile_k` started at zero, added to the output's in float (matmul_tensor_core.h).
+float truncated_sum(float c, const std::vector<double>& p) {
+    int e = c != 0 ? std::ilogb(c) : -100000;
+    double plain = c;
+    for (double x : p) {
+        plain += x;
+        if (x != 0) e = std::max(e, std::ilogb(x));
+    }
+    if (!std::isfinite(plain) || e == -100000) return float(plain);
+    const double unit = std::ldexp(1.0, e - 25);
+    double s = std::trunc(c / unit) * unit;
+    for (double x : p) s += std::trunc(x / unit) * unit;
+    const float f = float(s);
+    return std::fabs(double(f)) > std::fabs(s) ? std::nextafter(f, 0.0f) : f;
+}
+
+std::vector<float> mma_model(const std::vector<float>& a, const std::vector<float>& b, const Shape& s, unsigned passes,
+                             unsigned tile_k) {
     const auto big = [](float x) { return round_to_tf32(x); };
     const auto small = [](float x) { return split_tf32(x).small; };
     const auto fin = [](float x) { const float v = round_to_tf32(x); return std::isfinite(v) ? v : 0.0f; };
@@ -75,22 +93,29 @@ std::vector<float> mma_model(const std::vector<float>& a, const std::vector<floa
     std::vector<std::pair<Part, Part>> steps;
     if (passes == 1) steps = {{+big, +big}};
     else steps = {{+small, +fin}, {+fin, +small}, {+big, +big}};
+    const auto mma = [&](float acc, std::uint32_t r, std::uint32_t j, std::uint32_t k0, Part pa, Part pb) {
+        std::vector<double> p;
+        for (std::uint32_t i = k0; i < std::min(s.k, k0 + 8); ++i)
+            p.push_back(double(pa(a[std::size_t(r) * s.k + i])) * double(pb(b[std::size_t(i) * s.n + j])));
+        return truncated_sum(acc, p);
+    };
     std::vector<float> c(std::size_t(s.m) * s.n);
     for (std::uint32_t r = 0; r < s.m; ++r)
         for (std::uint32_t j = 0; j < s.n; ++j) {
             float acc = 0.0f;
-            for (std::uint32_t k0 = 0; k0 < s.k; k0 += 8)
-                for (const auto& [pa, pb] : steps) {
-                    double sum = acc;
-                    for (std::uint32_t i = k0; i < std::min(s.k, k0 + 8); ++i)
-                        sum += double(pa(a[std::size_t(r) * s.k + i])) * double(pb(b[std::size_t(i) * s.n + j]));
-                    acc = float(sum);
-                }
+            for (std::uint32_t t0 = 0; t0 < s.k; t0 += tile_k) {
+                float part = 0.0f;
+                for (std::uint32_t k0 = t0; k0 < t0 + tile_k; k0 += 8)
+                    for (const auto& [pa, pb] : steps) {
+                        if (passes == 1) acc = mma(acc, r, j, k0, pa, pb);
+                        else part = mma(part, r, j, k0, pa, pb);
+                    }
+                if (passes != 1) acc = acc + part;
+            }
             c[std::size_t(r) * s.n + j] = acc;
         }
     return c;
 }
-
 
 }  // namespace
 
@@ -357,7 +382,8 @@ void TestMatmul::tensor_core_mma_arithmetic() {
     const MatmulLaunch l = MatmulLaunch::of(MatmulVariant(variant), matmul_variant_info(MatmulVariant(variant))->fixed_block, 0);
     const Status st = matmul_emulated({a.data(), b.data(), got.data(), s.m, s.k, s.n}, l);
     QVERIFY2(st.is_ok(), st.message().c_str());
-    const std::vector<float> want = mma_model(a, b, s, MatmulVariant(variant) == MatmulVariant::Tf32 ? 1 : 3);
+    const bool one = MatmulVariant(variant) == MatmulVariant::Tf32;
+    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MatmulTensorCoreBody<1>::k_slice : MatmulTensorCoreBody<3>::k_slice);
     for (std::size_t i = 0; i < got.size(); ++i)
         QVERIFY2(bits_of(got[i]) == bits_of(want[i]),
                  qPrintable(QString("row %1 col %2: %3 vs %4").arg(i / n).arg(i % n).arg(double(got[i]), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));

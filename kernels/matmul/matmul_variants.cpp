@@ -43,7 +43,8 @@ double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double 
     with_matmul_variant(variant, info->tiles.empty() ? 0u : info->tiles.front(), [&](auto body) {
         using Body = decltype(body);
         if constexpr (has_passes<Body>::value)
-            bound = std::ceil(double(k) / 8) * Body::passes * std::ldexp(abs_product_sum, -22);
+            bound = (std::ceil(double(k) / 8) * Body::passes + std::ceil(double(k) / Body::k_slice)) *
+                    std::ldexp(abs_product_sum, -22);
     });
     return bound;
 }

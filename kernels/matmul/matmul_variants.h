@@ -221,6 +221,11 @@ struct MatmulDoubleBuffer : VariantDefaults {
 
 // The tensor-core rungs (matmul_tensor_core.h): 128 x 128 outputs per block, BK = 16 through two
 // cp.async stages, 8 warps of 64 x 32 outputs, each a 4 x 4 grid of mma.sync m16n8k8 TF32 tiles.
+// Chosen on the H200 at 4096^3 (bench_matmul_gpu_tc_configs) among BK 16 and 32, 2 to 4 stages,
+// 128 x 256, 256 x 128, 128 x 64 and 64 x 128 block tiles and 8 or 16 warps: for TF32 the others were
+// within 7% (BK 32 and 3 stages, 107 KiB of shared memory, 4% faster, would need the launchers to opt
+// in beyond 48 KiB); for 3xTF32, 16 warps of 32 x 32 (128 registers) ran 16% slower than these 8 of
+// 250 registers.
 // Not bit-identical to the fp32 rungs (TF32 operands, the tensor cores' own sums): exact = false, and
 // each says what a test may expect of it (operand_bits, matmul_test_tolerance).
 template <unsigned PASSES>
@@ -232,7 +237,7 @@ struct MatmulTensorCoreBody {
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = Tiles::THREADS;
     static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
-    static constexpr KernelResources ptxas{PASSES == 1 ? 120 : 254, 0};
+    static constexpr KernelResources ptxas{PASSES == 1 ? 120 : 250, 0};
     static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(Tiles::SHARED_FLOATS) * sizeof(float); }
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
@@ -250,7 +255,7 @@ struct MatmulTf32 : VariantDefaults {
     static constexpr Dim3 fixed_block{MatmulTensorCoreBody<1>::max_threads, 1, 1};
     static constexpr bool exact = false;
     static constexpr bool barriers = true;
-    static constexpr unsigned items_per_thread = 64;
+    static constexpr unsigned items_per_thread = 128 * 128 / MatmulTensorCoreBody<1>::max_threads;
     template <unsigned> using body = MatmulTensorCoreBody<1>;
 };
 
@@ -261,6 +266,8 @@ struct MatmulTf32x3 : MatmulTf32 {
         "tensor cores at fp32 accuracy: A and B split into TF32 big and small parts, three mma.sync per tile "
         "(small x big, big x small, big x big)";
     static constexpr const char* label = "3xTF32 mma";
+    static constexpr Dim3 fixed_block{MatmulTensorCoreBody<3>::max_threads, 1, 1};
+    static constexpr unsigned items_per_thread = 128 * 128 / MatmulTensorCoreBody<3>::max_threads;
     template <unsigned> using body = MatmulTensorCoreBody<3>;
 };
 
@@ -303,7 +310,7 @@ double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
 
 // The largest |gpu - emulator| of one output of K products whose absolute values sum to
 // abs_product_sum: 0 for the variants that are bit-identical on both; for the tensor-core rungs
-// ceil(K / 8) * passes * 2^-22 * abs_product_sum (matmul_tensor_core.h says why).
+// (ceil(K / 8) * passes + ceil(K / BK)) * 2^-22 * abs_product_sum (matmul_tensor_core.h says why).
 double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
 
 // The family's catalogue entries, in table order.

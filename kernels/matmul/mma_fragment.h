@@ -24,10 +24,12 @@ CVZ_HD constexpr unsigned mma_b_col(unsigned lane, unsigned /*reg*/) { return la
 CVZ_HD constexpr unsigned mma_c_row(unsigned lane, unsigned reg) { return lane / 4 + 8 * (reg / 2); }
 CVZ_HD constexpr unsigned mma_c_col(unsigned lane, unsigned reg) { return 2 * (lane % 4) + reg % 2; }
 
-// The inverses: which lane and register hold element (row, col) of A, of B.
+// The inverses: which lane and register hold element (row, col) of A, of B, of C.
 CVZ_HD constexpr unsigned mma_a_lane(unsigned row, unsigned col) { return (row % 8) * 4 + col % 4; }
 CVZ_HD constexpr unsigned mma_a_reg(unsigned row, unsigned col) { return row / 8 + 2 * (col / 4); }
 CVZ_HD constexpr unsigned mma_b_lane(unsigned row, unsigned col) { return col * 4 + row % 4; }
 CVZ_HD constexpr unsigned mma_b_reg(unsigned row, unsigned /*col*/) { return row / 4; }
+CVZ_HD constexpr unsigned mma_c_lane(unsigned row, unsigned col) { return (row % 8) * 4 + col / 2; }
+CVZ_HD constexpr unsigned mma_c_reg(unsigned row, unsigned col) { return col % 2 + 2 * (row / 8); }
 
 }  // namespace cvz
