@@ -123,18 +123,36 @@ void exchange_barrier(const Ctx& ctx) {
     else ctx.sync();
 }
 
-// The sum of one MMA: c + t[0] + ... + t[7], the t exact products (see above).
+// The binary exponent of a nonzero normal double (every float and every product of two floats is one).
+inline int exponent_of(double x) {
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return int((u >> 52) & 0x7ff) - 1023;
+}
+
+// 2^e for e in double's normal range.
+inline double power_of_two(int e) {
+    const std::uint64_t u = std::uint64_t(e + 1023) << 52;
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// The sum of one MMA: c + t[0] + ... + t[7], the t exact products (see above). Scaling by powers of
+// two is exact here (exponents from about -300 to 256), so x * 2^(25 - e) truncated and scaled back
+// is x truncated to a multiple of 2^(e - 25).
 inline float tensor_core_sum(float c, const double (&t)[8]) {
     double plain = c;
-    int emax = c != 0.0f ? std::ilogb(double(c)) : INT_MIN;
+    int emax = c != 0.0f ? exponent_of(double(c)) : INT_MIN;
     for (double x : t) {
         plain += x;
-        if (x != 0) emax = std::max(emax, std::ilogb(x));
+        if (x != 0) emax = std::max(emax, exponent_of(x));
     }
     if (!std::isfinite(plain) || emax == INT_MIN) return float(plain);  // Inf, NaN (IEEE rules), or all zero
-    const double unit = std::ldexp(1.0, emax - 25);
-    double sum = std::trunc(double(c) / unit) * unit;  // exact: every term a multiple of unit, under 2^(emax+1)
-    for (double x : t) sum += std::trunc(x / unit) * unit;
+    const double up = power_of_two(25 - emax), down = power_of_two(emax - 25);
+    double sum = std::trunc(double(c) * up);  // in units of 2^(emax - 25): whole numbers under 2^27, exact
+    for (double x : t) sum += std::trunc(x * up);
+    sum *= down;
     float f = float(sum);  // to nearest, then back toward zero when that went up in magnitude
     if (std::fabs(double(f)) > std::fabs(sum)) f = std::nextafter(f, 0.0f);
     return f;
