@@ -23,6 +23,7 @@
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/matmul/matmul_reference.h"
+#include "kernels/matmul/matmul_variants.h"
 
 using namespace cvz;
 using cvz::test::CliRun;
@@ -260,20 +261,22 @@ void TestCliKernels::grayscale_old_spellings() {
 void TestCliKernels::matmul_every_variant_data() {
     QTest::addColumn<QStringList>("options");
     QTest::addColumn<bool>("exact");
+    QTest::addColumn<double>("tolerance");  // against matmul_naive's result (TF32 rungs: their own)
     for (const KernelInfo& k : family_catalogue(KernelFamily::Matmul)) {
         const QStringList base{"--kernel", QString::fromStdString(k.name), "--backend", "cpu"};
+        const double tol = matmul_test_tolerance(MatmulVariant(k.variant), kK);
         if (!k.tiles.empty()) {
             for (unsigned t : k.tiles)
                 QTest::newRow((k.name + " TILE " + std::to_string(t)).c_str())
-                    << base + QStringList{"--tile", QString::number(t)} << k.exact;
+                    << base + QStringList{"--tile", QString::number(t)} << k.exact << tol;
         } else if (k.block == BlockRule::TwoD) {
             for (const char* block : {"16x16", "7x3", "32x1"})
-                QTest::newRow((k.name + " " + block).c_str()) << base + QStringList{"--block", block} << k.exact;
+                QTest::newRow((k.name + " " + block).c_str()) << base + QStringList{"--block", block} << k.exact << tol;
         } else {
-            QTest::newRow(k.name.c_str()) << base << k.exact;
+            QTest::newRow(k.name.c_str()) << base << k.exact << tol;
         }
         QTest::newRow((k.name + " by its short name").c_str())
-            << QStringList{"--kernel", short_name(k), "--backend", "cpu"} << k.exact;
+            << QStringList{"--kernel", short_name(k), "--backend", "cpu"} << k.exact << tol;
     }
 }
 
@@ -281,6 +284,7 @@ void TestCliKernels::matmul_every_variant_data() {
 void TestCliKernels::matmul_every_variant() {
     QFETCH(QStringList, options);
     QFETCH(bool, exact);
+    QFETCH(double, tolerance);
     const QString out = path("c.npy");
     QFile::remove(out);
     const CliRun run = run_cli(QStringList{"matmul", path("a.npy"), path("b.npy"), out} + options);
@@ -290,7 +294,7 @@ void TestCliKernels::matmul_every_variant() {
     std::vector<float> c(std::size_t(kM) * kN);
     std::memcpy(c.data(), got.constData(), std::size_t(got.size()));
     if (exact) QVERIFY(c == c_naive_);
-    QVERIFY(matmul_max_relative_error(c.data(), c_naive_.data(), c.size()) < 1e-5);
+    QVERIFY(matmul_max_relative_error(c.data(), c_naive_.data(), c.size()) < tolerance);
 }
 
 void TestCliKernels::unknown_kernel_lists_the_names_data() {

@@ -199,8 +199,10 @@ void TestCpuDispatch::matmul_same_on_every_path() {
     const std::vector<float> loop = run([](const MatmulProblem& p) { matmul_fma_loop(p); });
     const std::vector<float> reference = run([](const MatmulProblem& p) { matmul_reference(p); });
     // The fma loop is the kernels' arithmetic: exact. The float64 reference agrees to rounding only.
-    QVERIFY(std::memcmp(emulated.data(), loop.data(), loop.size() * sizeof(float)) == 0);
-    QVERIFY(matmul_max_relative_error(emulated.data(), reference.data(), reference.size()) < 1e-5);
+    if (matmul_variant_info(launch.kernel)->exact)  // the tensor-core rungs: TF32 and their own sums
+        QVERIFY(std::memcmp(emulated.data(), loop.data(), loop.size() * sizeof(float)) == 0);
+    QVERIFY(matmul_max_relative_error(emulated.data(), reference.data(), reference.size()) <
+            matmul_test_tolerance(launch.kernel, k));
     QVERIFY(emulated != reference);  // float accumulation rounds differently from float64: the check is not vacuous
 }
 

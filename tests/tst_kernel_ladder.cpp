@@ -18,6 +18,7 @@
 #include "kernels/grayscale/grayscale_variants.h"
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
+#include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "kernels/matmul/matmul_trace.h"
 #include "support/random_data.h"
@@ -222,7 +223,14 @@ void TestKernelLadder::matmul_ladder_is_exact() {
     QVERIFY2(validate_matmul_launch(launch, m, k, n).empty(), validate_matmul_launch(launch, m, k, n).c_str());
     const Status s = matmul_emulated(MatmulProblem{a, b, c, m, k, n}, launch, o);
     QVERIFY2(s.is_ok(), s.message().c_str());
-    QVERIFY(std::memcmp(c, base.data(), base.size() * sizeof(float)) == 0);  // byte for byte
+    if (matmul_variant_info(launch.kernel)->exact) {
+        QVERIFY(std::memcmp(c, base.data(), base.size() * sizeof(float)) == 0);  // byte for byte
+    } else {  // the tensor-core rungs: their own bytes whatever the alignment, and close to naive's
+        std::vector<float> own(base.size());
+        QVERIFY(matmul_emulated(MatmulProblem{a0.data(), b0.data(), own.data(), m, k, n}, launch, o).is_ok());
+        QVERIFY(std::memcmp(c, own.data(), own.size() * sizeof(float)) == 0);
+        QVERIFY(matmul_max_relative_error(c, base.data(), base.size()) < matmul_test_tolerance(launch.kernel, k));
+    }
     QCOMPARE(c[base.size()], -7.0f);  // nothing written past C
 }
 

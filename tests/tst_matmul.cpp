@@ -1,16 +1,23 @@
 // The matmul kernels on the emulator: every kernel, tile and block shape against the float64
-// reference on odd, non-square shapes; exact agreement among all variants; the missing-barrier race.
+// reference on odd, non-square shapes; exact agreement among all exact variants; the missing-barrier
+// race; the tensor-core rungs' TF32 rounding, fragment layout, MMA arithmetic and accuracy.
 #include <QtTest>
 
 #include "matmul_cases.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <utility>
 #include <random>
 #include <vector>
 
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
+#include "kernels/matmul/matmul_variants.h"
+#include "kernels/matmul/mma_fragment.h"
+#include "kernels/matmul/mma_tf32.h"
 
 using namespace cvz;
 
@@ -25,6 +32,90 @@ using cvz::test::shape_name;
 
 const QList<Shape> kShapes = {{97, 33, 61}, {5, 784, 10}, {1, 1, 1}, {13, 47, 9}, {33, 17, 1}, {1, 65, 40}};
 
+std::uint32_t bits_of(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+float float_of(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+// The product in double: each product of two floats is exact in
+// double, and the sums' own rounding (2^-53) is far below the errors compared here.
+std::vector<double> exact_product(const std::vector<float>& a, const std::vector<float>& b, const Shape& s) {
+    std::vector<double> c(std::size_t(s.m) * s.n, 0.0);
+    for (std::uint32_t r = 0; r < s.m; ++r)
+        for (std::uint32_t i = 0; i < s.k; ++i)
+            for (std::uint32_t j = 0; j < s.n; ++j) c[std::size_t(r) * s.n + j] += double(a[std::size_t(r) * s.k + i]) * b[std::size_t(i) * s.n + j];
+    return c;
+}
+
+// ||got - exact||_F / ||exact||_F
+double frobenius_error(const std::vector<float>& got, const std::vector<double>& exact) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        num += (double(got[i]) - exact[i]) * (double(got[i]) - exact[i]);
+        den += exact[i] * exact[i];
+    }
+    return std::sqrt(num / std::max(den, 1e-300));
+}
+
+// The emulator's MMA arithmetic written out per output, without fragments (mma_tf32.h): K in steps
+// of 8; each step's MMA truncates the accumulator and its 8 exact products toward zero to multiples of
+// 2^(e - 25), e the largest one's exponent, sums them and truncates the sum toward zero to float.
+// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per K-tile
+// of `tile_k` started at zero, added to the output's in float (matmul_tensor_core.h).
+float truncated_sum(float c, const std::vector<double>& p) {
+    int e = c != 0 ? std::ilogb(c) : -100000;
+    double plain = c;
+    for (double x : p) {
+        plain += x;
+        if (x != 0) e = std::max(e, std::ilogb(x));
+    }
+    if (!std::isfinite(plain) || e == -100000) return float(plain);
+    const double unit = std::ldexp(1.0, e - 25);
+    double s = std::trunc(c / unit) * unit;
+    for (double x : p) s += std::trunc(x / unit) * unit;
+    const float f = float(s);
+    return std::fabs(double(f)) > std::fabs(s) ? std::nextafter(f, 0.0f) : f;
+}
+
+std::vector<float> mma_model(const std::vector<float>& a, const std::vector<float>& b, const Shape& s, unsigned passes,
+                             unsigned tile_k) {
+    const auto big = [](float x) { return round_to_tf32(x); };
+    const auto small = [](float x) { return split_tf32(x).small; };
+    const auto fin = [](float x) { const float v = round_to_tf32(x); return std::isfinite(v) ? v : 0.0f; };
+    using Part = float (*)(float);
+    std::vector<std::pair<Part, Part>> steps;
+    if (passes == 1) steps = {{+big, +big}};
+    else steps = {{+small, +fin}, {+fin, +small}, {+big, +big}};
+    const auto mma = [&](float acc, std::uint32_t r, std::uint32_t j, std::uint32_t k0, Part pa, Part pb) {
+        std::vector<double> p;
+        for (std::uint32_t i = k0; i < std::min(s.k, k0 + 8); ++i)
+            p.push_back(double(pa(a[std::size_t(r) * s.k + i])) * double(pb(b[std::size_t(i) * s.n + j])));
+        return truncated_sum(acc, p);
+    };
+    std::vector<float> c(std::size_t(s.m) * s.n);
+    for (std::uint32_t r = 0; r < s.m; ++r)
+        for (std::uint32_t j = 0; j < s.n; ++j) {
+            float acc = 0.0f;
+            for (std::uint32_t t0 = 0; t0 < s.k; t0 += tile_k) {
+                float part = 0.0f;
+                for (std::uint32_t k0 = t0; k0 < t0 + tile_k; k0 += 8)
+                    for (const auto& [pa, pb] : steps) {
+                        if (passes == 1) acc = mma(acc, r, j, k0, pa, pb);
+                        else part = mma(part, r, j, k0, pa, pb);
+                    }
+                if (passes != 1) acc = acc + part;
+            }
+            c[std::size_t(r) * s.n + j] = acc;
+        }
+    return c;
+}
 
 }  // namespace
 
@@ -40,6 +131,14 @@ private slots:
     void nan_and_inf_propagate();
     void rejects_invalid_launches_data();
     void rejects_invalid_launches();
+    void tf32_rounding_is_cvt_rna_data();
+    void tf32_rounding_is_cvt_rna();
+    void tf32_split_is_exact_to_fp32();
+    void mma_fragments_are_ptx_layout();
+    void tensor_core_mma_arithmetic_data();
+    void tensor_core_mma_arithmetic();
+    void tensor_core_accuracy_data();
+    void tensor_core_accuracy();
 };
 
 void TestMatmul::matches_reference_data() {
@@ -63,9 +162,11 @@ void TestMatmul::matches_reference() {
     matmul_reference({a.data(), b.data(), ref.data(), std::uint32_t(m), std::uint32_t(k), std::uint32_t(n)});
     const Status s = matmul_emulated({a.data(), b.data(), got.data(), std::uint32_t(m), std::uint32_t(k), std::uint32_t(n)}, launch);
     QVERIFY2(s.is_ok(), s.message().c_str());
-    // float accumulation of K products of magnitude <= 1: error well under K * eps relative to max(1,|ref|)
+    // float accumulation of K products of magnitude <= 1: error well under K * eps relative to max(1,|ref|);
+    // TF32 factors: about 2^-11 of each product (matmul_test_tolerance)
     const double err = matmul_max_relative_error(got.data(), ref.data(), got.size());
-    QVERIFY2(err < 1e-5 * std::max(1, k / 64), qPrintable(QString("max relative error %1").arg(err)));
+    const double tolerance = matmul_test_tolerance(launch.kernel, std::uint32_t(k));
+    QVERIFY2(err < tolerance, qPrintable(QString("max relative error %1 (tolerance %2)").arg(err).arg(tolerance)));
 }
 
 void TestMatmul::all_variants_agree_bit_for_bit_data() {
@@ -83,6 +184,7 @@ void TestMatmul::all_variants_agree_bit_for_bit() {
     std::vector<float> first;
     QString first_name;
     for (const MatmulLaunch& l : all_launches()) {
+        if (!matmul_variant_info(l.kernel)->exact) continue;  // the tensor-core rungs: their own tests below
         std::vector<float> c(std::uint64_t(m) * n, NAN);
         QVERIFY(matmul_emulated({a.data(), b.data(), c.data(), std::uint32_t(m), std::uint32_t(k), std::uint32_t(n)}, l).is_ok());
         const QString name = QString::fromStdString(to_string(l));
@@ -159,6 +261,168 @@ void TestMatmul::rejects_invalid_launches() {
     QVERIFY(!s.is_ok());
     QVERIFY2(QString::fromStdString(s.message()).contains(message), s.message().c_str());
     QCOMPARE(c, std::vector<float>(64, 7));
+}
+
+// cvt.rna.tf32.f32 (PTX ISA): 10 mantissa bits, to nearest, ties away from zero.
+void TestMatmul::tf32_rounding_is_cvt_rna_data() {
+    QTest::addColumn<uint>("in");
+    QTest::addColumn<uint>("out");
+    QTest::newRow("1 stays") << 0x3f800000u << 0x3f800000u;
+    QTest::newRow("below half drops") << 0x3f800fffu << 0x3f800000u;
+    QTest::newRow("tie from an even mantissa goes up (not to even)") << 0x3f801000u << 0x3f802000u;
+    QTest::newRow("negative tie goes away from zero") << 0xbf801000u << 0xbf802000u;
+    QTest::newRow("above half goes up") << 0x3f801001u << 0x3f802000u;
+    QTest::newRow("carry into the exponent") << 0x3fffffffu << 0x40000000u;
+    QTest::newRow("largest float rounds to Inf") << 0x7f7fffffu << 0x7f800000u;
+    QTest::newRow("just below the largest TF32 tie") << 0x7f7fefffu << 0x7f7fe000u;
+    QTest::newRow("subnormal below half") << 0x00000fffu << 0x00000000u;
+    QTest::newRow("subnormal tie") << 0x00001000u << 0x00002000u;
+    QTest::newRow("-0 stays") << 0x80000000u << 0x80000000u;
+    QTest::newRow("+Inf stays") << 0x7f800000u << 0x7f800000u;
+    QTest::newRow("-Inf stays") << 0xff800000u << 0xff800000u;
+}
+
+void TestMatmul::tf32_rounding_is_cvt_rna() {
+    QFETCH(uint, in);
+    QFETCH(uint, out);
+    QCOMPARE(bits_of(round_to_tf32(float_of(in))), std::uint32_t(out));
+}
+
+// big + small is x to about 2^-22 of x, both parts TF32 (13 low bits zero); Inf and NaN keep no small
+// part. (From 2^-96 up: below that the small part is subnormal and keeps fewer bits.)
+void TestMatmul::tf32_split_is_exact_to_fp32() {
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<std::uint32_t> any(0x0f800000u, 0x7f000000u);
+    for (int i = 0; i < 100000; ++i) {
+        const float x = float_of(any(rng) | (i % 2 ? 0x80000000u : 0u));
+        const Tf32Split s = split_tf32(x);
+        QVERIFY((bits_of(s.big) & 0x1fffu) == 0 && (bits_of(s.small) & 0x1fffu) == 0);
+        const double err = std::fabs(double(s.big) + double(s.small) - double(x));
+        QVERIFY2(err <= std::ldexp(std::fabs(double(x)), -22) + 1e-44, qPrintable(QString::number(double(x), 'g', 9)));
+    }
+    QCOMPARE(split_tf32(INFINITY).small, 0.0f);
+    QVERIFY(std::isinf(split_tf32(-INFINITY).big));
+    QVERIFY(std::isnan(split_tf32(NAN).big) && split_tf32(NAN).small == 0.0f);
+}
+
+// The PTX ISA's figures for mma.m16n8k8 .tf32: every element of A, B and C is held by exactly one
+// (lane, register), the inverses agree, and the figures' corner lanes hold what they show.
+void TestMatmul::mma_fragments_are_ptx_layout() {
+    int a_seen[16][8] = {}, b_seen[8][8] = {}, c_seen[16][8] = {};
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        for (unsigned r = 0; r < MmaShape::A_REGS; ++r) {
+            const unsigned row = mma_a_row(lane, r), col = mma_a_col(lane, r);
+            QVERIFY(row < 16 && col < 8);
+            ++a_seen[row][col];
+            QCOMPARE(mma_a_lane(row, col), lane);
+            QCOMPARE(mma_a_reg(row, col), r);
+        }
+        for (unsigned r = 0; r < MmaShape::B_REGS; ++r) {
+            const unsigned row = mma_b_row(lane, r), col = mma_b_col(lane, r);
+            QVERIFY(row < 8 && col < 8);
+            ++b_seen[row][col];
+            QCOMPARE(mma_b_lane(row, col), lane);
+            QCOMPARE(mma_b_reg(row, col), r);
+        }
+        for (unsigned r = 0; r < MmaShape::C_REGS; ++r) {
+            const unsigned row = mma_c_row(lane, r), col = mma_c_col(lane, r);
+            QVERIFY(row < 16 && col < 8);
+            ++c_seen[row][col];
+        }
+    }
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 8; ++j) QVERIFY(a_seen[i][j] == 1 && c_seen[i][j] == 1);
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) QCOMPARE(b_seen[i][j], 1);
+    // lane 0: a0 (0,0) a1 (8,0) a2 (0,4) a3 (8,4); b0 (0,0) b1 (4,0); c0 (0,0) c1 (0,1) c2 (8,0) c3 (8,1)
+    QCOMPARE(mma_a_row(0, 1), 8u);
+    QCOMPARE(mma_a_col(0, 2), 4u);
+    QCOMPARE(mma_b_row(0, 1), 4u);
+    QCOMPARE(mma_c_col(0, 1), 1u);
+    QCOMPARE(mma_c_row(0, 2), 8u);
+    // lane 31 (groupID 7, threadID_in_group 3): a3 (15,7); b0 (3,7) b1 (7,7); c0 (7,6) c3 (15,7)
+    QCOMPARE(mma_a_row(31, 3), 15u);
+    QCOMPARE(mma_a_col(31, 3), 7u);
+    QCOMPARE(mma_b_row(31, 0), 3u);
+    QCOMPARE(mma_b_col(31, 0), 7u);
+    QCOMPARE(mma_b_row(31, 1), 7u);
+    QCOMPARE(mma_c_row(31, 0), 7u);
+    QCOMPARE(mma_c_col(31, 0), 6u);
+    QCOMPARE(mma_c_row(31, 3), 15u);
+    QCOMPARE(mma_c_col(31, 3), 7u);
+    // lane 6 (groupID 1, threadID_in_group 2): a0 (1,2), b1 (6,1), c1 (1,5)
+    QCOMPARE(mma_a_row(6, 0), 1u);
+    QCOMPARE(mma_a_col(6, 0), 2u);
+    QCOMPARE(mma_b_row(6, 1), 6u);
+    QCOMPARE(mma_b_col(6, 1), 1u);
+    QCOMPARE(mma_c_col(6, 1), 5u);
+}
+
+// The emulated tensor-core kernels give, bit for bit, the MMA arithmetic written out per output: so
+// the staging, the fragments, the exchange between lanes and the stores lose or move nothing.
+void TestMatmul::tensor_core_mma_arithmetic_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("variant");
+    for (const Shape& s : QList<Shape>{{97, 33, 61}, {1, 65, 40}, {33, 17, 1}, {16, 8, 8}, {131, 40, 137}, {5, 3, 2}})
+        for (MatmulVariant v : {MatmulVariant::Tf32, MatmulVariant::Tf32x3})
+            QTest::newRow(qPrintable(shape_name(s) + " " + QString::fromStdString(matmul_variant_info(v)->name)))
+                << int(s.m) << int(s.k) << int(s.n) << int(v);
+}
+
+void TestMatmul::tensor_core_mma_arithmetic() {
+    QFETCH(int, m);
+    QFETCH(int, k);
+    QFETCH(int, n);
+    QFETCH(int, variant);
+    const Shape s{std::uint32_t(m), std::uint32_t(k), std::uint32_t(n)};
+    const auto a = random_matrix(std::uint64_t(m) * k, 21), b = random_matrix(std::uint64_t(k) * n, 22);
+    std::vector<float> got(std::size_t(m) * n, NAN);
+    const MatmulLaunch l = MatmulLaunch::of(MatmulVariant(variant), matmul_variant_info(MatmulVariant(variant))->fixed_block, 0);
+    const Status st = matmul_emulated({a.data(), b.data(), got.data(), s.m, s.k, s.n}, l);
+    QVERIFY2(st.is_ok(), st.message().c_str());
+    const bool one = MatmulVariant(variant) == MatmulVariant::Tf32;
+    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MatmulTensorCoreBody<1>::k_slice : MatmulTensorCoreBody<3>::k_slice);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(bits_of(got[i]) == bits_of(want[i]),
+                 qPrintable(QString("row %1 col %2: %3 vs %4").arg(i / n).arg(i % n).arg(double(got[i]), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));
+}
+
+// Against the exact product: 3xTF32 at most 2x fp32's error (fp32: every exact variant's bytes),
+// and far better than one TF32 pass, which stays within its tolerance.
+void TestMatmul::tensor_core_accuracy_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("n");
+    // 1 x N, N x 1, primes, and 1537 x 1023 @ 1023 x 769 scaled down by 8 (odd)
+    for (const Shape& s : QList<Shape>{{1, 257, 131}, {131, 257, 1}, {97, 33, 61}, {193, 129, 97}, {61, 509, 37}})
+        QTest::newRow(qPrintable(shape_name(s))) << int(s.m) << int(s.k) << int(s.n);
+}
+
+void TestMatmul::tensor_core_accuracy() {
+    QFETCH(int, m);
+    QFETCH(int, k);
+    QFETCH(int, n);
+    const Shape s{std::uint32_t(m), std::uint32_t(k), std::uint32_t(n)};
+    const auto a = random_matrix(std::uint64_t(m) * k, 31), b = random_matrix(std::uint64_t(k) * n, 32);
+    const std::vector<double> exact = exact_product(a, b, s);
+    const auto run = [&](MatmulVariant v) {
+        std::vector<float> c(std::size_t(m) * n, NAN);
+        const Status st = matmul_emulated({a.data(), b.data(), c.data(), s.m, s.k, s.n},
+                                          MatmulLaunch::of(v, matmul_variant_info(v)->fixed_block, 0));
+        if (!st) qFatal("%s", st.message().c_str());
+        return c;
+    };
+    std::vector<float> fp32(std::size_t(m) * n);
+    matmul_fma_loop({a.data(), b.data(), fp32.data(), s.m, s.k, s.n});
+    const double e32 = frobenius_error(fp32, exact);
+    const double e3x = frobenius_error(run(MatmulVariant::Tf32x3), exact);
+    const double e1x = frobenius_error(run(MatmulVariant::Tf32), exact);
+    qInfo("relative error (Frobenius) against the exact product: fp32 %.3g, 3xTF32 %.3g, TF32 %.3g", e32, e3x, e1x);
+    QVERIFY2(e3x <= 2 * e32, qPrintable(QString("3xTF32 %1 vs fp32 %2").arg(e3x).arg(e32)));
+    QVERIFY2(e1x > 10 * e3x, qPrintable(QString("TF32 %1 vs 3xTF32 %2").arg(e1x).arg(e3x)));
+    QVERIFY2(e1x < std::ldexp(1.0, -9), qPrintable(QString("TF32 %1").arg(e1x)));
 }
 
 QTEST_APPLESS_MAIN(TestMatmul)

@@ -29,6 +29,10 @@ constexpr Row kRows[] = {
     {MatmulVariant::BlocktileVec, 0, {81.125, 610, 20.121, 0.2575, 0.693}},
     {MatmulVariant::Warptile, 0, {152.875, 580, 20.001, 0.2568, 0.662}},
     {MatmulVariant::DoubleBuffer, 0, {75.188, 356, 12.077, 0.4424, 0.820}},
+    // The tensor-core rungs, the same way (2026-12-02; a K step's "instructions" include its share of
+    // the 16 x 8 x 8 MMAs): tf32 2 / 0.453, 4 / 0.572; 3xtf32 2 / 0.537, 2 / 0.545.
+    {MatmulVariant::Tf32, 0, {19.938, 285, 3.000, 0.2996, 0.614}},
+    {MatmulVariant::Tf32x3, 0, {63.500, 264, 3.000, 0.3254, 1.000}},
 };
 
 }  // namespace

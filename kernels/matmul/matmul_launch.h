@@ -11,7 +11,8 @@ namespace cvz {
 
 // The matmul family's variants, by their index in the table of matmul_variants.h (which names them:
 // "matmul_naive", "matmul_tiled", ...). A new variant adds its enumerator here and its spec there.
-enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec, Warptile, DoubleBuffer };
+enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec, Warptile, DoubleBuffer,
+                                        Tf32, Tf32x3 };
 
 // Before the catalogue the kernel choice was MatmulKernel { Naive, Tiled }; it is now the variant.
 using MatmulKernel = MatmulVariant;

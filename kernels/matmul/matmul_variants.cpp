@@ -1,5 +1,8 @@
 #include "matmul_variants.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace cvz {
 
 namespace {
@@ -17,6 +20,33 @@ std::vector<KernelInfo> build_catalogue() {
 const std::vector<KernelInfo>& matmul_catalogue() {
     static const std::vector<KernelInfo> entries = build_catalogue();
     return entries;
+}
+
+double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k) {
+    const KernelInfo* info = matmul_variant_info(variant);
+    if (!info) return 0;
+    double tolerance = 0;
+    with_matmul_variant(variant, info->tiles.empty() ? 0u : info->tiles.front(), [&](auto body) {
+        using Body = decltype(body);
+        unsigned bits = 24;
+        if constexpr (has_operand_bits<Body>::value) bits = Body::operand_bits;
+        tolerance = bits < 24 ? std::ldexp(1.0, -9) * std::sqrt(std::max(1.0, double(k)))
+                              : 1e-5 * std::max(1.0, double(k) / 64);
+    });
+    return tolerance;
+}
+
+double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum) {
+    const KernelInfo* info = matmul_variant_info(variant);
+    if (!info) return 0;
+    double bound = 0;
+    with_matmul_variant(variant, info->tiles.empty() ? 0u : info->tiles.front(), [&](auto body) {
+        using Body = decltype(body);
+        if constexpr (has_passes<Body>::value)
+            bound = (std::ceil(double(k) / 8) * Body::passes + std::ceil(double(k) / Body::k_slice)) *
+                    std::ldexp(abs_product_sum, -22);
+    });
+    return bound;
 }
 
 const KernelInfo* matmul_variant_info(MatmulVariant variant) {

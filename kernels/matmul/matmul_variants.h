@@ -14,6 +14,7 @@
 #include "matmul_double_buffer.h"
 #include "matmul_body.h"
 #include "matmul_launch.h"
+#include "matmul_tensor_core.h"
 
 namespace cvz {
 
@@ -218,14 +219,78 @@ struct MatmulDoubleBuffer : VariantDefaults {
     template <unsigned> using body = MatmulDoubleBufferBody;
 };
 
+// The tensor-core rungs (matmul_tensor_core.h): 128 x 128 outputs per block, BK = 16 through two
+// cp.async stages, 8 warps of 64 x 32 outputs, each a 4 x 4 grid of mma.sync m16n8k8 TF32 tiles.
+// Chosen on the H200 at 4096^3 (bench_matmul_gpu_tc_configs) among BK 16 and 32, 2 to 4 stages,
+// 128 x 256, 256 x 128, 128 x 64 and 64 x 128 block tiles and 8 or 16 warps: for TF32 the others were
+// within 7% (BK 32 and 3 stages, 107 KiB of shared memory, 4% faster, would need the launchers to opt
+// in beyond 48 KiB); for 3xTF32, 16 warps of 32 x 32 (128 registers) ran 16% slower than these 8 of
+// 250 registers.
+// Not bit-identical to the fp32 rungs (TF32 operands, the tensor cores' own sums): exact = false, and
+// each says what a test may expect of it (operand_bits, matmul_test_tolerance).
+template <unsigned PASSES>
+struct MatmulTensorCoreBody {
+    using Tiles = TensorCoreTiles<128, 128, 16, 2, 4, 2>;
+    static constexpr unsigned passes = PASSES;
+    static constexpr unsigned operand_bits = PASSES == 1 ? 11 : 24;  // significand bits of a product's factors, about
+    static constexpr unsigned k_slice = Tiles::BK;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = Tiles::THREADS;
+    static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
+    static constexpr KernelResources ptxas{PASSES == 1 ? 120 : 250, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(Tiles::SHARED_FLOATS) * sizeof(float); }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_tensor_core<Tiles, PASSES>(ctx, p);
+    }
+};
+
+struct MatmulTf32 : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::Tf32;
+    static constexpr const char* name = "matmul_tf32";
+    static constexpr const char* title =
+        "tensor cores: mma.sync m16n8k8 on A and B rounded to TF32, 128x128 block tile fed by cp.async, 64x32 warp tiles";
+    static constexpr const char* label = "TF32 mma";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulTensorCoreBody<1>::max_threads, 1, 1};
+    static constexpr bool exact = false;
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = 128 * 128 / MatmulTensorCoreBody<1>::max_threads;
+    template <unsigned> using body = MatmulTensorCoreBody<1>;
+};
+
+struct MatmulTf32x3 : MatmulTf32 {
+    static constexpr MatmulVariant id = MatmulVariant::Tf32x3;
+    static constexpr const char* name = "matmul_3xtf32";
+    static constexpr const char* title =
+        "tensor cores at fp32 accuracy: A and B split into TF32 big and small parts, three mma.sync per tile "
+        "(small x big, big x small, big x big)";
+    static constexpr const char* label = "3xTF32 mma";
+    static constexpr Dim3 fixed_block{MatmulTensorCoreBody<3>::max_threads, 1, 1};
+    static constexpr unsigned items_per_thread = 128 * 128 / MatmulTensorCoreBody<3>::max_threads;
+    template <unsigned> using body = MatmulTensorCoreBody<3>;
+};
+
 using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec,
-                                   MatmulWarptile, MatmulDoubleBuffer>;
+                                   MatmulWarptile, MatmulDoubleBuffer, MatmulTf32, MatmulTf32x3>;
 
 // A body with min_blocks asks the compiler to fit that many blocks an SM (matmul_kernels.cuh).
 template <class Body, class = void>
 struct has_min_blocks : std::false_type {};
 template <class Body>
 struct has_min_blocks<Body, std::void_t<decltype(Body::min_blocks)>> : std::true_type {};
+
+// A tensor-core body says how many MMAs it makes per tile and k-step (1 for TF32, 3 for 3xTF32).
+template <class Body, class = void>
+struct has_passes : std::false_type {};
+template <class Body>
+struct has_passes<Body, std::void_t<decltype(Body::passes)>> : std::true_type {};
+
+// A body whose products are not of fp32 factors says how many significand bits its factors keep.
+template <class Body, class = void>
+struct has_operand_bits : std::false_type {};
+template <class Body>
+struct has_operand_bits<Body, std::void_t<decltype(Body::operand_bits)>> : std::true_type {};
 
 // The dispatcher: f(Body{}) with the body of `variant` for `tile` (ignored by variants without one).
 template <class F>
@@ -236,6 +301,17 @@ template <class F>
 Status with_matmul_variant(const MatmulLaunch& launch, F&& f) {
     return with_matmul_variant(launch.kernel, launch.tile, std::forward<F>(f));
 }
+
+// The largest matmul_max_relative_error a test may expect against the float64 reference for operands
+// in [-1, 1] and K products: 1e-5 * max(1, K / 64) for fp32 products (float accumulation), and
+// 2^-9 * sqrt(K) for TF32 factors (each rounded by up to 2^-11 of itself, the errors of K products
+// adding up like a random walk; a wrong fragment or tile gives errors near 1). 0 for an unknown variant.
+double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
+
+// The largest |gpu - emulator| of one output of K products whose absolute values sum to
+// abs_product_sum: 0 for the variants that are bit-identical on both; for the tensor-core rungs
+// (ceil(K / 8) * passes + ceil(K / BK)) * 2^-22 * abs_product_sum (matmul_tensor_core.h says why).
+double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
 
 // The family's catalogue entries, in table order.
 const std::vector<KernelInfo>& matmul_catalogue();

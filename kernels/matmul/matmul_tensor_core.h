@@ -1,0 +1,217 @@
+#pragma once
+// The matmul ladder's tensor-core rungs: a BM x BN block tile, K staged BK at a time through STAGES
+// shared buffers filled by cp.async (the copy of tile kt + STAGES - 1 in flight while tile kt is
+// multiplied, one barrier per tile), WARPS_M x WARPS_N warps each owning a WM x WN tile of C made of
+// MI x NI mma.sync m16n8k8 TF32 tiles (mma_tf32.h), fragments read from shared memory with plain
+// 32-bit loads (ldmatrix moves 16-bit rows; TF32 elements are 32-bit, so the pads below make the
+// fragment loads conflict-free instead).
+//  - PASSES = 1 (matmul_tf32): each element of A and B rounded to TF32 (cvt.rna), one MMA per tile.
+//  - PASSES = 3 (matmul_3xtf32): x = big + small, both TF32; a_small b_big, then a_big b_small, then
+//    a_big b_big (small terms first, so they are not lost under the big ones) into a per-K-tile sum
+//    that one fp32 add puts into the output's (see the body); a_small b_small (about 2^-22 of the
+//    product) is dropped. The error is then near fp32's.
+// Shared layout per stage: A as BM rows of BK (+4 pad: rows 20 floats apart put the 8 rows x 4
+// columns of a fragment load on 32 different banks), B as BK rows of BN (+8 pad, likewise for its 4
+// rows x 8 columns). Elements past M, N or K are copied as zeros; outputs past M or N are not stored.
+//
+// GPU and emulator: the staging, the rounding and the fragments are the same code and give the same
+// bits; the MMA's own sum of 8 products and the accumulator is the hardware's (undocumented) on the
+// GPU and the model of mma_tf32.h on the emulator. Each MMA's sum may round
+// differently (each side within an ulp of the exact sum, and the running sum is at most sum |a_k b_k|),
+// and a difference, once made, is carried along; 3xTF32's fp32 add per K-tile may round a
+// different sum differently once more: |gpu - emu| <= (ceil(K / 8) * PASSES + ceil(K / BK)) * 2^-22 *
+// sum_k |a_k b_k|, the bound tst_matmul_cuda checks (matmul_gpu_emulator_bound).
+#include <cstdint>
+
+#include "../core/index_math.h"
+#include "../core/vec16.h"
+#include "matmul_blocktiling.h"
+#include "matmul_body.h"
+#include "matmul_problem.h"
+#include "mma_tf32.h"
+
+namespace cvz {
+
+template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned WARPS_M_, unsigned WARPS_N_, unsigned STAGES_>
+struct TensorCoreTiles {
+    static constexpr unsigned BM = BM_, BN = BN_, BK = BK_, WARPS_M = WARPS_M_, WARPS_N = WARPS_N_, STAGES = STAGES_;
+    static constexpr unsigned WARPS = WARPS_M * WARPS_N, THREADS = WARPS * 32;
+    static constexpr unsigned WM = BM / WARPS_M, WN = BN / WARPS_N;          // a warp's tile of C
+    static constexpr unsigned MI = WM / MmaShape::M, NI = WN / MmaShape::N;  // its MMAs per k-step
+    static constexpr unsigned LDA = BK + 4, LDB = BN + 8;                    // padded rows (floats)
+    static constexpr unsigned STAGE_FLOATS = BM * LDA + BK * LDB;
+    static constexpr unsigned SHARED_FLOATS = STAGES * STAGE_FLOATS;
+    static constexpr unsigned A_CHUNKS = BM * BK / 4 / THREADS, B_CHUNKS = BK * BN / 4 / THREADS;  // 16 bytes each
+    static_assert(WM % MmaShape::M == 0 && WN % MmaShape::N == 0 && BK % MmaShape::K == 0, "whole MMA tiles");
+    static_assert(A_CHUNKS * THREADS * 4 == BM * BK && B_CHUNKS * THREADS * 4 == BK * BN, "whole chunks per thread");
+    static_assert(STAGES >= 2, "a copy in flight while a tile is multiplied");
+};
+
+struct alignas(8) Float2 {
+    float x, y;
+};
+
+// Issues the copies of the K-tile starting at k0 into one stage: 16 bytes at a time when a row of
+// the matrix is whole 16-byte vectors (vec_a: K % 4 == 0 and A aligned; vec_b likewise), else 4.
+template <class S, class Ctx>
+CVZ_HD void copy_tile_async(const Ctx& ctx, const MatmulProblem& p, float* stage, unsigned tid, std::uint64_t row0,
+                            std::uint64_t col0, std::uint64_t k0, bool vec_a, bool vec_b) {
+    float* const as = stage;
+    float* const bs = stage + S::BM * S::LDA;
+    CVZ_UNROLL for (unsigned v = 0; v < S::A_CHUNKS; ++v) {
+        const unsigned e = tid + v * S::THREADS;
+        const unsigned r = e / (S::BK / 4), kc = (e % (S::BK / 4)) * 4;
+        const std::uint64_t gr = row0 + r, gk = k0 + kc;
+        float* const dst = as + r * S::LDA + kc;
+        if (vec_a) {
+            const bool in = gr < p.m && gk < p.k;
+            copy_async16(ctx, dst, in ? p.a + a_index(p, gr, gk) : p.a, in);
+        } else {
+            CVZ_UNROLL for (unsigned q = 0; q < 4; ++q) {
+                const bool in = gr < p.m && gk + q < p.k;
+                copy_async4(ctx, dst + q, in ? p.a + a_index(p, gr, gk + q) : p.a, in);
+            }
+        }
+    }
+    CVZ_UNROLL for (unsigned v = 0; v < S::B_CHUNKS; ++v) {
+        const unsigned e = tid + v * S::THREADS;
+        const unsigned kr = e / (S::BN / 4), c = (e % (S::BN / 4)) * 4;
+        const std::uint64_t gk = k0 + kr, gc = col0 + c;
+        float* const dst = bs + kr * S::LDB + c;
+        if (vec_b) {
+            const bool in = gk < p.k && gc < p.n;
+            copy_async16(ctx, dst, in ? p.b + b_index(p, gk, gc) : p.b, in);
+        } else {
+            CVZ_UNROLL for (unsigned q = 0; q < 4; ++q) {
+                const bool in = gk < p.k && gc + q < p.n;
+                copy_async4(ctx, dst + q, in ? p.b + b_index(p, gk, gc + q) : p.b, in);
+            }
+        }
+    }
+}
+
+// This lane's A fragments (MI tiles of 16 x 8) and B fragments (NI tiles of 8 x 8) of the k-step at
+// column ks of the stage, as stored (fp32).
+template <class S, class Ctx>
+CVZ_HD void load_fragments(const Ctx& ctx, const float* stage, unsigned lane, unsigned wm0, unsigned wn0, unsigned ks,
+                           float (&a)[S::MI][4], float (&b)[S::NI][2]) {
+    const float* const as = stage;
+    const float* const bs = stage + S::BM * S::LDA;
+    CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi)
+        CVZ_UNROLL for (unsigned r = 0; r < MmaShape::A_REGS; ++r)
+            a[mi][r] = ctx.load(as + (wm0 + mi * MmaShape::M + mma_a_row(lane, r)) * S::LDA + ks + mma_a_col(lane, r));
+    CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+        CVZ_UNROLL for (unsigned r = 0; r < MmaShape::B_REGS; ++r)
+            b[ni][r] = ctx.load(bs + (ks + mma_b_row(lane, r)) * S::LDB + wn0 + ni * MmaShape::N + mma_b_col(lane, r));
+}
+
+// One k-step of 8 for the warp tile: one TF32 MMA per tile, or three (3xTF32).
+template <class S, unsigned PASSES, class Ctx>
+CVZ_HD void multiply_k_step(const Ctx& ctx, float (&acc)[S::MI][S::NI][4], const float (&a)[S::MI][4],
+                            const float (&b)[S::NI][2]) {
+    if constexpr (PASSES == 1) {
+        float at[S::MI][4], bt[S::NI][2];
+        CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi)
+            CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) at[mi][r] = round_to_tf32(a[mi][r]);
+        CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+            CVZ_UNROLL for (unsigned r = 0; r < 2; ++r) bt[ni][r] = round_to_tf32(b[ni][r]);
+        warp_mma_tf32(ctx, acc, at, bt);
+    } else {
+        static_assert(PASSES == 3, "one TF32 pass or three");
+        // The big parts twice: as they are for big x big, and with Inf and NaN made 0 for the terms
+        // with a small part (Inf x small would otherwise add an Inf of the small part's sign).
+        float a_big[S::MI][4], a_small[S::MI][4], a_fin[S::MI][4], b_big[S::NI][2], b_small[S::NI][2], b_fin[S::NI][2];
+        CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) {
+            const Tf32Split s = split_tf32(a[mi][r]);
+            a_big[mi][r] = s.big, a_small[mi][r] = s.small;
+            a_fin[mi][r] = std::isfinite(s.big) ? s.big : 0.0f;
+        }
+        CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni) CVZ_UNROLL for (unsigned r = 0; r < 2; ++r) {
+            const Tf32Split s = split_tf32(b[ni][r]);
+            b_big[ni][r] = s.big, b_small[ni][r] = s.small;
+            b_fin[ni][r] = std::isfinite(s.big) ? s.big : 0.0f;
+        }
+        warp_mma_tf32(ctx, acc, a_small, b_fin);
+        warp_mma_tf32(ctx, acc, a_fin, b_small);
+        warp_mma_tf32(ctx, acc, a_big, b_big);
+    }
+}
+
+// Writes the warp's accumulators: lane holds rows g and g + 8, columns 2t and 2t + 1 of each tile
+// (mma_fragment.h); a pair as one 8-byte store when N is even and C 8-byte aligned.
+template <class S, class Ctx>
+CVZ_HD void store_tensor_core_outputs(const Ctx& ctx, const MatmulProblem& p, const float (&acc)[S::MI][S::NI][4],
+                                      unsigned lane, std::uint64_t r0, std::uint64_t c0) {
+    const bool pairs = p.n % 2 == 0 && (reinterpret_cast<std::uintptr_t>(p.c) & 7u) == 0;
+    CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+        CVZ_UNROLL for (unsigned h = 0; h < 2; ++h) {
+            const std::uint64_t r = r0 + mi * MmaShape::M + mma_c_row(lane, 2 * h);
+            const std::uint64_t c = c0 + ni * MmaShape::N + mma_c_col(lane, 0);
+            if (r >= p.m || c >= p.n) continue;
+            const float x = acc[mi][ni][2 * h], y = acc[mi][ni][2 * h + 1];
+            if (pairs) {
+                ctx.store(reinterpret_cast<Float2*>(p.c + c_index(p, r, c)), Float2{x, y});
+            } else {
+                ctx.store(p.c + c_index(p, r, c), x);
+                if (c + 1 < p.n) ctx.store(p.c + c_index(p, r, c + 1), y);
+            }
+        }
+}
+
+// The body. Barrier per K-tile: after it, tile kt is in its stage for every thread (each waited for
+// its own copies, then all met) and every thread has finished multiplying tile kt - 1, whose stage
+// the copies issued next overwrite.
+template <class S, unsigned PASSES, class Ctx>
+CVZ_HD void matmul_tensor_core(const Ctx& ctx, const MatmulProblem& p) {
+    float* const smem = ctx.template shared<float>();
+    const unsigned tid = unsigned(linear_thread_id(ctx.thread_idx(), ctx.block_dim()));
+    const unsigned lane = tid % 32, warp = tid / 32;
+    const unsigned wm0 = (warp / S::WARPS_N) * S::WM, wn0 = (warp % S::WARPS_N) * S::WN;
+    const std::uint64_t row0 = std::uint64_t(ctx.block_idx().y) * S::BM, col0 = std::uint64_t(ctx.block_idx().x) * S::BN;
+    const bool vec_a = p.k % 4 == 0 && is_aligned16(p.a);
+    const bool vec_b = p.n % 4 == 0 && is_aligned16(p.b);
+    float acc[S::MI][S::NI][4];
+    CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+        CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) acc[mi][ni][r] = 0.0f;
+    const std::uint32_t tiles = tile_phases(p.k, S::BK);
+    CVZ_UNROLL for (unsigned s = 0; s + 1 < S::STAGES; ++s) {
+        if (s < tiles) copy_tile_async<S>(ctx, p, smem + s * S::STAGE_FLOATS, tid, row0, col0, std::uint64_t(s) * S::BK, vec_a, vec_b);
+        async_commit(ctx);
+    }
+    for (std::uint32_t kt = 0; kt < tiles; ++kt) {
+        async_wait<S::STAGES - 2>(ctx);
+        ctx.sync();
+        const std::uint32_t next = kt + S::STAGES - 1;
+        if (next < tiles)
+            copy_tile_async<S>(ctx, p, smem + (next % S::STAGES) * S::STAGE_FLOATS, tid, row0, col0,
+                               std::uint64_t(next) * S::BK, vec_a, vec_b);
+        async_commit(ctx);
+        const float* const stage = smem + (kt % S::STAGES) * S::STAGE_FLOATS;
+        if constexpr (PASSES == 1) {
+            CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
+                float a[S::MI][4], b[S::NI][2];
+                load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);
+                multiply_k_step<S, PASSES>(ctx, acc, a, b);
+            }
+        } else {
+            // The tensor cores sum each MMA's terms truncated (toward zero) at the largest term's
+            // scale (bench_matmul_gpu_mma_probe), so MMAs onto the running sum lose a part of its
+            // last place each time, all in one direction: at 4096^3 that made 3xTF32 25x less
+            // accurate than fp32. The tile's MMAs go into a sum of their own, started at zero and
+            // added to the running sum by one rounded fp32 add per K-tile.
+            float part[S::MI][S::NI][4];
+            CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+                CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) part[mi][ni][r] = 0.0f;
+            CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
+                float a[S::MI][4], b[S::NI][2];
+                load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);
+                multiply_k_step<S, PASSES>(ctx, part, a, b);
+            }
+            CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
+                CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) acc[mi][ni][r] += part[mi][ni][r];
+        }
+    }
+    store_tensor_core_outputs<S>(ctx, p, acc, lane, row0 + wm0, col0 + wn0);
+}
+
+}  // namespace cvz

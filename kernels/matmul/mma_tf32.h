@@ -1,0 +1,225 @@
+#pragma once
+// The tensor-core pieces of the TF32 matmul bodies, each with a GPU form and an emulator form:
+//  - round_to_tf32: cvt.rna.tf32.f32 on the GPU; on the host the same rounding by integer arithmetic
+//    (10 mantissa bits kept, to nearest, ties away from zero; Inf and NaN unchanged);
+//  - copy_async / async_commit / async_wait: cp.async from global to shared memory on the GPU (zero
+//    fill past the matrix), an immediate traced copy on the emulator;
+//  - warp_mma_tf32: a warp tile of mma.sync m16n8k8 TF32 MMAs. On the GPU the PTX instruction. On the
+//    emulator the 32 lanes of a warp are fibers that each hold only their own fragments, so the
+//    lanes publish their fragments in an exchange area, meet at a barrier, each computes its own
+//    elements of the 16 x 8 tiles from the warp's fragments (mma_fragment.h), and meet again before
+//    the area is reused. The exchange and its barriers are the emulator's machinery, not the
+//    kernel's: they are not traced (a traced context's base() runs them), and the area is the host
+//    thread's, not the block's shared memory, so no caller has to size shared memory for it (the
+//    emulator runs a block's fibers on one host thread, one block at a time: emulate_fibers.cpp).
+//
+// The emulator's MMA arithmetic, as bench_matmul_gpu_mma_probe found the H200's: the products of TF32
+// values are exact; c and the 8 products are each truncated toward zero to a multiple of
+// 2^(e - 25), e the exponent of the largest of them (23 fraction bits and 2 more), summed exactly, and
+// the sum truncated toward zero to float. Over 2.56 million outputs of single MMAs this reproduced the
+// GPU's bits for 95.4% (uniform operands 97.8%, exponents spread over 2^+-12 88.6%, c 64x the products
+// 99.96%); an exactly rounded sum, 63.6%; the rest of the probe's models less. The hardware's rule is
+// not documented and this is not all of it: the GPU and the emulator agree within the bound stated in
+// matmul_tensor_core.h (tested by tst_matmul_cuda), not bit for bit.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../core/dim3.h"
+#include "../core/host_device.h"
+#include "../core/vec16.h"
+#include "mma_fragment.h"
+
+namespace cvz {
+
+CVZ_HD float round_to_tf32(float x) {
+#if defined(__CUDA_ARCH__)
+    std::uint32_t u;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
+    return __uint_as_float(u);
+#else
+    std::uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    if ((u & 0x7f800000u) != 0x7f800000u) {  // finite: add half of the 13 dropped bits' unit, then drop them
+        u += 0x1000u;                          // on the magnitude (sign apart): ties go away from zero
+        u &= 0xffffe000u;                      // a carry out of the mantissa rounds up to the next binade, or Inf
+    }
+    float r;
+    std::memcpy(&r, &u, sizeof r);
+    return r;
+#endif
+}
+
+// x = big + small with both TF32 (3xTF32): small is x - big rounded again, and 0 when big is not finite
+// (Inf - Inf would make a NaN where the product is Inf).
+struct Tf32Split {
+    float big, small;
+};
+CVZ_HD Tf32Split split_tf32(float x) {
+    const float big = round_to_tf32(x);
+    return {big, std::isfinite(big) ? round_to_tf32(x - big) : 0.0f};
+}
+
+// 16 bytes from global memory into shared memory, or zeros when `valid` is false. Both addresses are
+// 16-byte aligned.
+template <class Ctx>
+CVZ_HD void copy_async16(const Ctx& ctx, float* shared_dst, const float* global_src, bool valid) {
+#if defined(__CUDA_ARCH__)
+    (void)ctx;
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(global_src), "r"(valid ? 16 : 0));
+#else
+    ctx.store(reinterpret_cast<Float4*>(shared_dst),
+              valid ? ctx.load(reinterpret_cast<const Float4*>(global_src)) : Float4{0.0f, 0.0f, 0.0f, 0.0f});
+#endif
+}
+
+// 4 bytes likewise (the edges of a matrix whose rows are not whole 16-byte vectors).
+template <class Ctx>
+CVZ_HD void copy_async4(const Ctx& ctx, float* shared_dst, const float* global_src, bool valid) {
+#if defined(__CUDA_ARCH__)
+    (void)ctx;
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(global_src), "r"(valid ? 4 : 0));
+#else
+    ctx.store(shared_dst, valid ? ctx.load(global_src) : 0.0f);
+#endif
+}
+
+// Ends a group of copies (cp.async.commit_group).
+template <class Ctx>
+CVZ_HD void async_commit(const Ctx&) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.commit_group;" ::);
+#endif
+}
+
+// Waits until at most PENDING groups of this thread's copies are in flight (cp.async.wait_group).
+// The emulator's copies are done when issued.
+template <unsigned PENDING, class Ctx>
+CVZ_HD void async_wait(const Ctx&) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING));
+#endif
+}
+
+namespace detail {
+
+template <class Ctx, class = void>
+struct has_base_context : std::false_type {};
+template <class Ctx>
+struct has_base_context<Ctx, std::void_t<decltype(std::declval<const Ctx&>().base())>> : std::true_type {};
+
+// The emulator's own barrier for the fragment exchange: the plain context's sync(), never a traced one
+// (the GPU kernel has no such barrier, so the trace must not show one).
+template <class Ctx>
+void exchange_barrier(const Ctx& ctx) {
+    if constexpr (has_base_context<Ctx>::value) ctx.base().sync();
+    else ctx.sync();
+}
+
+// The binary exponent of a nonzero normal double (every float and every product of two floats is one).
+inline int exponent_of(double x) {
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return int((u >> 52) & 0x7ff) - 1023;
+}
+
+// 2^e for e in double's normal range.
+inline double power_of_two(int e) {
+    const std::uint64_t u = std::uint64_t(e + 1023) << 52;
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// The sum of one MMA: c + t[0] + ... + t[7], the t exact products (see above). Scaling by powers of
+// two is exact here (exponents from about -300 to 256), so x * 2^(25 - e) truncated and scaled back
+// is x truncated to a multiple of 2^(e - 25).
+inline float tensor_core_sum(float c, const double (&t)[8]) {
+    double plain = c;
+    int emax = c != 0.0f ? exponent_of(double(c)) : INT_MIN;
+    for (double x : t) {
+        plain += x;
+        if (x != 0) emax = std::max(emax, exponent_of(x));
+    }
+    if (!std::isfinite(plain) || emax == INT_MIN) return float(plain);  // Inf, NaN (IEEE rules), or all zero
+    const double up = power_of_two(25 - emax), down = power_of_two(emax - 25);
+    double sum = std::trunc(double(c) * up);  // in units of 2^(emax - 25): whole numbers under 2^27, exact
+    for (double x : t) sum += std::trunc(x * up);
+    sum *= down;
+    float f = float(sum);  // to nearest, then back toward zero when that went up in magnitude
+    if (std::fabs(double(f)) > std::fabs(sum)) f = std::nextafter(f, 0.0f);
+    return f;
+}
+
+// One element of D = A B + C from the warp's published fragments: xa[(mi * 4 + reg) * 32 + lane],
+// xb[(ni * 2 + reg) * 32 + lane].
+inline float emulated_mma_element(const float* xa, const float* xb, unsigned mi, unsigned ni, unsigned row,
+                                  unsigned col, float c) {
+    double t[MmaShape::K];
+    for (unsigned k = 0; k < MmaShape::K; ++k)
+        t[k] = double(xa[(mi * 4 + mma_a_reg(row, k)) * 32 + mma_a_lane(row, k)]) *
+               double(xb[(ni * 2 + mma_b_reg(k, col)) * 32 + mma_b_lane(k, col)]);  // exact: 11-bit significands
+    return tensor_core_sum(c, t);
+}
+
+// The host thread's exchange area, at least `floats` long. Every fiber of the block asks for the
+// same size, and the first asks before any fiber has written, so growing it loses nothing.
+inline float* emulator_exchange(std::size_t floats) {
+    thread_local std::vector<float> area;
+    if (area.size() < floats) area.resize(floats);
+    return area.data();
+}
+
+}  // namespace detail
+
+// Floats of the emulator's exchange area for one warp of an MI x NI warp tile.
+template <unsigned MI, unsigned NI>
+constexpr unsigned mma_exchange_floats_per_warp() { return (MI * MmaShape::A_REGS + NI * MmaShape::B_REGS) * 32; }
+
+// acc[mi][ni] += A[mi] B[ni] for a warp tile of MI x NI MMAs: a[mi] is this lane's A fragment of the
+// mi-th 16 x 8 tile of A, b[ni] its B fragment of the ni-th 8 x 8 tile of B, all TF32 values (already
+// rounded). Every thread of the block calls it at the same point (the emulator's barriers are the
+// block's).
+template <unsigned MI, unsigned NI, class Ctx>
+CVZ_HD void warp_mma_tf32(const Ctx& ctx, float (&acc)[MI][NI][4], const float (&a)[MI][4], const float (&b)[NI][2]) {
+#if defined(__CUDA_ARCH__)
+    (void)ctx;
+#pragma unroll
+    for (unsigned mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (unsigned ni = 0; ni < NI; ++ni)
+            asm(  // not volatile: no effect but its outputs, so the compiler may schedule it
+                "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                "{%0,%1,%2,%3};"
+                : "+f"(acc[mi][ni][0]), "+f"(acc[mi][ni][1]), "+f"(acc[mi][ni][2]), "+f"(acc[mi][ni][3])
+                : "r"(__float_as_uint(a[mi][0])), "r"(__float_as_uint(a[mi][1])), "r"(__float_as_uint(a[mi][2])),
+                  "r"(__float_as_uint(a[mi][3])), "r"(__float_as_uint(b[ni][0])), "r"(__float_as_uint(b[ni][1])));
+#else
+    const unsigned tid = unsigned(linear_thread_id(ctx.thread_idx(), ctx.block_dim()));
+    const unsigned lane = tid % kWarpSize, warp = tid / kWarpSize;
+    const unsigned warps = (ctx.block_dim().volume() + kWarpSize - 1) / kWarpSize;
+    constexpr unsigned per_warp = mma_exchange_floats_per_warp<MI, NI>();
+    float* const xa = detail::emulator_exchange(std::size_t(warps) * per_warp) + std::size_t(warp) * per_warp;
+    float* const xb = xa + MI * MmaShape::A_REGS * 32;
+    for (unsigned mi = 0; mi < MI; ++mi)
+        for (unsigned r = 0; r < MmaShape::A_REGS; ++r) xa[(mi * 4 + r) * 32 + lane] = a[mi][r];
+    for (unsigned ni = 0; ni < NI; ++ni)
+        for (unsigned r = 0; r < MmaShape::B_REGS; ++r) xb[(ni * 2 + r) * 32 + lane] = b[ni][r];
+    detail::exchange_barrier(ctx);
+    for (unsigned mi = 0; mi < MI; ++mi)
+        for (unsigned ni = 0; ni < NI; ++ni)
+            for (unsigned r = 0; r < MmaShape::C_REGS; ++r)
+                acc[mi][ni][r] = detail::emulated_mma_element(xa, xb, mi, ni, mma_c_row(lane, r), mma_c_col(lane, r),
+                                                              acc[mi][ni][r]);
+    detail::exchange_barrier(ctx);
+#endif
+}
+
+}  // namespace cvz
