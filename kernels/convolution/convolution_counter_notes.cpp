@@ -26,6 +26,14 @@ std::string ConvolutionFamily::counter_note(const std::string& name) {
          "68,288 stores at 3x3, 23,374 to 99,328 at 7x7) and up to 3% to the loads' wavefronts, which the addresses do not make (the emulator counts "
          "none for the stores, and the GPU none at 97x61): a guess, not checked, is contention with the global loads' "
          "L1 traffic when several blocks share an SM."},
+        {"conv_constant",
+         "Not compared with Nsight Compute yet. The image's loads are conv_naive's; the mask's are constant-memory "
+         "requests, which Nsight Compute counts apart from the L1's global and shared figures: here they are the "
+         "constant figures beside the ten (a warp reading one word is served at once, distinct words serialise)."},
+        {"conv_tiled_cached",
+         "Not compared with Nsight Compute yet. The tile's own pixels come from shared memory and the halo's from "
+         "global loads that mostly hit the L1 (its neighbours' tiles were read moments before): the sectors here "
+         "count requests, not misses, so they overstate what reaches the L2."},
     };
     const auto it = notes.find(name);
     return it == notes.end() ? std::string() : it->second;

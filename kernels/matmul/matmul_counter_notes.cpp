@@ -57,6 +57,12 @@ std::string MatmulFamily::counter_note(const std::string& name) {
          "issues one predicated instruction per iteration and groups the lanes by iteration. Grouped by iteration, "
          "the same addresses give exactly Nsight Compute's figures: 3,728 sectors at 97x33@33x61 and 40,960 at "
          "257x129@129x255 (4,196 and 42,176 by the definition)."},
+        {"matmul_tf32", "Not compared with Nsight Compute yet. On the GPU the A and B tiles reach shared memory "
+                        "through cp.async (global to shared without passing through registers), the fragments are "
+                        "read with 32-bit shared loads from a padded layout, and mma.sync itself reads registers, not "
+                        "memory: the figures here are those of the source's loads and stores."},
+        {"matmul_3xtf32", "Not compared with Nsight Compute yet. Its memory traffic is matmul_tf32's (the same tiles "
+                          "through cp.async and the same fragment loads); it issues three MMAs where that issues one."},
     };
     const auto it = notes.find(name);
     return it == notes.end() ? std::string() : it->second;
