@@ -74,7 +74,7 @@ void TestConvolutionPage::the_page_runs_the_sample_and_draws_the_tiles() {
     QTRY_VERIFY_WITH_TIMEOUT(session->completedRuns() >= 2 && !session->running(), kTimeoutMs);
     const QString text = page->inspection(QPoint(1, 0));
     QVERIFY2(text.contains(QStringLiteral("thread (1, 0) of block (0, 0)")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("11 outside the image read as 0")), qPrintable(text));  // 2 rows of 5 + 1
+    QVERIFY2(text.contains(QStringLiteral("13 outside the image read as 0")), qPrintable(text));  // 2 rows of 5, and column -1 of the 3 rows inside
     QVERIFY2(!text.contains(QStringLiteral("differs")), qPrintable(text));  // the inspector's sum is the kernel's
     QCOMPARE(w.inspector()->plainText().trimmed(), text.trimmed());
 

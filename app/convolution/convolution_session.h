@@ -44,6 +44,7 @@ public:
     QString file() const { return file_; }
     QImage image() const { return image_; }  // the photo, RGB888
     QImage grayImage() const { return gray_image_; }  // its grayscale: what the kernel convolves
+    const std::vector<std::uint8_t>& grayBytes() const { return gray_; }  // the same, width*height bytes
     QSize imageSize() const { return image_.size(); }
 
     // ---- the mask ----

@@ -1,5 +1,6 @@
 #include "app/family/app_family.h"
 
+#include "app/convolution/convolution_app_problem.h"
 #include "app/grayscale/grayscale_problem.h"
 #include "app/matmul/matmul_app_problem.h"
 
@@ -10,6 +11,7 @@ const std::vector<AppFamily>& app_families() {
     static const std::vector<AppFamily> families{
         grayscale_app_family(),
         matmul_app_family(),
+        convolution_app_family(),
     };
     return families;
 }

@@ -18,7 +18,9 @@
 #include <cmath>
 
 #include "app/convolution/convolution_mask_file.h"
+#include "app/convolution/convolution_app_problem.h"
 #include "app/convolution/convolution_session.h"
+#include "app/tuning/prediction_session.h"
 #include "app/models/overlay_geometry.h"
 #include "app/trace/memory_trace_session.h"
 #include "kernels/catalogue/gpu_counter_notes.h"
@@ -41,6 +43,8 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
+#include "ui/windows/ladder_dialog.h"
+#include "ui/windows/sweep_dialog.h"
 
 namespace cvz {
 
@@ -81,37 +85,13 @@ ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& displ
         caption->setWordWrap(true);
         if (i == 1) output_caption_ = caption;
         layout->addWidget(caption);
-        if (display_.path == DisplayPath::OpenGL) {
-            auto* view = new ImageView(transform_);
-            views_[i] = view;
-        } else {
-            views_[i] = new RasterImageView(transform_);
-        }
-        QWidget* widget = views_[i]->widget();
-        widget->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-        widget->setFocusPolicy(Qt::ClickFocus);
-        widget->installEventFilter(this);
-        layout->addWidget(widget, 1);
-        tiles_[i] = new TileOverlay(views_[i]);
-        if (auto* navigator = widget->findChild<ViewNavigator*>()) {
-            ImageSurface* view = views_[i];
-            auto to_pixel = [view](QPointF pos) {
-                const QPointF p = view->widgetToImage(pos);
-                return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
-            };
-            connect(navigator, &ViewNavigator::hovered, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), false); });
-            connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
-            connect(navigator, &ViewNavigator::left, this, [this] {
-                hovered_pixel_ = QPoint(-1, -1);
-                pushOverlay();
-                refreshInspector();
-            });
-        }
+        panel_layouts_[i] = layout;
         splitter_->addWidget(panel);
         splitter_->setStretchFactor(i, 1);
     }
     splitter_->setSizes({1000, 1000});
     column->addWidget(splitter_, 1);
+    installViews();
     legend_ = new OverlayLegend(this);
     column->addWidget(legend_);
     auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, [this] {
@@ -160,9 +140,66 @@ ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& displ
     trace_docks_ = new TraceDocks(trace_, this);
     connect(session_, &ConvolutionSession::runStarted, trace_, &MemoryTraceSession::cancel);
     connect(trace_, &MemoryTraceSession::traceChanged, this, &ConvolutionPage::showTracedWarp);
+
+    prediction_ = new PredictionSession(this);
+    connect(session_, &ConvolutionSession::planChanged, this, &ConvolutionPage::predict);
+    connect(session_, &ConvolutionSession::imageChanged, this, &ConvolutionPage::predict);
+    connect(prediction_, &PredictionSession::predictionChanged, this, &ConvolutionPage::showTimes);
 }
 
 ConvolutionPage::~ConvolutionPage() { delete extras_; }
+
+// Builds both views for the current display path, replacing any there were; the images stay. A GL
+// view that fails (no usable OpenGL) hands the page to the raster views, as on the image page.
+void ConvolutionPage::installViews() {
+    for (int i = 0; i < 2; ++i) {
+        if (views_[i]) {
+            QWidget* old = views_[i]->widget();
+            panel_layouts_[i]->removeWidget(old);
+            old->hide();
+            old->deleteLater();  // it may be the sender of the failure being handled
+        }
+        if (display_.path == DisplayPath::OpenGL) {
+            auto* view = new ImageView(transform_);
+            connect(view, &ImageView::failed, this, &ConvolutionPage::switchToRaster, Qt::QueuedConnection);
+            views_[i] = view;
+        } else {
+            views_[i] = new RasterImageView(transform_);
+        }
+        QWidget* widget = views_[i]->widget();
+        widget->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        widget->setFocusPolicy(Qt::ClickFocus);
+        widget->installEventFilter(this);
+        panel_layouts_[i]->addWidget(widget, 1);
+        tiles_[i] = new TileOverlay(views_[i]);
+        if (auto* navigator = widget->findChild<ViewNavigator*>()) {
+            ImageSurface* view = views_[i];
+            auto to_pixel = [view](QPointF pos) {
+                const QPointF p = view->widgetToImage(pos);
+                return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
+            };
+            connect(navigator, &ViewNavigator::hovered, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), false); });
+            connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
+            connect(navigator, &ViewNavigator::left, this, [this] {
+                hovered_pixel_ = QPoint(-1, -1);
+                pushOverlay();
+                refreshInspector();
+            });
+        }
+    }
+    views_[0]->setImage(session_->grayImage());
+    views_[1]->setImage(session_->result());
+    views_[1]->setSourceImage(session_->grayImage());
+    for (ImageSurface* view : views_) view->setOverlay(overlay_);
+    pushTiles();
+}
+
+void ConvolutionPage::switchToRaster(const QString& reason) {
+    if (display_.path == DisplayPath::Raster) return;  // both views report; switch once
+    display_ = {DisplayPath::Raster, reason};
+    installViews();
+    setStatus(tr("%1; drawing with the raster fallback").arg(reason), true);
+}
 
 void ConvolutionPage::buildMaskBox() {
     extras_ = new QWidget(this);
@@ -285,11 +322,10 @@ void ConvolutionPage::onRunFinished(const ConvolutionResult& result) {
     views_[1]->setImage(session_->result());
     traceLaunch();
     refreshInspector();
-    run_status_ = result.summary();
+    run_summary_ = result.summary();
+    run_status_ = with_prediction(run_summary_, prediction_->prediction());
     setStatus(run_status_);
-    if (isBound())
-        docks().launch->showTimes(tr("<b>%1</b>: %2").arg(result.times.gpu ? tr("GPU time") : tr("Emulated"), result.times.text()),
-                                  QString());
+    showTimes();
 }
 
 // ---- views --------------------------------------------------------------------------------------
@@ -449,6 +485,7 @@ void ConvolutionPage::onBind(const PageDocks& d) {
     showLaunch();
     showPlan();
     showFrame();
+    showTimes();
 }
 
 void ConvolutionPage::onUnbind() {
@@ -547,11 +584,49 @@ void ConvolutionPage::showTracedWarp() {
 
 // ---- the sweep and the ladder -------------------------------------------------------------------
 
-void ConvolutionPage::offerToSweep(SweepDialog*) const {}
-void ConvolutionPage::chooseInSweep(SweepDialog*) const {}
-void ConvolutionPage::connectSweep(SweepDialog*) {}
-void ConvolutionPage::offerToLadder(LadderDialog*) const {}
-void ConvolutionPage::chooseInLadder(LadderDialog*) const {}
-void ConvolutionPage::connectLadder(LadderDialog*) {}
+FamilyProblemPtr ConvolutionPage::problem(bool with_pixels) const {
+    const QSize size = session_->imageSize();
+    return make_convolution_problem(with_pixels ? session_->grayBytes() : std::vector<std::uint8_t>{}, std::uint32_t(size.width()),
+                                    std::uint32_t(size.height()), session_->mask(), session_->maskName());
+}
+
+void ConvolutionPage::offerToSweep(SweepDialog* sweep) const { sweep->setProblem(problem(true), display_name(session_->file())); }
+
+void ConvolutionPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(session_->launch().ref().family); }
+
+void ConvolutionPage::connectSweep(SweepDialog* sweep) {
+    connect(sweep, &SweepDialog::launchChosen, session_, &ConvolutionSession::setChoice);
+}
+
+void ConvolutionPage::offerToLadder(LadderDialog* ladder) const { ladder->setProblem(problem(true), display_name(session_->file())); }
+
+void ConvolutionPage::chooseInLadder(LadderDialog* ladder) const { ladder->setFamily(session_->launch().ref().family); }
+
+void ConvolutionPage::connectLadder(LadderDialog* ladder) {
+    connect(ladder, &LadderDialog::launchChosen, session_, &ConvolutionSession::setChoice);
+}
+
+// The predicted GPU time of the current launch (asked on every change) beside the measured or
+// emulated one, in the launch panel and the status line.
+void ConvolutionPage::predict() {
+    if (session_->imageSize().isEmpty()) {
+        prediction_->clear(tr("no image"));
+        return;
+    }
+    prediction_->predict(session_->device(), problem(false), session_->choice());
+    if (prediction_->pending()) showTimes();
+}
+
+void ConvolutionPage::showTimes() {
+    const ConvolutionResult& last = session_->lastResult();
+    const GpuPrediction& p = prediction_->prediction();
+    if (isBound())
+        docks().launch->showTimes(launch_times_html(p, prediction_->pending(), last.status ? &last.times : nullptr),
+                                  prediction_details(p));
+    if (!run_summary_.isEmpty() && !prediction_->pending() && statusText() == run_status_) {
+        run_status_ = with_prediction(run_summary_, p);
+        setStatus(run_status_);
+    }
+}
 
 }  // namespace cvz

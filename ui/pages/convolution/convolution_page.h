@@ -3,6 +3,8 @@
 #include <QPoint>
 #include <QString>
 
+#include <memory>
+
 #include "ui/pages/kernel_page.h"
 #include "ui/views/display_path.h"
 #include "ui/views/overlay_state.h"
@@ -18,7 +20,9 @@ namespace cvz {
 class ConvolutionSession;
 class ImageSurface;
 class JobRunner;
+class FamilyProblem;
 class MemoryTraceSession;
+class PredictionSession;
 class OverlayLegend;
 class TileOverlay;
 class TraceDocks;
@@ -80,6 +84,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void installViews();
+    void switchToRaster(const QString& reason);
     void buildMaskBox();
     void openMaskFile();
     void onImageChanged();
@@ -91,6 +97,9 @@ private:
     void showPlan();
     void showFrame();
     void traceLaunch();
+    void predict();
+    void showTimes();
+    std::shared_ptr<const FamilyProblem> problem(bool with_pixels) const;
     void showTracedWarp();
     std::int64_t hoveredBlock() const;
     QPoint inspectedPixel() const;  // the pinned pixel, else the hovered one; (-1, -1): none
@@ -103,6 +112,7 @@ private:
     ViewTransform* transform_ = nullptr;
     ImageSurface* views_[2] = {nullptr, nullptr};
     TileOverlay* tiles_[2] = {nullptr, nullptr};
+    QVBoxLayout* panel_layouts_[2] = {nullptr, nullptr};
     QSplitter* splitter_ = nullptr;
     QLabel* output_caption_ = nullptr;
     OverlayLegend* legend_ = nullptr;
@@ -110,7 +120,8 @@ private:
     QComboBox* mask_box_ = nullptr;
     OverlayState overlay_;
     QPoint hovered_pixel_{-1, -1};
-    QString run_status_;
+    PredictionSession* prediction_ = nullptr;
+    QString run_summary_, run_status_;
 };
 
 }  // namespace cvz
