@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "app/convolution/convolution_app_problem.h"
 #include "app/family/app_family.h"
 #include "app/grayscale/grayscale_prediction.h"
 #include "app/grayscale/grayscale_problem.h"
@@ -54,7 +55,7 @@ private slots:
         }
         QVERIFY(registered == catalogue);
         QCOMPARE(find_app_family(QStringLiteral("conv")), nullptr);
-        QCOMPARE(app_family_names(), QStringLiteral("grayscale or matmul"));
+        QCOMPARE(app_family_names(), QStringLiteral("grayscale, matmul or convolution"));
     }
 
     // Every compiled kernel's choice: its block resources through the registry are the family's own,
@@ -75,7 +76,16 @@ private slots:
                 QCOMPARE(grayscale_choice(shape), choice);
                 QCOMPARE(via_registry.threads, grayscale_block_resources(shape).threads);
                 QCOMPARE(via_registry.shared_bytes, grayscale_block_resources(shape).shared_bytes);
+            } else if (ref.family == KernelFamily::Convolution) {
+                const ConvolutionLaunch launch = convolution_launch_of(choice);
+                QCOMPARE(launch.ref(), ref);
+                QCOMPARE(convolution_choice(launch), choice);
+                QCOMPARE(via_registry.threads, int(block.volume()));
+                // The registry's hook counts the largest mask's staged tile: never less than any mask's.
+                QVERIFY(via_registry.shared_bytes >= int(convolution_shared_bytes(launch, 3)));
+                QVERIFY(!compiled_issue(ref));  // no measured issue table for this family
             } else {
+                QCOMPARE(ref.family, KernelFamily::Matmul);
                 const MatmulLaunch launch = matmul_launch_of(choice);
                 QCOMPARE(launch.ref(), ref);
                 QCOMPARE(matmul_choice(launch), choice);

@@ -42,10 +42,8 @@ void FamilyBox::updateTexts() {
         if (it == inputs_.end() || !it->second.problem->inputError().isEmpty())
             input = (it == inputs_.end() ? f.no_input : it->second.problem->text()) + without_input_;
         else
-            // A named document by its name and size ("chelsea.png (sample), 451 × 300"): short enough to
-            // show whole in the dialogs' box; the problem's whole text without a name.
             input = it->second.name.isEmpty() ? it->second.problem->text()
-                                              : it->second.name + QStringLiteral(", ") + it->second.problem->sizeText();
+                                              : it->second.name + QStringLiteral(", ") + it->second.problem->text();
         setItemText(i, item_.arg(f.title, input));
     }
     setToolTip(currentText());  // the box may be narrower than its text

@@ -84,9 +84,9 @@ void SweepDialog::buildUi() {
     auto* controls = new QHBoxLayout;
     kernel_box_ = new FamilyBox(tr("%1 on %2"), tr(" (model only)"), this);
     // As wide as its longest text ("Grayscale on chelsea.png (sample), 451 × 300" was cut at 28
-    // characters), up to 64 characters; a longer name is whole in the tooltip.
+    // characters), up to 72 characters; a longer name is whole in the tooltip.
     kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    kernel_box_->setMaximumWidth(kernel_box_->fontMetrics().averageCharWidth() * 64);
+    kernel_box_->setMaximumWidth(kernel_box_->fontMetrics().averageCharWidth() * 72);
     profile_box_ = new QComboBox(this);
     profile_box_->setToolTip(tr("The GPU whose limits the occupancy model uses (the times come from the real GPU)"));
     start_ = new QPushButton(tr("Start"), this);
