@@ -77,6 +77,13 @@ void TestConvolutionPage::the_page_runs_the_sample_and_draws_the_tiles() {
     QVERIFY2(text.contains(QStringLiteral("13 outside the image read as 0")), qPrintable(text));  // 2 rows of 5, and column -1 of the 3 rows inside
     QVERIFY2(!text.contains(QStringLiteral("differs")), qPrintable(text));  // the inspector's sum is the kernel's
     QCOMPARE(w.inspector()->plainText().trimmed(), text.trimmed());
+    // CONVOLUTION_GRAB_DIR=DIR keeps a grab of the window with the tiles drawn, to look at.
+    if (const QString dir = qEnvironmentVariable("CONVOLUTION_GRAB_DIR"); !dir.isEmpty()) {
+        page->inspectPixel(QPoint(40, 20), true);
+        page->zoomToActualSize();
+        w.grab().save(dir + QStringLiteral("/convolution_tiles.png"));
+        page->inspectPixel(QPoint(1, 0), true);
+    }
 
     // The naive variant reads its halo from global memory: dashed, not staged.
     session->setLaunch(ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{16, 8, 1}));

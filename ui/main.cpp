@@ -1,12 +1,11 @@
-// cudaviz: the GUI. `cudaviz [FILE] [--page image|matrices] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]`.
+// cudaviz: the GUI. `cudaviz [FILE] [--page NAME] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
 
 #include <cstdio>
 
-#include "ui/pages/image_page.h"
-#include "ui/pages/matmul/matmul_page.h"
+#include "ui/pages/kernel_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/window_screenshot.h"
@@ -29,8 +28,9 @@ int main(int argc, char* argv[]) {
                                  QStringLiteral("[FILE]"));
     const QCommandLineOption raster(QStringLiteral("raster"),
                                     QStringLiteral("Draw without OpenGL (also: CUDAVIZ_RASTER=1)."));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("The page to open: image or matrices."),
-                                  QStringLiteral("image|matrices"), QStringLiteral("image"));
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  QStringLiteral("The page to open: image, matmul (or matrices), convolution."),
+                                  QStringLiteral("NAME"), QStringLiteral("image"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Open the page, wait until its result is drawn, write the window to FILE.png and exit "
@@ -44,14 +44,23 @@ int main(int argc, char* argv[]) {
     parser.addOptions({raster, page, show, screenshot});
     parser.process(app);
 
-    const QString page_name = parser.value(page);
-    if (page_name != QLatin1String("image") && page_name != QLatin1String("matrices")) {
-        std::fprintf(stderr, "cudaviz: unknown --page '%s': use image or matrices\n", qPrintable(page_name));
-        return 2;
-    }
     const QStringList files = parser.positionalArguments();
     cvz::MainWindow window(cvz::choose_display_path(parser.isSet(raster)), files.value(0));
-    if (page_name == QLatin1String("matrices")) window.tabs()->setCurrentWidget(window.matmulPage());
+    // A page by its name ("convolution"), or by the first word of its tab ("matrices").
+    const QString page_name = parser.value(page).toLower();
+    cvz::KernelPage* chosen = nullptr;
+    QStringList names;
+    for (cvz::KernelPage* p : window.pages()) {
+        const QString tab = p->title().remove(QLatin1Char('&')).section(QLatin1Char(':'), 0, 0).toLower();
+        names << p->pageName();
+        if (p->pageName() == page_name || tab == page_name) chosen = p;
+    }
+    if (!chosen) {
+        std::fprintf(stderr, "cudaviz: unknown --page '%s': use %s\n", qPrintable(page_name),
+                     qPrintable(names.join(QStringLiteral(", "))));
+        return 2;
+    }
+    window.tabs()->setCurrentWidget(chosen);
     window.show();
     if (parser.isSet(show)) {
         const QString error = window.showPanels(parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts));

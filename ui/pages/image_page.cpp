@@ -157,6 +157,8 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
 
 QString ImagePage::sampleFile() { return QStringLiteral(":/samples/chelsea.png"); }
 
+bool ImagePage::resultShown() const { return session_->completedRuns() >= 1 && !session_->running(); }
+
 QString ImagePage::title() const { return tr("&Image: RGB → grayscale"); }
 
 PageDocks::Docks ImagePage::docksUsed() const {

@@ -43,6 +43,7 @@ public:
 
     // ---- KernelPage ----
     QString title() const override;
+    bool resultShown() const override;
     PageDocks::Docks docksUsed() const override;
     QString documentText() const override;
     QString documentToolTip() const override;

@@ -2,6 +2,12 @@
 
 namespace cvz {
 
+QString KernelPage::pageName() const {
+    QString name = objectName();
+    if (name.endsWith(QLatin1String("Page"))) name.chop(4);
+    return name;
+}
+
 void KernelPage::bind(const PageDocks& docks) {
     unbind();
     docks_ = docks;

@@ -64,6 +64,10 @@ public:
     using QWidget::QWidget;
 
     virtual QString title() const = 0;                // the tab's text
+    // The page's result is on screen: a run has finished and none is pending (a screenshot waits for it).
+    virtual bool resultShown() const = 0;
+    // The name `cudaviz --page NAME` knows the page by: its object name less "Page" ("image", "matmul").
+    QString pageName() const;
     virtual PageDocks::Docks docksUsed() const = 0;   // the others are hidden while the page is current
 
     // Binds the docks to this page until unbind(): fills them from the session now, follows the

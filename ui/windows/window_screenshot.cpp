@@ -8,11 +8,8 @@
 #include <QPixmap>
 #include <QTimer>
 
-#include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
-#include "app/matmul/matmul_session.h"
-#include "ui/pages/image_page.h"
-#include "ui/pages/matmul/matmul_page.h"
+#include "ui/pages/kernel_page.h"
 #include "ui/windows/main_window.h"
 
 namespace cvz {
@@ -24,12 +21,7 @@ bool WindowScreenshot::pageDrawn(const MainWindow& w) {
     if (!w.isVisible() || w.jobs()->busy()) return false;
     // The status bar's busy indicator hides on the worker's busyChanged: until then a result may be on its way.
     if (const auto* busy = w.findChild<const QWidget*>(QStringLiteral("busyIndicator")); busy && busy->isVisible()) return false;
-    if (w.currentPage() == w.imagePage()) return w.session()->completedRuns() >= 1 && !w.session()->running();
-    if (w.currentPage() == w.matmulPage()) {
-        const MatmulSession* s = w.matmulPage()->session();
-        return s->completedRuns() >= 1 && !s->running();
-    }
-    return false;
+    return w.currentPage() && w.currentPage()->resultShown();
 }
 
 QString WindowScreenshot::write(QWidget& w, const QString& path) {
@@ -54,19 +46,18 @@ void WindowScreenshot::start() {
     MainWindow* w = window_;
     if (!w) return fail(tr("no window"));
     connect(w->jobs(), &JobRunner::busyChanged, this, &WindowScreenshot::check);
-    connect(w->session(), &GrayscaleSession::runFinished, this, &WindowScreenshot::check);
-    connect(w->matmulPage()->session(), &MatmulSession::runFinished, this, &WindowScreenshot::check);
-    // What the picture would not show: a file that did not open, a run that failed.
-    connect(w->imagePage(), &ImagePage::openFailed, this, [this](const QString& path, const QString& error) {
-        if (window_ && window_->currentPage() == window_->imagePage())
-            fail(tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), error));
-    });
-    connect(w->session(), &GrayscaleSession::runFailed, this, [this](const QString& error) {
-        if (window_ && window_->currentPage() == window_->imagePage()) fail(error);
-    });
-    connect(w->matmulPage()->session(), &MatmulSession::runFinished, this, [this](const MatmulResult& result) {
-        if (!result.status && window_ && window_->currentPage() == window_->matmulPage()) fail(result.summary());
-    });
+    for (KernelPage* page : w->pages()) {
+        // A page's run ends in its status line: look again then.
+        connect(page, &KernelPage::statusChanged, this, [this, page](const QString& text, bool error) {
+            // What the picture would not show: a file that did not open, a run that failed.
+            if (error && window_ && window_->currentPage() == page) return fail(text);
+            check();
+        });
+        connect(page, &KernelPage::openFailed, this, [this, page](const QString& path, const QString& error) {
+            if (window_ && window_->currentPage() == page)
+                fail(tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), error));
+        });
+    }
     QTimer::singleShot(0, this, &WindowScreenshot::check);
 }
 

@@ -247,6 +247,8 @@ void ConvolutionPage::openMaskFile() {
     session_->setMask(loaded.mask, loaded.name);
 }
 
+bool ConvolutionPage::resultShown() const { return session_->completedRuns() >= 1 && !session_->running(); }
+
 QString ConvolutionPage::title() const { return tr("&Convolution"); }
 
 PageDocks::Docks ConvolutionPage::docksUsed() const {

@@ -786,6 +786,8 @@ void MatmulPage::updateStretch() {
 
 // ---- KernelPage ---------------------------------------------------------------------------------
 
+bool MatmulPage::resultShown() const { return session_->completedRuns() >= 1 && !session_->running(); }
+
 QString MatmulPage::title() const { return tr("&Matrices: matmul"); }
 
 // No grid overlay: the matrices draw their own tiles and highlights.

@@ -50,6 +50,7 @@ public:
 
     // ---- KernelPage ----
     QString title() const override;
+    bool resultShown() const override;
     PageDocks::Docks docksUsed() const override;
     QString documentText() const override;
     void setBackend(BackendChoice backend) override;
