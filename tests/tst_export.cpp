@@ -32,7 +32,7 @@
 #include "support/event_waits.h"
 #include "support/main_window_fixtures.h"
 #include "support/test_images.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/sm_panel.h"
 #include "ui/panels/timeline_bar.h"

@@ -46,7 +46,7 @@
 #include "ui/panels/timeline_bar.h"
 #include "ui/panels/launch_shape_box.h"
 #include "support/hover.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 #include "ui/views/view_transform.h"
 #include <QTabWidget>

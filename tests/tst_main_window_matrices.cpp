@@ -21,7 +21,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/models/kernel_resources.h"
 #include "ui/views/display_path.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/panels/inspector_panel.h"
 #include "app/matmul/matmul_choice.h"
 #include "ui/panels/launch_panel.h"

@@ -26,7 +26,7 @@
 #include "kernels/matmul/matmul_trace.h"
 #include "tests/support/main_window_fixtures.h"
 #include "tests/test_paths.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "app/grayscale/grayscale_choice.h"
 #include "app/matmul/matmul_choice.h"

@@ -22,7 +22,7 @@
 
 #include "support/window_waits.h"
 #include "support/event_waits.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "app/grayscale/grayscale_choice.h"
 #include "ui/panels/launch_panel.h"

@@ -57,6 +57,7 @@ QString description() {
                    "            convolves the image's grayscale with a square mask; OUT is .npy (float32) or .png\n"
                    "  sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device PROFILE] [--backend ..]\n"
                    "  sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device PROFILE] [--backend ..]\n"
+                   "  sweep convolution IMAGE --json FILE [--mask NAME|FILE.npy] [--kernel NAME] [--device PROFILE] [--backend ..]\n"
                    "            the performance model's predicted GPU time of every block shape on a device\n"
                    "            profile, and the measured time when a GPU runs the same shapes\n"
                    "  kernels [--json]\n"

@@ -1,7 +1,7 @@
 #include "ui/pages/page_registry.h"
 
 #include "ui/pages/convolution/convolution_page.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 
 namespace cvz {

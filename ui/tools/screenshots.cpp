@@ -22,7 +22,7 @@
 #include "app/matmul/matmul_choice.h"
 #include "app/matmul/matmul_session.h"
 #include "app/trace/memory_trace_session.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/panels/launch_panel.h"

@@ -17,7 +17,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
 #include "app/io/result_tables.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/views/image_surface.h"

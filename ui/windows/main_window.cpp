@@ -33,7 +33,7 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/pages/page_registry.h"
 #include "ui/panels/inspector_panel.h"

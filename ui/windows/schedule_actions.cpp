@@ -13,7 +13,7 @@
 #include "app/io/schedule_json.h"
 #include "app/grayscale/grayscale_schedule_recorder.h"
 #include "app/trace/schedule_replay.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/panels/schedule_panel.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/schedule_overlay.h"

@@ -1,6 +1,6 @@
 #include "app/grayscale/grayscale_resources.h"
 #include "app/jobs/counted.h"
-#include "ui/pages/image_page.h"
+#include "ui/pages/grayscale/image_page.h"
 
 #include <QComboBox>
 #include <QDir>
