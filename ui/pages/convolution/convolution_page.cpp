@@ -105,6 +105,8 @@ ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& displ
     connect(session_, &ConvolutionSession::imageChanged, this, &ConvolutionPage::onImageChanged);
     connect(session_, &ConvolutionSession::loadFailed, this, [this](const QString& path, const QString& error) {
         setStatus(error, true);
+        emit errorRaised(error);
+        emit openFailed(path, error);
         if (session_->image().isNull() && path != QStringLiteral(":/samples/chelsea.png")) openFile(QStringLiteral(":/samples/chelsea.png"));
     });
     connect(session_, &ConvolutionSession::runStarted, this, &KernelPage::workStarted);
@@ -318,6 +320,7 @@ void ConvolutionPage::onImageChanged() {
     zoomToFit();
     pushTiles();
     emit documentChanged();
+    emit fileOpened(session_->file());
 }
 
 void ConvolutionPage::onRunFinished(const ConvolutionResult& result) {

@@ -66,7 +66,8 @@ public:
     void zoomToActualSize() override;
     void restoreSettings(QSettings* settings) override;
 
-    void openFile(const QString& path);
+    bool opensImages() const override { return true; }
+    void openFile(const QString& path) override;  // on the worker; a bad file keeps what was open
     ImageSurface* inputView() const { return views_[0]; }
     ImageSurface* outputView() const { return views_[1]; }
     TileOverlay* tileOverlay(int view) const { return tiles_[view]; }
