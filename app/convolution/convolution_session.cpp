@@ -59,23 +59,35 @@ ConvolutionSession::~ConvolutionSession() = default;
 void ConvolutionSession::openFile(const QString& path) {
     const std::uint64_t serial = ++load_serial_;
     jobs_->submit(kLoadTag, this, [this, path, serial]() -> JobRunner::Continuation {
+        // Worker thread: decode, and the grayscale the kernels read (an 8K photo's is 33 MB of work).
         LoadedImage loaded = load_image(path);
-        return [this, path, serial, loaded] {
+        QImage rgb;
+        std::vector<std::uint8_t> gray;
+        if (loaded.ok()) {
+            rgb = loaded.rgb.format() == QImage::Format_RGB888 ? loaded.rgb : loaded.rgb.convertToFormat(QImage::Format_RGB888);
+            gray = gray_of(rgb);
+        }
+        return [this, path, serial, error = loaded.error, rgb, gray = std::move(gray)]() mutable {
             if (serial != load_serial_) return;
-            if (!loaded.ok()) {
-                emit loadFailed(path, loaded.error);
+            if (!error.isEmpty()) {
+                emit loadFailed(path, error);
                 return;
             }
-            setImage(loaded.rgb, path);
+            setDocument(rgb, std::move(gray), path);
         };
     });
 }
 
 void ConvolutionSession::setImage(const QImage& image, const QString& path) {
+    const QImage rgb = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
+    setDocument(rgb, rgb.isNull() ? std::vector<std::uint8_t>{} : gray_of(rgb), path);
+}
+
+void ConvolutionSession::setDocument(const QImage& rgb888, std::vector<std::uint8_t> gray, const QString& path) {
     file_ = path;
-    image_ = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
-    gray_ = image_.isNull() ? std::vector<std::uint8_t>{} : gray_of(image_);
-    gray_image_ = image_.isNull() ? QImage() : gray_qimage(gray_, std::uint32_t(image_.width()), std::uint32_t(image_.height()));
+    image_ = rgb888;
+    gray_image_ = image_.isNull() ? QImage() : gray_qimage(gray, std::uint32_t(image_.width()), std::uint32_t(image_.height()));
+    gray_ = std::make_shared<const std::vector<std::uint8_t>>(std::move(gray));
     result_ = QImage();
     output_.clear();
     ++input_serial_;
@@ -207,16 +219,17 @@ void ConvolutionSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;
     const std::uint64_t input_serial = input_serial_;
-    ConvolutionRequest request;
-    request.gray = gray_;
+    ConvolutionRequest request;  // the grayscale is copied in on the worker
     request.width = std::uint32_t(image_.width());
     request.height = std::uint32_t(image_.height());
     request.mask = mask_;
     request.launch = launch_;
     request.backend = backend_;
     emit runStarted();
-    jobs_->submit(kRunTag, this, [this, serial, input_serial, request, launches = launches_]() -> JobRunner::Continuation {
+    jobs_->submit(kRunTag, this, [this, serial, input_serial, request, gray = gray_, launches = launches_]() mutable
+                  -> JobRunner::Continuation {
         // Worker thread.
+        request.gray = *gray;
         ConvolutionResult result = run_convolution(request);
         if (result.status) launches->fetch_add(1);  // a launch the validator refused never ran
         const QImage shown = result.status ? convolution_output_image(result.out, result.width, result.height) : QImage();

@@ -44,7 +44,7 @@ public:
     QString file() const { return file_; }
     QImage image() const { return image_; }  // the photo, RGB888
     QImage grayImage() const { return gray_image_; }  // its grayscale: what the kernel convolves
-    const std::vector<std::uint8_t>& grayBytes() const { return gray_; }  // the same, width*height bytes
+    const std::vector<std::uint8_t>& grayBytes() const { return *gray_; }  // the same, width*height bytes
     QSize imageSize() const { return image_.size(); }
 
     // ---- the mask ----
@@ -108,6 +108,8 @@ signals:
     void runFailed(const QString& error);
 
 private:
+    // A decoded picture and its grayscale (computed on the worker when it comes from a file).
+    void setDocument(const QImage& rgb888, std::vector<std::uint8_t> gray, const QString& path);
     void replan();
     void updateSelectedBlock();
     void finishRun(std::uint64_t serial, std::uint64_t input_serial, const ConvolutionLaunch& launch,
@@ -119,7 +121,9 @@ private:
     QString file_;
     QImage image_;
     QImage gray_image_;
-    std::vector<std::uint8_t> gray_;  // gray_image_'s bytes without row padding: the kernels' input
+    // gray_image_'s bytes without row padding: the kernels' input, shared read-only with the worker's
+    // runs (a run copies it there, not on the GUI thread).
+    std::shared_ptr<const std::vector<std::uint8_t>> gray_ = std::make_shared<const std::vector<std::uint8_t>>();
     ConvolutionMask mask_;
     QString mask_name_;
     std::uint64_t load_serial_ = 0;
