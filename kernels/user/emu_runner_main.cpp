@@ -227,43 +227,46 @@ std::string thread_text(const Current* c) {
 
 // --- The access hooks ----------------------------------------------------------------------------------
 
-__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
-                                                     const void* return_address) {
-    Current* const c = t_current;
-    if (!c) return;  // not inside a kernel thread (the object's constructors)
-    const auto p = reinterpret_cast<std::uintptr_t>(address);
-    for (unsigned k = 0; k < g_buffer_count; ++k) {
-        const Buffer& b = g_buffers[k];
-        if (p - b.base < b.bytes) {
-            if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
-            if (g_recorder) {
-                if (g_access_budget && ++t_block_accesses > g_access_budget) {
-                    budget_fault(c, site_of(return_address));
-                }
-                const PcSite& s = site_of(return_address);
-                c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-            }
-            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
-            return;
-        }
-    }
-    const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
-    if (p - shared < g_shared_total) {
-        if (g_recorder) {
-            if (g_access_budget && ++t_block_accesses > g_access_budget) budget_fault(c, site_of(return_address));
-            const PcSite& s = site_of(return_address);
-            c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-        }
-        return;
-    }
+// An access in no buffer and not in the block's shared memory: near a buffer (in its guard) it is out of
+// its bounds; the entry reading its arguments, the thread's own locals and the object's own data are
+// not traced; anything else is invalid. Out of line, so that the common path needs no stack frame.
+__attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const void* return_address) {
     for (unsigned k = 0; k < g_buffer_count; ++k)
         if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes)
             bounds_fault(g_buffers[k], p, a, site_of(return_address));
-    // The entry reading its arguments, the thread's own locals, the object's own data: not traced.
     if (p - reinterpret_cast<std::uintptr_t>(&g_args) < sizeof g_args) return;
     if (p - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < kStackReach) return;
     if (p - g_object_lo < g_object_bytes) return;
     invalid_fault(p, site_of(return_address));
+}
+
+__attribute__((always_inline)) inline void record(Current* c, const void* address, std::size_t bytes, Access a,
+                                                  const void* return_address) {
+    if (g_access_budget && __builtin_expect(++t_block_accesses > g_access_budget, 0))
+        budget_fault(c, site_of(return_address));
+    const PcSite& s = site_of(return_address);
+    c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
+}
+
+__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
+                                                     const void* return_address) {
+    Current* const c = t_current;
+    if (__builtin_expect(!c, 0)) return;  // not inside a kernel thread (the object's constructors)
+    const auto p = reinterpret_cast<std::uintptr_t>(address);
+    for (unsigned k = 0; k < g_buffer_count; ++k) {
+        const Buffer& b = g_buffers[k];
+        if (p - b.base < b.bytes) {
+            if (__builtin_expect(p - b.base + bytes > b.bytes, 0)) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+            if (g_recorder) record(c, address, bytes, a, return_address);
+            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            return;
+        }
+    }
+    if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
+        if (g_recorder) record(c, address, bytes, a, return_address);
+        return;
+    }
+    outside_buffers(p, a, return_address);
 }
 
 }  // namespace

@@ -161,7 +161,7 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     cc.argv = {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
                "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
                "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging",
-               "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden", "-fdiagnostics-color=never",
+               "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
                "-fno-diagnostics-show-caret", "-fmax-errors=30", "-c", "-x", "c++", source, "-o", object};
     cc.time_limit_s = 120;
     ChildResult r = run_child(cc);
@@ -261,14 +261,14 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         r.bytes = a.bytes;
         r.element_bytes = a.element_bytes ? a.element_bytes : 1;
         r.writable = a.writable;
-        r.path = dir.file("buffer" + std::to_string(k));
-        buffers[k] = SharedBuffer::create(r.path, a.bytes, &error);
+        buffers[k] = SharedBuffer::create_anonymous("cudaviz-" + r.name, a.bytes, &error);
+        r.path = buffers[k].path();
         if (!buffers[k].valid()) return refuse(ErrorKind::Unavailable, error);
         if (a.bytes) std::memcpy(buffers[k].data(), a.data, a.bytes);
         if (options.writers && a.writable) {
-            r.writers_path = dir.file("writers" + std::to_string(k));
             const std::size_t n = a.bytes / r.element_bytes;
-            writers[k] = SharedBuffer::create(r.writers_path, n * sizeof(Writer), &error);
+            writers[k] = SharedBuffer::create_anonymous("cudaviz-writers-" + r.name, n * sizeof(Writer), &error);
+            r.writers_path = writers[k].path();
             if (!writers[k].valid()) return refuse(ErrorKind::Unavailable, error);
             Writer* w = static_cast<Writer*>(writers[k].data());
             for (std::size_t e = 0; e < n; ++e) w[e] = Writer{};
