@@ -18,7 +18,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -541,6 +544,20 @@ void find_object_range(void* handle) {
     }
 }
 
+// "foo(int)" from dlopen's "...: undefined symbol: _Z3fooi"; empty for any other error.
+std::string undefined_symbol(const std::string& error) {
+    const std::string key = "undefined symbol: ";
+    const std::size_t at = error.find(key);
+    if (at == std::string::npos) return {};
+    std::string symbol = error.substr(at + key.size());
+    symbol = symbol.substr(0, symbol.find_first_of(" \t\n,"));
+    int status = 0;
+    char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && readable) symbol = readable;
+    std::free(readable);
+    return symbol;
+}
+
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;
@@ -648,7 +665,10 @@ int main(int argc, char** argv) {
     void* handle = ::dlopen(job.object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* e = ::dlerror();
-        setup_error(std::string("cannot load the compiled kernel: ") + (e ? e : "unknown error"));
+        const std::string error = e ? e : "unknown error";
+        if (const std::string name = undefined_symbol(error); !name.empty())
+            fault(Fault::Crashed, "the kernel calls " + name + ", which is defined nowhere (a function declared without a body?)");
+        setup_error("cannot load the compiled kernel: " + error);
     }
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
     if (!g_entry) setup_error("the compiled kernel has no entry point");
