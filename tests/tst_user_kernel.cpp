@@ -617,11 +617,17 @@ void TestUserKernel::dynamic_shared_memory() {
     launch.grid = Dim3{3, 1, 1};
     launch.args = {buffer("in", in.data(), n * 4, 4, false), buffer("unused", unused.data(), 4, 4, false),
                    buffer("out", out.data(), n * 4, 4, true), integer("h", 1), integer("w", 1), integer("k", n)};
-    EmulatedRunOptions o;
+    EmulatedRunOptions o = serial();
     o.dynamic_shared_bytes = 32 * 4;
     const EmulatedRunResult r = run_emulated(k, launch, o);
     QVERIFY2(r.ok(), r.message.c_str());
     for (int i = 0; i < n; ++i) QCOMPARE(out[i], float((i / 32) * 32 + 31 - i % 32));
+    // Too few dynamic bytes: thread 8 is the first past the end of 8 floats.
+    o.dynamic_shared_bytes = 8 * 4;
+    const EmulatedRunResult short_shared = run_emulated(k, launch, o);
+    QCOMPARE(short_shared.fault, Fault::Bounds);
+    QCOMPARE(short_shared.message, std::string("line 4: thread (0, 0, 0)/(8, 0, 0) writes shared memory 1 byte past its end "
+                                               "(32 bytes of dynamic shared memory after 48 KiB of static)"));
 }
 
 void TestUserKernel::bounds_past_the_end_is_named() {

@@ -237,6 +237,21 @@ __attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const
     for (unsigned k = 0; k < g_buffer_count; ++k)
         if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes)
             bounds_fault(g_buffers[k], p, a, site_of(return_address));
+    // Just outside the block's shared memory (an extern __shared__ array with too few dynamic bytes).
+    if (const Current* c = t_current) {
+        const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
+        constexpr std::uintptr_t kNear = 64 * 1024;
+        if (p - (shared - kNear) < g_shared_total + 2 * kNear) {
+            const bool before = p < shared;
+            const std::uint64_t by = before ? shared - p : p - shared - g_shared_total + 1;
+            fault(Fault::Bounds, user_line(site_of(return_address)) + thread_text(c) +
+                                     (a == Access::Store ? " writes " : " reads ") + "shared memory " +
+                                     std::to_string(by) + (by == 1 ? " byte " : " bytes ") +
+                                     (before ? "before its start" : "past its end") + " (" +
+                                     std::to_string(g_shared_total - kStaticShared) +
+                                     " bytes of dynamic shared memory after 48 KiB of static)");
+        }
+    }
     if (p - reinterpret_cast<std::uintptr_t>(&g_args) < sizeof g_args) return;
     if (p - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < kStackReach) return;
     if (p - g_object_lo < g_object_bytes) return;
