@@ -29,6 +29,15 @@
 using namespace cvz;
 using namespace cvz::user;
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CVZ_TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef CVZ_TEST_UNDER_TSAN
+#define CVZ_TEST_UNDER_TSAN 0
+#endif
+
 Q_DECLARE_METATYPE(cvz::Dim3)
 
 namespace {
@@ -110,6 +119,7 @@ EmulatedRunOptions serial() {
 class TestUserKernel : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void signatures_as_the_lecture_writes_them();
     void several_kernels_need_a_name();
     void a_signature_that_fits_no_form();
@@ -150,6 +160,14 @@ private slots:
     void damaged_trace_is_a_message();
     void child_process_ends();
 };
+
+void TestUserKernel::initTestCase() {
+    // The runner is built with this test, except in a ThreadSanitizer build, which cannot have it.
+#if defined(__SANITIZE_THREAD__) || CVZ_TEST_UNDER_TSAN
+    QSKIP("cudaviz-kernel-runner is not built under ThreadSanitizer (its runtime owns the __tsan_ entry points)");
+#endif
+    QVERIFY2(!kernel_runner_path().empty(), "cudaviz-kernel-runner not found");
+}
 
 void TestUserKernel::signatures_as_the_lecture_writes_them() {
     const SourceFile f{"k.cu",
