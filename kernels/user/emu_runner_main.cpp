@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cxxabi.h>
@@ -439,10 +440,11 @@ void on_signal(int signal, siginfo_t* info, void* context) {
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
+    // Mapped, not allocated: AddressSanitizer unmaps a thread's alternate stack when the thread ends.
     stack_t s{};
     s.ss_size = 64 * 1024;
-    s.ss_sp = new char[s.ss_size];  // lives as long as the thread (the process)
-    ::sigaltstack(&s, nullptr);
+    s.ss_sp = ::mmap(nullptr, s.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s.ss_sp != MAP_FAILED) ::sigaltstack(&s, nullptr);
 }
 
 void run_thread(const EmuContext& ctx) {
