@@ -102,6 +102,9 @@ std::vector<Diagnostic> diagnostics(const std::string& log, const SourceFile& fi
         std::string where;
         if (!parse_message(line, &where, &d.line, &d.column, &d.error, &d.message)) continue;
         d.file = file.name;
+        if (d.message.find("[-Werror=stack-usage=]") != std::string::npos)
+            d.message += " (the emulator runs each thread on a small stack of its own: keep a thread's local arrays "
+                         "under 32 KiB, or put large ones in __shared__ or global memory)";
         if (where == file.name) {
             own.push_back(std::move(d));
             continue;
