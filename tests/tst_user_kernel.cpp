@@ -536,6 +536,16 @@ void TestUserKernel::metrics_equal_builtin_gray_2d() {
     QCOMPARE(r.trace.totals.nsight(), builtin.trace.totals.nsight());
     QVERIFY(r.trace.totals.global_ld.requests > 0);
     QCOMPARE(r.trace.unmapped_accesses, std::uint64_t(0));
+
+    // Progress comes back on this thread, nondecreasing, up to the end.
+    std::vector<double> seen;
+    o.trace_options.progress = [&](double done) { seen.push_back(done); };
+    const EmulatedRunResult p = run_emulated(k, launch, o);
+    QVERIFY2(p.ok(), p.message.c_str());
+    QVERIFY(!seen.empty());
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), 1.0);
+    QCOMPARE(p.trace.totals.nsight(), builtin.trace.totals.nsight());
 }
 
 namespace {
@@ -942,6 +952,13 @@ void TestUserKernel::child_process_ends() {
     QCOMPARE(r.exit_code, 4);
     QCOMPARE(r.output, std::string("out\n"));
     QCOMPARE(r.messages, std::string("message\n"));
+    // Message lines reach on_message whole, in order; a last line without its newline stays in messages.
+    std::vector<std::string> lines;
+    c.argv = {"sh", "-c", "printf 'one\\ntw' >&3; printf 'o\\nthree\\nfour' >&3"};
+    c.on_message = [&](const std::string& line) { lines.push_back(line); };
+    r = run_child(c);
+    QCOMPARE(lines, (std::vector<std::string>{"one", "two", "three"}));
+    QCOMPARE(r.messages, std::string("one\ntwo\nthree\nfour"));
     c = ChildSpec{};
     c.argv = {"sh", "-c", "kill -SEGV $$"};
     r = run_child(c);

@@ -650,6 +650,8 @@ int main(int argc, char** argv) {
     trace_options.all_warps = job.all_warps;
     trace_options.sample_blocks = job.sample_blocks;
     trace_options.host_threads = job.host_threads;
+    if (job.progress)  // one call at a time (memory_trace.h), each line one write: whole on the pipe
+        trace_options.progress = [](double done) { say(kRunnerProgress + std::to_string(done) + "\n"); };
     std::unique_ptr<MemoryRecorder> recorder;
     if (job.trace) {
         recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
