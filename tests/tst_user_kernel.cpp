@@ -145,6 +145,7 @@ private slots:
     void trace_lines_are_the_users();
     void writers_and_schedule_are_recorded();
     void dynamic_shared_memory();
+    void three_d_launch_and_a_full_block();
     void bounds_past_the_end_is_named();
     void bounds_before_the_start_is_named();
     void null_pointer_is_invalid();
@@ -667,6 +668,43 @@ void TestUserKernel::dynamic_shared_memory() {
     QCOMPARE(short_shared.fault, Fault::Bounds);
     QCOMPARE(short_shared.message, std::string("line 4: thread (0, 0, 0)/(8, 0, 0) writes shared memory 1 byte past its end "
                                                "(32 bytes of dynamic shared memory after 48 KiB of static)"));
+}
+
+void TestUserKernel::three_d_launch_and_a_full_block() {
+    // Every index of a 3-D grid of 3-D blocks, and a block of 1024 threads through two barriers.
+    const EmulatedKernel k = compile("ids.cu",
+                                     "__global__ void ids(float* m, float* n, float* out, int h, int w, int k) {\n"
+                                     "    __shared__ float s[1024];\n"
+                                     "    int t = (threadIdx.z*blockDim.y + threadIdx.y)*blockDim.x + threadIdx.x;\n"
+                                     "    int b = (blockIdx.z*gridDim.y + blockIdx.y)*gridDim.x + blockIdx.x;\n"
+                                     "    int per = blockDim.x*blockDim.y*blockDim.z;\n"
+                                     "    s[t] = (float)t;\n"
+                                     "    __syncthreads();\n"
+                                     "    float v = s[per - 1 - t];\n"
+                                     "    __syncthreads();\n"
+                                     "    if (b*per + t < h) out[b*per + t] = v + 10000.0f*b;\n"
+                                     "}\n");
+    QVERIFY(k.valid());
+    for (const auto& [grid, block] : {std::pair<Dim3, Dim3>{Dim3{2, 3, 2}, Dim3{4, 3, 5}}, {Dim3{1, 1, 1}, Dim3{32, 32, 1}},
+                                       {Dim3{3, 1, 1}, Dim3{1024, 1, 1}}}) {
+        const int total = int(grid.volume() * block.volume());
+        std::vector<float> m(1), nn(1), out(std::size_t(total), -1.0f);
+        UserLaunch launch;
+        launch.grid = grid;
+        launch.block = block;
+        launch.args = {buffer("m", m.data(), 4, 4, false), buffer("n", nn.data(), 4, 4, false),
+                       buffer("out", out.data(), out.size() * 4, 4, true), integer("h", total), integer("w", 1), integer("k", 1)};
+        EmulatedRunOptions o;
+        o.writers = true;
+        const EmulatedRunResult r = run_emulated(k, launch, o);
+        QVERIFY2(r.ok(), r.message.c_str());
+        const int per = int(block.volume());
+        for (int i = 0; i < total; ++i) {
+            QCOMPARE(out[std::size_t(i)], float(per - 1 - i % per) + 10000.0f * float(i / per));
+            QCOMPARE(r.writers[0][std::size_t(i)].block, std::uint64_t(i / per));
+            QCOMPARE(r.writers[0][std::size_t(i)].thread, std::uint32_t(i % per));
+        }
+    }
 }
 
 void TestUserKernel::bounds_past_the_end_is_named() {
