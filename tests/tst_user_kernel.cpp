@@ -814,7 +814,24 @@ void TestUserKernel::endless_loop_hits_the_time_limit() {
     o.time_limit_s = 0.5;
     const EmulatedRunResult r = run_emulated(k, launch, o);
     QCOMPARE(r.fault, Fault::TimeLimit);
-    QCOMPARE(r.message, std::string("the time limit of 0.5 s was reached: the kernel was stopped (an endless loop?)"));
+    // The runner's watchdog catches the thread in its loop and names it.
+    QCOMPARE(r.message, std::string("line 3: the time limit of 0.5 s was reached in thread (0, 0, 0)/(0, 0, 0): the kernel "
+                                    "was stopped (an endless loop?)"));
+    QCOMPARE(out[0], std::uint8_t(9));
+
+    // A loop with no memory access at all, in every thread of several blocks on all host threads.
+    const EmulatedKernel busy = compile("busy.cu",
+                                        "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                                        "    int i = n;\n"
+                                        "    while (i >= 0) i = (i + 1) & 0xff;\n"
+                                        "    out[0] = x[0] + i;\n"
+                                        "}\n");
+    QVERIFY(busy.valid());
+    launch.grid = Dim3{8, 1, 1};
+    launch.block = Dim3{64, 1, 1};
+    const EmulatedRunResult b = run_emulated(busy, launch, o);
+    QCOMPARE(b.fault, Fault::TimeLimit);
+    QVERIFY2(b.message.rfind("line 3: the time limit of 0.5 s was reached in thread (", 0) == 0, b.message.c_str());
     QCOMPARE(out[0], std::uint8_t(9));
 }
 

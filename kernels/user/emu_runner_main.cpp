@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +33,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../emulator/emulate.h"
@@ -436,10 +439,61 @@ void on_signal(int signal, siginfo_t* info, void* context) {
     fault(Fault::Crashed, where + " stopped the kernel with " + signal_text(signal));
 }
 
+// --- The time limit ------------------------------------------------------------------------------------
+// The caller kills the runner at its time limit, and a little later; first the runner's own watchdog
+// interrupts the threads that run blocks, and one caught in the kernel's code names the line it is on.
+
+std::mutex g_threads_mutex;
+std::vector<pid_t> g_threads;  // the host threads running blocks, by kernel thread id
+std::string g_time_limit_text;
+
+struct ThreadRegistration {
+    pid_t tid = ::gettid();
+    ThreadRegistration() {
+        std::lock_guard<std::mutex> lock(g_threads_mutex);
+        g_threads.push_back(tid);
+    }
+    ~ThreadRegistration() {
+        std::lock_guard<std::mutex> lock(g_threads_mutex);
+        g_threads.erase(std::find(g_threads.begin(), g_threads.end(), tid));
+    }
+};
+thread_local ThreadRegistration t_registration;
+
+std::string time_limit_message(const std::string& where) {
+    return "the time limit of " + g_time_limit_text + " s was reached" + where +
+           ": the kernel was stopped (an endless loop?)";
+}
+
+// SIGUSR2 from the watchdog: when this thread is in the kernel's own code, that is where it loops.
+void on_time_limit(int, siginfo_t*, void* context) {
+    const auto pc = std::uintptr_t(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+    if (pc - g_object_lo >= g_object_bytes || !t_current) return;  // elsewhere (a hook, the emulator): next time
+    const PcSite site = lookup_pc(pc + 1);
+    fault(Fault::TimeLimit, user_line(site) + time_limit_message(" in " + thread_text(t_current)));
+}
+
+// Until `done`, or at `limit` seconds: interrupts the block threads every 20 ms for a second, then gives up
+// on naming a line.
+void watchdog(double limit, std::mutex& mutex, std::condition_variable& changed, const bool& done) {
+    std::unique_lock<std::mutex> lock(mutex);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+    if (changed.wait_until(lock, deadline, [&] { return done; })) return;
+    for (int round = 0; round < 50; ++round) {
+        {
+            std::lock_guard<std::mutex> threads(g_threads_mutex);
+            for (pid_t tid : g_threads) ::tgkill(::getpid(), tid, SIGUSR2);
+        }
+        if (changed.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; })) return;
+    }
+    fault(Fault::TimeLimit, time_limit_message(""));
+}
+
 // Signals are handled on a stack of their own: a fiber's stack may be what overflowed.
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
+    (void)t_registration.tid;  // registers this thread for the watchdog
     // Mapped, not allocated: AddressSanitizer unmaps a thread's alternate stack when the thread ends.
     stack_t s{};
     s.ss_size = 64 * 1024;
@@ -665,9 +719,32 @@ int main(int argc, char** argv) {
     options.barriers = job.barriers;
     options.shared_bytes = g_shared_total;
     options.schedule = job.schedule ? &schedule : nullptr;
+    std::mutex watch_mutex;
+    std::condition_variable watch_changed;
+    bool done = false;
+    std::thread watch;
+    if (job.time_limit_s > 0) {
+        std::ostringstream text;
+        text << job.time_limit_s;
+        g_time_limit_text = text.str();
+        struct sigaction timer {};
+        timer.sa_sigaction = on_time_limit;
+        timer.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&timer.sa_mask);
+        ::sigaction(SIGUSR2, &timer, nullptr);
+        watch = std::thread(watchdog, job.time_limit_s, std::ref(watch_mutex), std::ref(watch_changed), std::cref(done));
+    }
     const Status status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
         with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });
     });
+    if (watch.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(watch_mutex);
+            done = true;
+        }
+        watch_changed.notify_all();
+        watch.join();
+    }
     if (!status) setup_error(status.message());
 
     if (recorder) {

@@ -33,7 +33,8 @@ struct RunnerJob {
     bool all_warps = false;
     std::vector<std::uint64_t> keep_blocks, sample_blocks;
     bool schedule = false;
-    bool progress = false;  // report the trace's progress on the message channel: "progress F" lines
+    bool progress = false;
+    double time_limit_s = 0;  // the runner's own watchdog (it names the looping line); 0: none  // report the trace's progress on the message channel: "progress F" lines
     std::uint64_t access_budget = 0;  // loads and stores per block when tracing; 0: none
     std::string trace_path, schedule_path;  // where the runner writes them
     std::vector<RunnerArg> args;

@@ -266,6 +266,7 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
     job.sample_blocks = options.trace_options.sample_blocks;
     job.schedule = options.schedule;
     job.progress = options.trace && bool(options.trace_options.progress);
+    job.time_limit_s = options.time_limit_s;
     job.access_budget = options.access_budget;
     job.trace_path = dir.file("trace.bin");
     job.schedule_path = dir.file("schedule.bin");
@@ -303,7 +304,9 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
 
     ChildSpec spec;
     spec.argv = {runner, job_path};
-    spec.time_limit_s = options.time_limit_s;
+    // The runner stops itself at the limit and names the line it was on (job.time_limit_s); this kill, a
+    // moment later, is for a runner that cannot.
+    spec.time_limit_s = options.time_limit_s > 0 ? options.time_limit_s + 2.0 : 0;
     spec.cancel = options.cancel;
     spec.message_channel = true;
     double reported = 0;
