@@ -8,7 +8,8 @@
 // the return address, through the object's DWARF line table, gives the source line. Each access is
 // checked against the buffers (a miss near one is a bounds fault, anywhere else that is not the thread's
 // own stack an invalid access), then recorded into the same MemoryRecorder the built-in kernels use.
-// A fault ends this process with its message on the message channel (child_process.h), first come.
+// A fault ends this process with its message on the message channel (child_process.h), first come; so
+// does the time limit, which a watchdog thread enforces, naming the line a looping thread is on.
 //
 //   cudaviz-kernel-runner JOB      (JOB: runner_job.h's text; answer: kRunnerOk or kRunnerFault on fd 3)
 #include <dlfcn.h>
@@ -21,12 +22,12 @@
 #include <cxxabi.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
