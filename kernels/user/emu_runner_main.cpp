@@ -87,6 +87,7 @@ struct Current {
     std::uint64_t block = 0;
     std::uint32_t thread = 0;
     std::uint32_t syncs = 0;
+    std::uint64_t accesses_left = 0;  // traced: its share of the block's access budget
 };
 
 // A block's barrier bookkeeping, on the host thread that runs its fibers.
@@ -113,7 +114,8 @@ std::string g_file_name;
 const char* g_user_file = "";
 const char* g_other_file = kPreludeName;
 MemoryRecorder* g_recorder = nullptr;
-std::uint64_t g_access_budget = 0;
+std::uint64_t g_access_budget = 0;  // per block; each thread of it may make its share
+std::uint64_t g_thread_budget = ~std::uint64_t(0);
 Dim3 g_grid, g_block;
 std::vector<std::uint64_t> g_sample;
 std::size_t g_shared_total = kStaticShared;
@@ -124,8 +126,6 @@ std::mutex g_slot_mutex;
 std::size_t g_slot_next = 0;
 
 thread_local Current* t_current = nullptr;
-thread_local std::uint64_t t_budget_block = ~std::uint64_t(0);
-thread_local std::uint64_t t_block_accesses = 0;
 thread_local BlockBarriers t_barriers;
 thread_local PcSite t_pc_cache[1024];
 thread_local bool t_alt_stack = false;
@@ -215,12 +215,12 @@ std::string thread_text(const Current* c) {
                               address + ", in no buffer)");
 }
 
-// A traced block's log grows with its accesses: a loop that never ends would take all memory first.
+// A traced block's log grows with its accesses: a loop that never ends would take all memory first. A
+// thread may make its share of the block's budget (counted per thread: no shared counter on the hot path).
 [[noreturn]] void budget_fault(const Current* c, const PcSite& site) {
-    const Dim3 b = c->ctx->block_idx();
-    fault(Fault::TimeLimit, user_line(site) + "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
-                                std::to_string(b.z) + ") made more than " + std::to_string(g_access_budget) +
-                                " loads and stores: the kernel was stopped (an endless loop?)");
+    fault(Fault::TimeLimit, user_line(site) + thread_text(c) + " made more than " + std::to_string(g_thread_budget) +
+                                " loads and stores (its share of the " + std::to_string(g_access_budget) +
+                                " a traced block may make): the kernel was stopped (an endless loop?)");
 }
 
 // --- The access hooks ----------------------------------------------------------------------------------
@@ -255,8 +255,7 @@ __attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const
 
 __attribute__((always_inline)) inline void record(Current* c, const void* address, std::size_t bytes, Access a,
                                                   const void* return_address) {
-    if (g_access_budget && __builtin_expect(++t_block_accesses > g_access_budget, 0))
-        budget_fault(c, site_of(return_address));
+    if (__builtin_expect(c->accesses_left-- == 0, 0)) budget_fault(c, site_of(return_address));
     const PcSite& s = site_of(return_address);
     c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
 }
@@ -511,10 +510,7 @@ void run_thread(const EmuContext& ctx) {
     if (g_recorder) {
         c.trace = g_recorder->begin_thread(ctx);
         if (!c.trace) return;
-        if (c.block != t_budget_block) {
-            t_budget_block = c.block;
-            t_block_accesses = 0;
-        }
+        c.accesses_left = g_thread_budget;
     }
     const bool barriers = ctx.barrier_ != nullptr;
     if (barriers && t_barriers.block != c.block) {
@@ -712,6 +708,7 @@ int main(int argc, char** argv) {
         recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
         g_recorder = recorder.get();
         g_access_budget = job.access_budget;
+        if (g_access_budget) g_thread_budget = std::max<std::uint64_t>(1, g_access_budget / job.block.volume());
     }
 
     std::vector<BlockTiming> schedule;

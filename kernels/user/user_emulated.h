@@ -58,7 +58,7 @@ struct EmulatedRunOptions {
     unsigned host_threads = 0;           // 0: one per core
     std::size_t dynamic_shared_bytes = 0;  // `extern __shared__` memory per block
     // Loads and stores one traced block may make before the run is stopped as an endless loop (a
-    // traced block keeps its log until it ends); 0: no limit.
+    // traced block keeps its log until it ends), each thread its share; 0: no limit.
     std::uint64_t access_budget = std::uint64_t(1) << 25;
     const CancelToken* cancel = nullptr;
 };
