@@ -17,6 +17,7 @@
 #include <link.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cxxabi.h>
@@ -632,6 +633,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: cudaviz-kernel-runner JOB (run by cudaviz, not by hand)\n");
         return 2;
     }
+    // Ends with its caller: a runner left behind by a crashed app would spin until its time limit. (The
+    // caller's thread waits in run_child for as long as this runs, so it outlives it otherwise.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     RunnerJob job;
     if (std::string e = read_job(read_file(argv[1]), &job); !e.empty()) setup_error(std::string(argv[1]) + ": " + e);
     if (job.args.size() > kMaxArgs) setup_error("more than 64 parameters");
