@@ -127,6 +127,7 @@ private slots:
     void compile_error_at_the_users_line();
     void cancelled_compile();
     void large_local_array_is_refused();
+    void warnings_and_odd_file_names();
     void lecture_grayscale_1d_data();
     void lecture_grayscale_1d();
     void lecture_grayscale_2d_data();
@@ -286,6 +287,36 @@ void TestUserKernel::large_local_array_is_refused() {
     for (const Diagnostic& d : out.diagnostics)
         named |= d.error && d.line == 1 && d.message.find("stack usage") != std::string::npos;
     QVERIFY2(named, out.log.c_str());
+}
+
+void TestUserKernel::warnings_and_odd_file_names() {
+    // A warning is a diagnostic that is not an error, and the kernel compiles; a file name with a space
+    // and a quote still names the user's lines, in messages and in the trace.
+    const std::string name = "my kernels/odd \"name\".cu";
+    const SourceFile f{name,
+                       "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                       "    int zero = 1 / 0;\n"
+                       "    out[threadIdx.x] = x[threadIdx.x] + (zero & 0);\n"
+                       "}\n"};
+    CompileOutput out;
+    const EmulatedKernel k = EmulatedKernel::compile(f, find_kernels(f).at(0), &out);
+    QVERIFY(k.valid());
+    QVERIFY(out.ok);
+    QVERIFY(!out.diagnostics.empty());
+    QVERIFY(!out.diagnostics.front().error);
+    QCOMPARE(out.diagnostics.front().file, name);
+    QCOMPARE(out.diagnostics.front().line, 2u);
+    QVERIFY2(format(out.diagnostics.front()).rfind(name + ":2:", 0) == 0, format(out.diagnostics.front()).c_str());
+    std::vector<std::uint8_t> x(32, 3), o(32);
+    UserLaunch launch;
+    launch.block = Dim3{32, 1, 1};
+    launch.args = {buffer("x", x.data(), 32, 1, false), buffer("out", o.data(), 32, 1, true), integer("n", 32)};
+    EmulatedRunOptions opt;
+    opt.trace = true;
+    const EmulatedRunResult r = run_emulated(k, launch, opt);
+    QVERIFY2(r.ok(), r.message.c_str());
+    QVERIFY(r.trace.line(name, 3) != nullptr);
+    QCOMPARE(o[31], std::uint8_t(3));
 }
 
 void TestUserKernel::lecture_grayscale_1d_data() {
