@@ -18,7 +18,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -227,43 +230,61 @@ std::string thread_text(const Current* c) {
 
 // --- The access hooks ----------------------------------------------------------------------------------
 
-__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
-                                                     const void* return_address) {
-    Current* const c = t_current;
-    if (!c) return;  // not inside a kernel thread (the object's constructors)
-    const auto p = reinterpret_cast<std::uintptr_t>(address);
-    for (unsigned k = 0; k < g_buffer_count; ++k) {
-        const Buffer& b = g_buffers[k];
-        if (p - b.base < b.bytes) {
-            if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
-            if (g_recorder) {
-                if (g_access_budget && ++t_block_accesses > g_access_budget) {
-                    budget_fault(c, site_of(return_address));
-                }
-                const PcSite& s = site_of(return_address);
-                c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-            }
-            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
-            return;
-        }
-    }
-    const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
-    if (p - shared < g_shared_total) {
-        if (g_recorder) {
-            if (g_access_budget && ++t_block_accesses > g_access_budget) budget_fault(c, site_of(return_address));
-            const PcSite& s = site_of(return_address);
-            c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-        }
-        return;
-    }
+// An access in no buffer and not in the block's shared memory: near a buffer (in its guard) it is out of
+// its bounds; the entry reading its arguments, the thread's own locals and the object's own data are
+// not traced; anything else is invalid. Out of line, so that the common path needs no stack frame.
+__attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const void* return_address) {
     for (unsigned k = 0; k < g_buffer_count; ++k)
         if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes)
             bounds_fault(g_buffers[k], p, a, site_of(return_address));
-    // The entry reading its arguments, the thread's own locals, the object's own data: not traced.
+    // Just outside the block's shared memory (an extern __shared__ array with too few dynamic bytes).
+    if (const Current* c = t_current) {
+        const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
+        constexpr std::uintptr_t kNear = 64 * 1024;
+        if (p - (shared - kNear) < g_shared_total + 2 * kNear) {
+            const bool before = p < shared;
+            const std::uint64_t by = before ? shared - p : p - shared - g_shared_total + 1;
+            fault(Fault::Bounds, user_line(site_of(return_address)) + thread_text(c) +
+                                     (a == Access::Store ? " writes " : " reads ") + "shared memory " +
+                                     std::to_string(by) + (by == 1 ? " byte " : " bytes ") +
+                                     (before ? "before its start" : "past its end") + " (" +
+                                     std::to_string(g_shared_total - kStaticShared) +
+                                     " bytes of dynamic shared memory after 48 KiB of static)");
+        }
+    }
     if (p - reinterpret_cast<std::uintptr_t>(&g_args) < sizeof g_args) return;
     if (p - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < kStackReach) return;
     if (p - g_object_lo < g_object_bytes) return;
     invalid_fault(p, site_of(return_address));
+}
+
+__attribute__((always_inline)) inline void record(Current* c, const void* address, std::size_t bytes, Access a,
+                                                  const void* return_address) {
+    if (g_access_budget && __builtin_expect(++t_block_accesses > g_access_budget, 0))
+        budget_fault(c, site_of(return_address));
+    const PcSite& s = site_of(return_address);
+    c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
+}
+
+__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
+                                                     const void* return_address) {
+    Current* const c = t_current;
+    if (__builtin_expect(!c, 0)) return;  // not inside a kernel thread (the object's constructors)
+    const auto p = reinterpret_cast<std::uintptr_t>(address);
+    for (unsigned k = 0; k < g_buffer_count; ++k) {
+        const Buffer& b = g_buffers[k];
+        if (p - b.base < b.bytes) {
+            if (__builtin_expect(p - b.base + bytes > b.bytes, 0)) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+            if (g_recorder) record(c, address, bytes, a, return_address);
+            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            return;
+        }
+    }
+    if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
+        if (g_recorder) record(c, address, bytes, a, return_address);
+        return;
+    }
+    outside_buffers(p, a, return_address);
 }
 
 }  // namespace
@@ -538,6 +559,20 @@ void find_object_range(void* handle) {
     }
 }
 
+// "foo(int)" from dlopen's "...: undefined symbol: _Z3fooi"; empty for any other error.
+std::string undefined_symbol(const std::string& error) {
+    const std::string key = "undefined symbol: ";
+    const std::size_t at = error.find(key);
+    if (at == std::string::npos) return {};
+    std::string symbol = error.substr(at + key.size());
+    symbol = symbol.substr(0, symbol.find_first_of(" \t\n,"));
+    int status = 0;
+    char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && readable) symbol = readable;
+    std::free(readable);
+    return symbol;
+}
+
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;
@@ -645,7 +680,10 @@ int main(int argc, char** argv) {
     void* handle = ::dlopen(job.object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* e = ::dlerror();
-        setup_error(std::string("cannot load the compiled kernel: ") + (e ? e : "unknown error"));
+        const std::string error = e ? e : "unknown error";
+        if (const std::string name = undefined_symbol(error); !name.empty())
+            fault(Fault::Crashed, "the kernel calls " + name + ", which is defined nowhere (a function declared without a body?)");
+        setup_error("cannot load the compiled kernel: " + error);
     }
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
     if (!g_entry) setup_error("the compiled kernel has no entry point");
@@ -689,7 +727,9 @@ int main(int argc, char** argv) {
     }
     if (job.schedule && !write_file(job.schedule_path, serialize_block_schedule(schedule)))
         setup_error("cannot write " + job.schedule_path);
-    std::fflush(stdout);
+    std::fflush(nullptr);
     say(std::string(kRunnerOk) + "\n");
-    return 0;
+    // Straight out, as after a fault: nothing is left to tidy that the exit does not free, and a
+    // sanitizer's exit-time report (a build with ASan) would only turn a good run into a failed one.
+    ::_exit(0);
 }
