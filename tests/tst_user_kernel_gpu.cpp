@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "kernels/core/block_schedule.h"
+#include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/grayscale/grayscale_timing.h"
+#include "kernels/matmul/matmul_cuda.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_timing.h"
@@ -294,8 +296,11 @@ private slots:
         rec.program_name = "rec.cu";
         rec.source = schedule_recording_source(SourceFile{"lecture.cu", source}, sigs[which]);
         rec.options = {"--gpu-architecture=sm_90", "-std=c++17"};
+        rec.name_expressions = {"cudaviz_recorded"};
         NvrtcResult r = nvrtc_compile(rec);
         QVERIFY2(r.status && r.compiled && !r.cubin.empty(), r.log.c_str());
+        QCOMPARE(r.lowered_names, std::vector<std::string>{"cudaviz_recorded"});  // a kernel, not a __device__ function
+        QVERIFY2(r.log.find("warning") == std::string::npos, r.log.c_str());
     }
 
     void signature_is_cross_checked() {
@@ -648,8 +653,8 @@ private slots:
     void spinning_kernel_stops_at_the_time_limit() {
         if (!gpu()) QSKIP(qPrintable(no_gpu_));
         const char* text = "__global__ void spin(unsigned char* x, unsigned char* out, int n) {\n"
-                           "    volatile int go = 1;\n"
-                           "    while (go) { }\n"
+                           "    volatile unsigned char* flag = x;\n"
+                           "    while (flag[0] != 2) { }\n"
                            "    out[0] = x[0];\n"
                            "}\n";
         KernelSignature s = gray1d_sig();
@@ -699,6 +704,7 @@ private slots:
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY2(r.message.empty(), r.message.c_str());
         QVERIFY(out == ref);
+        QCOMPARE(r.registers, c.registers);  // the driver agrees with ptxas
         QCOMPARE(r.schedule.size(), std::size_t(grid.volume()));
         QVERIFY(r.sms > 0);
         BlockSchedule schedule;
@@ -708,6 +714,35 @@ private slots:
         QCOMPARE(check_block_schedule(schedule), std::string());
         qInfo("schedule of %zu blocks on %s (%d SMs): block 0 on SM %d, last end at %llu ns", r.schedule.size(), r.device.c_str(), r.sms,
               schedule.blocks[0].sm, (unsigned long long)schedule.blocks.back().end_ns);
+    }
+
+    // The user's copies of gray_2d and matmul_naive give the built-ins' bytes on the GPU. One launch
+    // each, so that Nsight Compute can profile this case alone and compare their memory figures
+    // (scripts: `ncu --target-processes all -k regex:"grayscale_kernel|gray_2d|matmul_kernel|matmul_naive"`).
+    void user_copies_equal_builtins() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const int w = 1920, h = 1080;
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 11), mine(std::size_t(w) * h, 1), theirs(mine.size(), 2);
+        GrayscaleImage im{rgb.data(), theirs.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
+        Status s = grayscale_cuda(im, LaunchShape::two_d(16, 16));
+        QVERIFY2(s, s.message().c_str());
+        UserLaunch gl{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
+                      {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", mine.data(), mine.size(), 1, true), integer("w", w), integer("h", h)}};
+        GpuRunResult r = run_on_gpu(compile_ok(kGray2d, gray2d_sig()), gl);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(mine == theirs);
+
+        const int n = 257;
+        std::vector<float> a = random_values<float>(std::size_t(n) * n, 12), b = random_values<float>(std::size_t(n) * n, 13);
+        std::vector<float> cm(std::size_t(n) * n, 1.f), cb(cm.size(), 2.f);
+        s = matmul_cuda(MatmulProblem{a.data(), b.data(), cb.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)}, MatmulLaunch::naive(16, 16));
+        QVERIFY2(s, s.message().c_str());
+        UserLaunch ml{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
+                      {buffer("a", a.data(), a.size() * 4, 4, false), buffer("b", b.data(), b.size() * 4, 4, false),
+                       buffer("c", cm.data(), cm.size() * 4, 4, true), integer("h", n), integer("w", n), integer("k", n)}};
+        r = run_on_gpu(compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true)), ml);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(std::memcmp(cm.data(), cb.data(), cm.size() * 4) == 0);  // the same fmaf chain: the same bits
     }
 
     // Figures, not a pass/fail comparison: the user's copies beside the built-ins, timed the same way.
@@ -751,8 +786,9 @@ private slots:
             GpuRunResult r = run_on_gpu(c, l, o);
             QVERIFY2(r.ran && r.timing.timed, r.message.c_str());
             const double b = builtin.shapes[0].median_ms, u = r.timing.median_ms;
-            std::printf("TIMING matmul_naive %d^3 @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f; user %d registers\n", n, b, u, u / b,
-                        c.registers);
+            std::printf("TIMING matmul_naive %d^3 @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f; user %d registers (ptxas), %d (driver)\n", n, b, u, u / b,
+                        c.registers, r.registers);
+            if (c.registers == 0) std::printf("NVRTC %s log without registers:\n%s\n", nvrtc_version().c_str(), c.log.c_str());
         }
         std::fflush(stdout);
     }

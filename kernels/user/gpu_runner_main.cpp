@@ -103,6 +103,10 @@ void run(RunnerRequest& q, RunnerResponse* out) {
     launch.block = q.block;
     if (CUresult r = cuModuleGetFunction(&launch.function, module, q.function.c_str()); r != CUDA_SUCCESS)
         return set(out, RunnerOutcome::Unavailable, "no kernel " + q.function + " in the module: " + cu_text(r));
+    int registers = 0, shared = 0;
+    if (cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, launch.function) == CUDA_SUCCESS) out->registers = registers;
+    if (cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, launch.function) == CUDA_SUCCESS)
+        out->static_shared_bytes = std::uint64_t(shared);
 
     // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten).
     DeviceMemory memory;

@@ -198,11 +198,12 @@ GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature
 
 std::string schedule_recording_source(const SourceFile& source, const KernelSignature& signature) {
     std::string s;
-    // The user's kernels become __device__ functions; the macro comes back after their text.
-    s += "#pragma push_macro(\"__global__\")\n#undef __global__\n#define __global__ __device__\n";
+    // The user's kernels become __device__ functions. NVRTC knows no push_macro: the wrapper below
+    // spells __global__ as the attribute it stands for (crt/host_defines.h).
+    s += "#undef __global__\n#define __global__ __device__\n";
     s += "#line 1 \"" + quoted_for_line(source.name) + "\"\n";
     s += source.text;
-    s += "\n#pragma pop_macro(\"__global__\")\n#line 1 \"cudaviz-schedule-recording\"\n";
+    s += "\n#line 1 \"cudaviz-schedule-recording\"\n";
     // As kernels/cuda/schedule_recording_context.cuh: one atomic per warp (its lowest active lane),
     // before and after the body; thread 0 writes %smid; %globaltimer read hi, lo, hi.
     s += R"(static __device__ __forceinline__ unsigned long long cudaviz_global_timer() {
@@ -222,7 +223,7 @@ static __device__ __forceinline__ bool cudaviz_warp_leader() {
     return lane == unsigned(__ffs(__activemask()) - 1);
 }
 )";
-    s += "extern \"C\" __global__ void ";
+    s += "extern \"C\" __attribute__((global)) void ";
     s += kRecordedKernel;
     s += "(";
     std::string call;
@@ -403,8 +404,9 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         rec.program_name = kProgramName;
         rec.source = schedule_recording_source(compiled.source, sig);
         rec.options = compile_options(compiled.sm);
+        rec.name_expressions = {kRecordedKernel};
         NvrtcResult r = nvrtc_compile(rec);
-        if (!r.status || !r.compiled || r.cubin.empty()) {
+        if (!r.status || !r.compiled || r.cubin.empty() || r.lowered_names.empty() || r.lowered_names[0] != kRecordedKernel) {
             std::string why = r.status ? r.log : r.status.message();
             return failed(ErrorKind::InvalidInput, "the schedule-recording compile of the kernel failed:\n" + why);
         }
@@ -476,8 +478,6 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
                     result = failed(ErrorKind::Device, "the GPU runner failed (" + error + ")" + (log.empty() ? "" : ": " + log), Fault::Crashed);
                 break;
             }
-            result.device = response.device;
-            result.sms = response.sms;
             switch (response.outcome) {
                 case RunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
                 case RunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
@@ -517,6 +517,8 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
             }
             result.device = response.device;
             result.sms = response.sms;
+            result.registers = response.registers;
+            result.static_shared_bytes = std::size_t(response.static_shared_bytes);
             break;
         }
     }

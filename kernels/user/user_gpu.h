@@ -73,6 +73,8 @@ struct GpuRunResult {
     std::string device;       // "NVIDIA H200"
     int sms = 0;
     double run_ms = 0;        // the one launch whose output came back (CUDA events)
+    int registers = 0;        // of the loaded kernel, as the driver reports them
+    std::size_t static_shared_bytes = 0;
     ShapeTiming timing;       // when options.time
     std::vector<BlockTiming> schedule;  // when options.record_schedule: per linear block id
     double runner_ms = 0;     // the runner's whole life, start to exit

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::uint32_t kRequestMagic = 0x43565251;   // "QRVC"
 constexpr std::uint32_t kResponseMagic = 0x43565253;  // "SRVC"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 
 struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
@@ -210,6 +210,8 @@ std::string write_response(const std::string& path, const RunnerResponse& s) {
         w.str(s.device);
         w.i32(s.sms);
         w.f64(s.run_ms);
+        w.i32(s.registers);
+        w.u64(s.static_shared_bytes);
         w.u64(s.samples_ms.size());
         for (double ms : s.samples_ms) w.f64(ms);
         w.u64(s.schedule.size());
@@ -237,6 +239,8 @@ std::string read_response(const std::string& path, RunnerResponse* s) {
     s->device = r.str();
     s->sms = r.i32();
     s->run_ms = r.f64();
+    s->registers = r.i32();
+    s->static_shared_bytes = r.u64();
     const std::uint64_t samples = r.length() ;
     for (std::uint64_t i = 0; i < samples && r.ok(); ++i) s->samples_ms.push_back(r.f64());
     const std::uint64_t blocks = r.length();

@@ -52,6 +52,8 @@ struct RunnerResponse {
     std::string device;
     int sms = 0;
     double run_ms = 0;
+    int registers = 0;             // of the loaded kernel, from the driver (cuFuncGetAttribute)
+    std::uint64_t static_shared_bytes = 0;
     std::vector<double> samples_ms;  // timed launches; empty when not asked or not timed
     std::vector<BlockTiming> schedule;
     std::vector<std::vector<unsigned char>> outputs;  // the writable buffers, in argument order
