@@ -75,9 +75,11 @@ void set(RunnerResponse* out, RunnerOutcome outcome, std::string message) {
     out->message = std::move(message);
 }
 
-// After a synchronising call failed while the kernel ran.
+// After a synchronising call failed while the kernel ran. An address far outside every allocation
+// can come back as an invalid address space rather than an illegal address: both are a bad pointer.
 void kernel_failed(RunnerResponse* out, cudaError_t e) {
-    set(out, RunnerOutcome::DeviceFault, fault_message(rt_text(e), e == cudaErrorIllegalAddress));
+    const bool address = e == cudaErrorIllegalAddress || e == cudaErrorInvalidAddressSpace || e == cudaErrorMisalignedAddress;
+    set(out, RunnerOutcome::DeviceFault, fault_message(rt_text(e), address));
 }
 
 void run(RunnerRequest& q, RunnerResponse* out) {

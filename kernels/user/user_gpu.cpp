@@ -18,6 +18,7 @@
 #include <memory>
 #include <sstream>
 
+#include "nvrtc_cubin.h"
 #include "nvrtc_log.h"
 #include "nvrtc_program.h"
 #include "user_gpu_protocol.h"
@@ -186,12 +187,20 @@ GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature
             return out;
         }
     }
+    bool from_ptxas = false;
     for (const PtxasResources& r : parse_ptxas_resources(result.log)) {
         if (r.function != out.lowered_name) continue;
+        from_ptxas = true;
         out.registers = r.registers;
         out.barriers = r.barriers;
         out.static_shared_bytes = r.shared_bytes;
         out.stack_bytes = r.stack_bytes;
+    }
+    if (!from_ptxas) {  // the machine code came from the compute cache: read the CUBIN itself
+        const CubinResources r = cubin_resources(out.cubin, out.lowered_name, sm);
+        out.registers = r.registers;
+        out.barriers = r.barriers;
+        out.static_shared_bytes = r.shared_bytes;
     }
     return out;
 }

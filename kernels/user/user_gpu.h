@@ -33,7 +33,8 @@ struct GpuCompileOutput {
     std::string lowered_name;    // its symbol in the module ("_Z4grayPhS_i"; the name itself for extern "C")
     std::string demangled;       // "gray(unsigned char*, unsigned char*, int)", "" for extern "C"
 
-    // From --ptxas-options=-v, for the occupancy model.
+    // From --ptxas-options=-v, for the occupancy model; from the CUBIN when NVRTC took the code from the
+    // compute cache and ptxas said nothing (stack_bytes is then 0).
     int registers = 0;
     int barriers = 0;
     std::size_t static_shared_bytes = 0;
