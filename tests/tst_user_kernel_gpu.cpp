@@ -37,8 +37,10 @@ using namespace cvz::user;
 namespace {
 
 // The lecture's kernels as the learner pastes them: resources/kernels/*.cu.
+// $CUDAVIZ_KERNELS_DIR overrides the folder where the program runs away from its source tree (the GPU machine).
 std::string lecture(const char* file) {
-    QFile f(QString(CUDAVIZ_SOURCE_DIR "/resources/kernels/") + file);
+    const QString dir = qEnvironmentVariable("CUDAVIZ_KERNELS_DIR", CUDAVIZ_SOURCE_DIR "/resources/kernels");
+    QFile f(dir + "/" + file);
     if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(f.fileName()));
     return f.readAll().toStdString();
 }
