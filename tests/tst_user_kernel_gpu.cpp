@@ -365,65 +365,68 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string req = dir.filePath("req").toStdString(), resp = dir.filePath("resp").toStdString();
-        std::vector<unsigned char> bytes = {1, 2, 3, 4, 5};
-        RunnerRequest q;
+        GpuRunnerRequest q;
         q.cubin = std::string("\x7f" "ELF\0binary", 10);
         q.function = "_Z4grayPhS_i";
         q.grid = Dim3{7, 5, 1};
         q.block = Dim3{16, 8, 1};
         q.time = true;
         q.repeats = 9;
-        RunnerArg b;
+        GpuRunnerArg b;
         b.buffer = true;
         b.writable = true;
         b.name = "out";
-        b.data = bytes.data();
-        b.bytes = bytes.size();
-        RunnerArg n;
+        b.bytes = 5;
+        b.element_bytes = 4;
+        b.path = "/tmp/somewhere/buffer0";
+        GpuRunnerArg n;
         n.value = -42;
         n.name = "n";
         q.args = {b, n};
-        QCOMPARE(write_request(req, q), std::string());
-        RunnerRequest back;
-        QCOMPARE(read_request(req, &back), std::string());
+        QCOMPARE(write_gpu_request(req, q), std::string());
+        GpuRunnerRequest back;
+        QCOMPARE(read_gpu_request(req, &back), std::string());
         QCOMPARE(back.cubin, q.cubin);
         QCOMPARE(back.function, q.function);
         QVERIFY(back.grid == q.grid && back.block == q.block);
         QVERIFY(back.time);
         QCOMPARE(back.repeats, 9);
         QCOMPARE(back.args.size(), std::size_t(2));
-        QVERIFY(back.args[0].contents == bytes);
-        QVERIFY(back.args[0].writable);
+        QVERIFY(back.args[0].buffer && back.args[0].writable);
+        QCOMPARE(back.args[0].bytes, std::uint64_t(5));
+        QCOMPARE(back.args[0].element_bytes, std::uint64_t(4));
+        QCOMPARE(back.args[0].path, b.path);
+        QVERIFY(!back.args[1].buffer);
         QCOMPARE(back.args[1].value, -42);
 
-        RunnerResponse s;
-        s.outcome = RunnerOutcome::DeviceFault;
+        GpuRunnerResponse s;
+        s.outcome = GpuRunnerOutcome::DeviceFault;
         s.message = "the GPU stopped the kernel";
+        s.registers = 17;
         s.schedule = {BlockTiming{3, 10, 20}};
         s.samples_ms = {0.5, 0.25};
-        s.outputs = {bytes};
-        QCOMPARE(write_response(resp, s), std::string());
-        RunnerResponse sb;
-        QCOMPARE(read_response(resp, &sb), std::string());
-        QVERIFY(sb.outcome == RunnerOutcome::DeviceFault);
+        QCOMPARE(write_gpu_response(resp, s), std::string());
+        GpuRunnerResponse sb;
+        QCOMPARE(read_gpu_response(resp, &sb), std::string());
+        QVERIFY(sb.outcome == GpuRunnerOutcome::DeviceFault);
         QCOMPARE(sb.message, s.message);
+        QCOMPARE(sb.registers, 17);
         QCOMPARE(sb.schedule.size(), std::size_t(1));
         QCOMPARE(sb.schedule[0].end_ns, std::uint64_t(20));
         QVERIFY(sb.samples_ms == s.samples_ms);
-        QVERIFY(sb.outputs == s.outputs);
 
         // Truncated, foreign and missing files are messages naming the file.
         QFile f(QString::fromStdString(req));
         QVERIFY(f.resize(f.size() - 3));
-        RunnerRequest cut;
-        QVERIFY(read_request(req, &cut).find("truncated") != std::string::npos);
+        GpuRunnerRequest cut;
+        QVERIFY(read_gpu_request(req, &cut).find("truncated") != std::string::npos);
         QFile g(QString::fromStdString(resp));
         QVERIFY(g.open(QIODevice::WriteOnly));
         g.write("not a response at all");
         g.close();
-        RunnerResponse foreign;
-        QVERIFY(read_response(resp, &foreign).find("not a cudaviz GPU runner response") != std::string::npos);
-        QVERIFY(read_response(dir.filePath("none").toStdString(), &foreign).find("cannot open") != std::string::npos);
+        GpuRunnerResponse foreign;
+        QVERIFY(read_gpu_response(resp, &foreign).find("not a cudaviz GPU runner response") != std::string::npos);
+        QVERIFY(read_gpu_response(dir.filePath("none").toStdString(), &foreign).find("cannot open") != std::string::npos);
     }
 
     void runner_refuses_a_bad_launch_before_starting() {
@@ -454,6 +457,32 @@ private slots:
         QVERIFY(!r.message.empty());
         QCOMPARE(out, std::vector<unsigned char>(10, 7));
         qInfo("without a GPU: %s", r.message.c_str());
+    }
+
+    // Without a driver, the runner started on the toolkit's stub libcuda (whose cuInit fails) still
+    // reads its request and maps the buffers' shared files before it touches the GPU, and answers.
+    void runner_answers_on_the_stub_driver() {
+#ifndef CUDAVIZ_CUDA_STUBS_DIR
+        QSKIP("built without the CUDA toolkit");
+#else
+        if (gpu()) QSKIP("a GPU is present");
+        const QString stub = CUDAVIZ_CUDA_STUBS_DIR "/libcuda.so";
+        if (!QFile::exists(stub)) QSKIP("the toolkit has no stub libcuda.so");
+        QTemporaryDir dir;
+        QVERIFY(QFile::link(stub, dir.filePath("libcuda.so.1")));
+        const QByteArray saved = qgetenv("LD_LIBRARY_PATH");
+        qputenv("LD_LIBRARY_PATH", QFile::encodeName(dir.path()) + (saved.isEmpty() ? "" : ":" + saved));
+        GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
+        std::vector<unsigned char> in(300, 9), out(100, 7);
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{128, 1, 1}, {buffer("x", in.data(), 300, 1, false), buffer("out", out.data(), 100, 1, true), integer("n", 100)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        if (saved.isEmpty()) qunsetenv("LD_LIBRARY_PATH");
+        else qputenv("LD_LIBRARY_PATH", saved);
+        QVERIFY(!r.ran);
+        QCOMPARE(r.status.kind(), ErrorKind::Unavailable);
+        QVERIFY2(r.message.rfind("no usable GPU: cuInit: ", 0) == 0, r.message.c_str());  // the runner's own answer
+        QCOMPARE(out, std::vector<unsigned char>(100, 7));
+#endif
     }
 
     // --- with a GPU ----------------------------------------------------------------------------

@@ -311,7 +311,7 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         return failed(ErrorKind::Unavailable, runner.empty() ? "cudaviz-gpu-runner was not found (beside the program, in $CUDAVIZ_GPU_RUNNER or on PATH)"
                                                              : runner + " cannot be run");
 
-    RunnerRequest request;
+    GpuRunnerRequest request;
     request.cubin = compiled.cubin;
     request.function = compiled.lowered_name;
     request.device = options.device;
@@ -337,23 +337,30 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         }
         request.recorded_cubin = std::move(r.cubin);
     }
-    for (const UserArg& a : launch.args) {
-        RunnerArg r;
+    std::string error;
+    TempDir dir = TempDir::make("cudaviz-gpu", &error);
+    if (!dir.valid()) return failed(ErrorKind::Unavailable, "cannot make a temporary folder: " + error);
+    // Every buffer in a shared file, outputs too: a kernel may leave some of their elements unwritten.
+    std::vector<SharedBuffer> shared(launch.args.size());
+    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+        const UserArg& a = launch.args[k];
+        GpuRunnerArg r;
         r.buffer = a.kind == UserArg::Kind::Buffer;
         r.writable = a.writable;
         r.value = a.value;
         r.name = a.name;
         r.bytes = a.bytes;
         r.element_bytes = a.element_bytes;
-        r.data = a.data;
+        if (r.buffer) {
+            r.path = dir.file("buffer" + std::to_string(k));
+            shared[k] = SharedBuffer::create(r.path, a.bytes, &error);
+            if (!shared[k].valid()) return failed(ErrorKind::Unavailable, "buffer " + a.name + ": " + error);
+            if (a.bytes) std::memcpy(shared[k].data(), a.data, a.bytes);
+        }
         request.args.push_back(std::move(r));
     }
-
-    std::string error;
-    TempDir dir = TempDir::make("cudaviz-gpu", &error);
-    if (!dir.valid()) return failed(ErrorKind::Unavailable, "cannot make a temporary folder: " + error);
     const std::string request_path = dir.file("request"), response_path = dir.file("response");
-    if (std::string e = write_request(request_path, request); !e.empty()) return failed(ErrorKind::Unavailable, e);
+    if (std::string e = write_gpu_request(request_path, request); !e.empty()) return failed(ErrorKind::Unavailable, e);
 
     ChildSpec spec;
     spec.argv = {runner, request_path, response_path};
@@ -381,8 +388,8 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
                             Fault::Crashed);
             break;
         case ChildResult::End::Exited: {
-            RunnerResponse response;
-            const std::string why = child.exit_code == 0 ? read_response(response_path, &response)
+            GpuRunnerResponse response;
+            const std::string why = child.exit_code == 0 ? read_gpu_response(response_path, &response)
                                                         : "exit status " + std::to_string(child.exit_code);
             if (!why.empty()) {
                 if (child.exit_code == 127 && output.find("error while loading shared libraries") != std::string::npos)
@@ -392,27 +399,15 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
                 break;
             }
             switch (response.outcome) {
-                case RunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
-                case RunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
-                case RunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
-                case RunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
-                case RunnerOutcome::Ran: {
-                    // The outputs must match the writable buffers one for one before any is copied back.
-                    std::size_t next = 0;
-                    bool fits_all = true;
-                    for (const UserArg& a : launch.args)
-                        if (a.kind == UserArg::Kind::Buffer && a.writable)
-                            fits_all = fits_all && next < response.outputs.size() && response.outputs[next++].size() == a.bytes;
-                    if (!fits_all || next != response.outputs.size()) {
-                        result = failed(ErrorKind::Device, "the GPU runner returned buffers of the wrong sizes", Fault::Crashed);
-                        break;
+                case GpuRunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
+                case GpuRunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
+                case GpuRunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
+                case GpuRunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
+                case GpuRunnerOutcome::Ran: {
+                    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+                        const UserArg& a = launch.args[k];
+                        if (a.kind == UserArg::Kind::Buffer && a.writable && a.bytes) std::memcpy(a.data, shared[k].data(), a.bytes);
                     }
-                    next = 0;
-                    for (const UserArg& a : launch.args)
-                        if (a.kind == UserArg::Kind::Buffer && a.writable) {
-                            const auto& bytes = response.outputs[next++];
-                            if (!bytes.empty()) std::memcpy(a.data, bytes.data(), bytes.size());
-                        }
                     result.ran = true;
                     result.message = response.message;  // notes on timing or schedule, if any failed
                     result.run_ms = response.run_ms;
