@@ -188,6 +188,28 @@ UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim
     return run_user_kernel(call, request);
 }
 
+ScheduleRun record_user_schedule(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
+                                 const CancelToken* cancel) {
+    UserRunRequest request;
+    request.source = v.source;
+    request.kernel_name = v.name;
+    request.block = v.one_d ? Dim3{block.x, 1, 1} : block;
+    request.backend = backend;
+    request.writers = false;
+    request.schedule = true;
+    request.cancel = cancel;
+    const UserRunResult r = run_user_kernel(call, request);
+    ScheduleRun run;
+    if (!r.ok()) {
+        run.status = r.status;
+        return run;
+    }
+    run.schedule = r.schedule;
+    const auto* bytes = static_cast<const std::uint8_t*>(call.output());
+    run.output.assign(bytes, bytes + call.output_bytes());
+    return run;
+}
+
 QString fault_heading(user::Fault fault) {
     switch (fault) {
         case user::Fault::None: return {};

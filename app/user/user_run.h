@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/jobs/backend_choice.h"
+#include "app/trace/schedule_recorder.h"
 #include "app/user/launch_dims.h"
 #include "app/user/user_variants.h"
 #include "kernels/core/block_schedule.h"
@@ -73,6 +74,11 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& requ
 // comparison). The output is left in `call`.
 UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
                                const CancelToken* cancel = nullptr);
+
+// Runs `v` as run_user_variant does, recording its block schedule (on the GPU %smid and %globaltimer
+// per block, on the emulator the host worker and a steady clock); `output` holds the run's output bytes.
+ScheduleRun record_user_schedule(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
+                                 const CancelToken* cancel = nullptr);
 
 // The emulator's compile of `signature` in `source`, cached by text and name. `seconds` is the compile's
 // when it ran now, 0 from the cache.
