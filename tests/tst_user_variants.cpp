@@ -20,6 +20,8 @@
 #include "app/matmul/matmul_app_problem.h"
 #include "app/matmul/matmul_session.h"
 #include "app/models/device_profile.h"
+#include "app/tuning/block_sweep.h"
+#include "app/tuning/ladder.h"
 #include "app/user/launch_dims.h"
 #include "app/user/user_compile.h"
 #include "app/user/user_variants.h"
@@ -446,6 +448,27 @@ private slots:
         QCOMPARE(p.sampling.contains("registers assumed"), !copy.variant->resources.has_value());
         const BlockResources r = app_family(KernelFamily::Grayscale).block_resources(mine);
         QCOMPARE(r.threads, 128);
+
+        // The sweep and the ladder list it beside the built-ins, and the ladder traces its row.
+        bool swept = false;
+        for (const SweepRow& row : sweep_rows(KernelFamily::Grayscale, profile))
+            if (row.choice.ref == copy.variant->ref) {
+                swept = true;
+                QVERIFY(row.label().startsWith("yours"));
+            }
+        QVERIFY(swept);
+        const std::vector<LadderRow> rungs = ladder_rows(KernelFamily::Grayscale, profile);
+        const auto rung = std::find_if(rungs.begin(), rungs.end(), [](const LadderRow& r) { return r.name == "yours: gray2d"; });
+        QVERIFY(rung != rungs.end());
+        QVERIFY(rung->launch.occupancy.blocks_per_sm > 0);
+        SweepRequest request;
+        request.problem = problem;
+        request.profile = profile;
+        const LadderFigures figures = trace_ladder_row(request, *rung);
+        QVERIFY2(figures.traced, qPrintable(figures.error));
+        const ProblemTrace at_16x16 = problem->traceSample(LaunchChoice{builtin.ref, rung->launch.choice.block}, nullptr);
+        QCOMPARE(figures.metrics.global_ld.sectors, at_16x16.traced.trace.totals.global_ld.sectors);
+        QCOMPARE(figures.metrics.global_st.requests, at_16x16.traced.trace.totals.global_st.requests);
 
         // Without a GPU, timing a user variant says why beside the built-ins' results.
         if (!cuda_device_available()) {
