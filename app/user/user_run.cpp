@@ -278,6 +278,9 @@ UserRunResult& run_on_device(user::FamilyCall& call, const user::CallForm& form,
                     message.empty() ? std::string("the GPU runner failed") : message);
     }
     r.run_ms = run.timing.timed ? run.timing.median_ms : run.run_ms;
+    r.time_text = run.timing.timed
+                      ? QStringLiteral("kernel %1 ms warm (median of %2 after a warm-up)").arg(r.run_ms, 0, 'f', 3).arg(run.timing.launches)
+                      : QStringLiteral("kernel %1 ms (one launch)").arg(r.run_ms, 0, 'f', 3);
     if (req.schedule) {
         r.schedule.backend = "cuda";
         r.schedule.device = run.device;
@@ -340,6 +343,7 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& req)
     user::EmulatedRunResult run = user::run_emulated(kernel, launch, options);
     r.backend = cpu_backend_label();
     r.run_ms = run.seconds * 1e3;
+    r.time_text = QStringLiteral("emulated in %1 ms (the isolated runner, start to end)").arg(r.run_ms, 0, 'f', 1);
     if (!run.status) return fail(r, UserRunStage::Run, run.status.kind(), run.status.message());
     if (run.fault != user::Fault::None) {
         r.fault = run.fault;

@@ -56,7 +56,9 @@ struct UserRunResult {
     Dim3 grid, block;
     QString backend;                   // "CPU emulator (2 threads)", "CUDA (NVIDIA H200)"
     double compile_s = 0;
-    double run_ms = 0;                 // the run: the kernel alone on the GPU, the emulated grid on the CPU
+    double run_ms = 0;                 // the kernel's time: on the GPU the warm median (CUDA events), on the
+                                       // emulator the isolated runner's whole run
+    QString time_text;                 // run_ms said with what it is: "kernel 0.113 ms warm (median of 20)"
     std::optional<KernelResources> resources;  // registers and static shared memory (NVRTC)
     MemoryTrace trace;                 // when asked
     BlockSchedule schedule;            // when asked
