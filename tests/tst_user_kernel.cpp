@@ -125,6 +125,7 @@ private slots:
     void a_signature_that_fits_no_form();
     void code_in_comments_and_strings_is_not_a_kernel();
     void compile_error_at_the_users_line();
+    void cancelled_compile();
     void large_local_array_is_refused();
     void lecture_grayscale_1d_data();
     void lecture_grayscale_1d();
@@ -259,6 +260,16 @@ void TestUserKernel::compile_error_at_the_users_line() {
     QVERIFY2(format(d).rfind("broken.cu:3:23: error: ", 0) == 0, format(d).c_str());
     QVERIFY2(d.message.find("'y'") != std::string::npos || d.message.find("\xe2\x80\x98y\xe2\x80\x99") != std::string::npos,
              d.message.c_str());
+}
+
+void TestUserKernel::cancelled_compile() {
+    const SourceFile f{"k.cu", lecture_kernel("matmul.cu")};
+    CancelToken cancel;
+    cancel.request();
+    CompileOutput out;
+    QVERIFY(!EmulatedKernel::compile(f, find_kernels(f).at(0), &out, &cancel).valid());
+    QVERIFY(!out.ok);
+    QCOMPARE(out.diagnostics.back().message, std::string("the compile was cancelled"));
 }
 
 void TestUserKernel::large_local_array_is_refused() {

@@ -12,10 +12,10 @@
 //
 //   cudaviz-kernel-runner JOB      (JOB: runner_job.h's text; answer: kRunnerOk or kRunnerFault on fd 3)
 #include <dlfcn.h>
-#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cxxabi.h>
@@ -38,6 +38,7 @@
 #include "../trace/memory_trace_io.h"
 #include "../trace/sampled_grid.h"
 #include "child_process.h"
+#include "emu_runner_lines.h"
 #include "emulated_source.h"
 #include "runner_job.h"
 #include "shared_buffer.h"
@@ -68,12 +69,6 @@ struct Buffer {
     std::size_t element_bytes = 1;
     Writer* writers = nullptr;
     const char* name = "";
-};
-
-struct LineRow {
-    std::uintptr_t address = 0;
-    unsigned line = 0;
-    bool user = false;
 };
 
 struct ArgArea {
@@ -109,7 +104,7 @@ Buffer g_buffers[kMaxArgs];
 unsigned g_buffer_count = 0;
 ArgArea g_args;
 std::uintptr_t g_object_lo = 0, g_object_bytes = 0;
-std::vector<LineRow> g_lines;
+LineTable g_lines;
 std::string g_file_name;
 const char* g_user_file = "";
 const char* g_other_file = kPreludeName;
@@ -172,13 +167,9 @@ PcSite lookup_pc(std::uintptr_t pc) {
     s.pc = pc;
     s.file = g_other_file;
     // The call instruction ends just before the return address.
-    auto it = std::upper_bound(g_lines.begin(), g_lines.end(), pc - 1,
-                               [](std::uintptr_t a, const LineRow& r) { return a < r.address; });
-    if (it != g_lines.begin()) {
-        --it;
-        s.line = it->line;
-        if (it->user) s.file = g_user_file;
-    }
+    const LineTable::Row row = g_lines.at(pc - 1);
+    s.line = row.line;
+    if (row.user) s.file = g_user_file;
     return s;
 }
 
@@ -449,10 +440,11 @@ void on_signal(int signal, siginfo_t* info, void* context) {
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
+    // Mapped, not allocated: AddressSanitizer unmaps a thread's alternate stack when the thread ends.
     stack_t s{};
     s.ss_size = 64 * 1024;
-    s.ss_sp = new char[s.ss_size];  // lives as long as the thread (the process)
-    ::sigaltstack(&s, nullptr);
+    s.ss_sp = ::mmap(nullptr, s.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s.ss_sp != MAP_FAILED) ::sigaltstack(&s, nullptr);
 }
 
 void run_thread(const EmuContext& ctx) {
@@ -485,51 +477,6 @@ void run_thread(const EmuContext& ctx) {
         t_barriers.syncs[c.thread] = c.syncs;
         if (++t_barriers.finished == t_barriers.threads) check_barriers(t_barriers, ctx);
     }
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// The object's line table, rows by address, each marked whether it is a line of the user's file.
-std::string load_lines(const std::string& object, std::uintptr_t bias) {
-    const int fd = ::open(object.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return "cannot open " + object;
-    Dwarf* dw = dwarf_begin(fd, DWARF_C_READ);
-    if (!dw) {
-        ::close(fd);
-        return object + " has no debugging information";
-    }
-    Dwarf_Off offset = 0, next = 0;
-    std::size_t header = 0;
-    while (dwarf_nextcu(dw, offset, &next, &header, nullptr, nullptr, nullptr) == 0) {
-        Dwarf_Die cu;
-        Dwarf_Lines* lines = nullptr;
-        std::size_t count = 0;
-        if (dwarf_offdie(dw, offset + header, &cu) && dwarf_getsrclines(&cu, &lines, &count) == 0) {
-            for (std::size_t k = 0; k < count; ++k) {
-                Dwarf_Line* l = dwarf_onesrcline(lines, k);
-                Dwarf_Addr address = 0;
-                int line = 0;
-                bool end = false;
-                dwarf_lineaddr(l, &address);
-                dwarf_lineno(l, &line);
-                dwarf_lineendsequence(l, &end);
-                const char* src = dwarf_linesrc(l, nullptr, nullptr);
-                const std::string file = src ? src : "";
-                LineRow row;
-                row.address = bias + std::uintptr_t(address);
-                row.line = end ? 0 : unsigned(line);
-                row.user = !end && (file == g_file_name || ends_with(file, "/" + g_file_name));
-                g_lines.push_back(row);
-            }
-        }
-        offset = next;
-    }
-    dwarf_end(dw);
-    ::close(fd);
-    std::stable_sort(g_lines.begin(), g_lines.end(), [](const LineRow& a, const LineRow& b) { return a.address < b.address; });
-    return {};
 }
 
 // The address range of the loaded object's segments (its own data may be read: string literals, tables).
@@ -689,7 +636,7 @@ int main(int argc, char** argv) {
     if (!g_entry) setup_error("the compiled kernel has no entry point");
     link_map* map = nullptr;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
-    if (std::string e = load_lines(job.object, map->l_addr); !e.empty()) setup_error(e);
+    if (std::string e = g_lines.load(job.object, map->l_addr, g_file_name); !e.empty()) setup_error(e);
     find_object_range(handle);
 
     struct sigaction action {};

@@ -102,6 +102,9 @@ std::vector<Diagnostic> diagnostics(const std::string& log, const SourceFile& fi
         std::string where;
         if (!parse_message(line, &where, &d.line, &d.column, &d.error, &d.message)) continue;
         d.file = file.name;
+        if (d.message.find("[-Werror=stack-usage=]") != std::string::npos)
+            d.message += " (the emulator runs each thread on a small stack of its own: keep a thread's local arrays "
+                         "under 32 KiB, or put large ones in __shared__ or global memory)";
         if (where == file.name) {
             own.push_back(std::move(d));
             continue;
@@ -135,7 +138,8 @@ std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s
 
 }  // namespace
 
-EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out) {
+EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out,
+                                       const CancelToken* cancel) {
     *out = CompileOutput{};
     const auto fail = [&](std::string message, unsigned line = 0) {
         Diagnostic d;
@@ -177,7 +181,10 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
                "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
                "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
     cc.time_limit_s = 120;
+    cc.cancel = cancel;
     ChildResult r = run_child(cc);
+    if (r.end == ChildResult::End::Cancelled) return fail("the compile was cancelled");
+    if (r.end == ChildResult::End::TimeLimit) return fail("the compiler took more than 120 s and was stopped");
     out->seconds = r.seconds;
     out->log = r.output;
     out->diagnostics = diagnostics(r.output, file, kernel);
@@ -191,7 +198,9 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     ChildSpec ld;
     ld.argv = {compiler(), "-shared", "-o", state->object, object};
     ld.time_limit_s = 120;
+    ld.cancel = cancel;
     r = run_child(ld);
+    if (r.end == ChildResult::End::Cancelled) return fail("the compile was cancelled");
     out->seconds += r.seconds;
     out->log += r.output;
     if (!r.succeeded()) return fail("linking the kernel failed: " + tail(r.output.empty() ? r.error : r.output, 2000));
