@@ -250,6 +250,7 @@ std::string self_dir() {
     return slash == std::string::npos ? std::string() : p.substr(0, slash);
 }
 
+#if CUDAVIZ_HAVE_CUDA
 // The end of the runner's output, for a message.
 std::string tail_of(std::string text, std::size_t most) {
     if (text.size() > most) text = "..." + text.substr(text.size() - most);
@@ -262,6 +263,7 @@ std::string seconds_text(double s) {
     o << s;
     return o.str();
 }
+#endif
 
 GpuRunResult failed(ErrorKind kind, std::string message, Fault fault = Fault::None) {
     GpuRunResult r;
