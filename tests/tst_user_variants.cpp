@@ -546,6 +546,11 @@ private slots:
         QVERIFY(matmul.c());
         QCOMPARE(matmul.c()->rows, 19u);
         QCOMPARE(matmul.c()->cols, 7u);
+        const ScheduleRun mm_schedule = matmul.scheduleJob()();
+        QVERIFY2(mm_schedule.status, mm_schedule.status.message().c_str());
+        QCOMPARE(mm_schedule.schedule.blocks.size(), std::size_t(1 * 2));  // cdiv(7, 16) x cdiv(19, 16)
+        QCOMPARE(mm_schedule.output.size(), matmul.c()->data.size() * sizeof(float));
+        QVERIFY(std::memcmp(mm_schedule.output.data(), matmul.c()->data.data(), mm_schedule.output.size()) == 0);
 
         const UserCompileOutcome cv =
             compile_user_variant(KernelFamily::Convolution, convolution_user_forms(), lecture_source("convolution.cu"));
@@ -559,6 +564,15 @@ private slots:
         QVERIFY2(conv.userRun()->ok(), conv.userRun()->status.message().c_str());
         QVERIFY(conv.userRun()->comparison.matches());
         QCOMPARE(conv.output().size(), std::size_t(29 * 13));
+        const ScheduleRun cv_schedule = conv.scheduleJob()();
+        QVERIFY2(cv_schedule.status, cv_schedule.status.message().c_str());
+        QCOMPARE(cv_schedule.schedule.blocks.size(), std::size_t(2 * 1));  // cdiv(29, 16) x cdiv(13, 16)
+        QVERIFY(std::memcmp(cv_schedule.output.data(), conv.output().data(), cv_schedule.output.size()) == 0);
+        // Back to the built-in: its schedule job records the built-in's launch.
+        conv.setUserKernel(KernelRef{});
+        const ScheduleRun builtin = conv.scheduleJob()();
+        QVERIFY2(builtin.status, builtin.status.message().c_str());
+        QCOMPARE(builtin.output.size(), std::size_t(29 * 13 * 4));
     }
 
     void dims_text_parses_blocks_and_grids() {
