@@ -1,0 +1,48 @@
+#pragma once
+// Running a program isolated from the caller (issue 27): an exec'ed child in its own process group,
+// with a wall-clock limit, cancellation, its output captured, and a message channel (a pipe the child
+// finds at file descriptor kMessageFd). User code runs only in such a child, never in the caller's
+// process and never in a fork without exec (which, besides sharing the caller's state, leaves CUDA
+// unusable in the child). Generic: the emulated runner, the GPU runner and the compiler all go through it.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "../core/cancel_token.h"
+
+namespace cvz::user {
+
+// The child's end of the message channel.
+constexpr int kMessageFd = 3;
+
+struct ChildSpec {
+    std::vector<std::string> argv;  // argv[0]: a path, or a name looked up in PATH
+    std::vector<std::string> env;   // "NAME=VALUE" added to (or replacing in) the caller's environment
+    std::string working_dir;        // empty: the caller's
+    double time_limit_s = 0;        // wall clock; 0: none. At the limit the whole process group is killed
+    const CancelToken* cancel = nullptr;  // checked while waiting; a request kills the process group
+    bool message_channel = false;   // open the pipe at kMessageFd
+    std::size_t output_limit = 1 << 20;  // bytes of stdout+stderr kept (the rest is read and dropped)
+};
+
+struct ChildResult {
+    enum class End { Exited, Signalled, TimeLimit, Cancelled, NotStarted };
+    End end = End::NotStarted;
+    int exit_code = -1;    // Exited
+    int signal = 0;        // Signalled
+    std::string output;    // stdout and stderr, interleaved as written
+    std::string messages;  // all the child wrote to the message channel
+    std::string error;     // NotStarted: why
+    double seconds = 0;    // wall clock from start to end
+
+    bool succeeded() const { return end == End::Exited && exit_code == 0; }
+};
+
+// Runs the child to its end (or its limit) and returns how it ended. Never throws, never runs the
+// program in this process.
+ChildResult run_child(const ChildSpec& spec);
+
+// "SIGSEGV (segmentation fault)" for a signal number.
+std::string signal_text(int signal);
+
+}  // namespace cvz::user
