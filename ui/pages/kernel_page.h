@@ -5,8 +5,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <memory>
+
 #include "app/jobs/backend_choice.h"
 #include "app/models/device_profile.h"
+#include "kernels/user/user_call.h"
 
 class QComboBox;
 class QLabel;
@@ -99,6 +102,9 @@ public:
     virtual void offerToLadder(LadderDialog* ladder) const = 0;
     virtual void chooseInLadder(LadderDialog* ladder) const = 0;
     virtual void connectLadder(LadderDialog* ladder) = 0;
+    // The page's input as the problem a user's kernel runs on (issue 27: the kernel editor's Compile and
+    // Run), a copy the worker may keep; null while the page has no input.
+    virtual std::unique_ptr<user::FamilyCall> userKernelCall() const { return nullptr; }
 
     // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
     virtual bool canZoom() const { return false; }

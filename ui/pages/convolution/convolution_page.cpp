@@ -1,5 +1,7 @@
 #include "ui/pages/convolution/convolution_page.h"
 
+#include "kernels/convolution/convolution_user_call.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -596,6 +598,13 @@ FamilyProblemPtr ConvolutionPage::problem(bool with_pixels) const {
 }
 
 void ConvolutionPage::offerToSweep(SweepDialog* sweep) const { sweep->setProblem(problem(true), display_name(session_->file())); }
+
+std::unique_ptr<user::FamilyCall> ConvolutionPage::userKernelCall() const {
+    const QSize size = session_->imageSize();
+    if (size.isEmpty()) return nullptr;
+    return convolution_user_call(session_->grayBytes(), std::uint32_t(size.width()), std::uint32_t(size.height()),
+                                 session_->mask());
+}
 
 void ConvolutionPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(session_->launch().ref().family); }
 

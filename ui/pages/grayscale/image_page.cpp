@@ -31,6 +31,7 @@
 #include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/pixel_inspection.h"
 #include "app/io/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/launch_plan_html.h"
@@ -696,6 +697,12 @@ void ImagePage::refreshInspector() {
 void ImagePage::offerToSweep(SweepDialog* sweep) const {
     sweep->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
                       display_name(session_->file()));
+}
+
+std::unique_ptr<user::FamilyCall> ImagePage::userKernelCall() const {
+    RgbBuffer rgb = to_rgb_buffer(session_->image());
+    if (rgb.width == 0 || rgb.height == 0) return nullptr;
+    return grayscale_user_call(std::move(rgb.bytes), rgb.width, rgb.height, session_->layout());
 }
 
 void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Grayscale); }

@@ -1,6 +1,7 @@
 #include "app/matmul/matmul_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "kernels/matmul/matmul_user_call.h"
 #include "ui/windows/elided_label.h"
 
 #include <QCheckBox>
@@ -938,6 +939,12 @@ void MatmulPage::showDocks() {
 void MatmulPage::offerToSweep(SweepDialog* sweep) const {
     if (session_->a() && session_->b())
         sweep->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
+}
+
+std::unique_ptr<user::FamilyCall> MatmulPage::userKernelCall() const {
+    const std::shared_ptr<const Matrix> a = session_->a(), b = session_->b();
+    if (!a || !b || a->cols != b->rows) return nullptr;
+    return matmul_user_call(a->data, b->data, a->rows, a->cols, b->cols);
 }
 
 void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Matmul); }

@@ -58,6 +58,7 @@ public:
     void runAgain() override;
     void togglePlay() override;
     void offerToSweep(SweepDialog* sweep) const override;
+    std::unique_ptr<user::FamilyCall> userKernelCall() const override;
     void chooseInSweep(SweepDialog* sweep) const override;
     void connectSweep(SweepDialog* sweep) override;
     void offerToLadder(LadderDialog* ladder) const override;
