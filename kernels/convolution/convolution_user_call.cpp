@@ -35,6 +35,7 @@ public:
 
     user::UserLaunch bind(const user::CallForm&, const user::KernelSignature& signature, const Dim3& grid,
                           const Dim3& block) override {
+        if (!input_error().empty()) return {};
         out_.assign(pixels(), 0.0f);
         mask_copy_ = mask_.values;  // the kernel may write through a non-const pointer: the next run starts clean
         in_.assign(gray_.begin(), gray_.end());
@@ -52,7 +53,7 @@ public:
     }
 
     user::Comparison compare(const std::vector<user::Writer>& writers, std::size_t max_listed) const override {
-        if (out_.size() != pixels()) return {};
+        if (out_.size() != pixels() || !input_error().empty()) return {};
         std::vector<double> expected(pixels());
         ConvolutionProblem p;
         p.gray = gray_.data();

@@ -16,17 +16,13 @@ using user::ParamKind;
 class GrayscaleUserCall final : public user::FamilyCall {
 public:
     GrayscaleUserCall(std::vector<std::uint8_t> rgb, std::uint32_t width, std::uint32_t height, PixelLayout layout)
-        : rgb_(std::move(rgb)), width_(width), height_(height), layout_(layout) {
-        // The reference does not depend on the layout: it is computed once, from the interleaved bytes.
-        reference_.assign(pixels(), 0);
-        const GrayscaleImage image{rgb_.data(), reference_.data(), width_, height_, PixelLayout::Interleaved};
-        if (!reference_.empty()) grayscale_reference(image);
-    }
+        : rgb_(std::move(rgb)), width_(width), height_(height), layout_(layout) {}
 
     std::string input_error() const override {
-        if (pixels() == 0) return "the image is empty";
         if (3 * pixels() > std::uint64_t(std::numeric_limits<int>::max()))
             return "the image has " + std::to_string(pixels()) + " pixels: more than a kernel's int parameters can index";
+        if (rgb_.size() != 3 * pixels()) return "the RGB bytes do not hold width x height pixels";
+        if (pixels() == 0) return "the image is empty";
         return {};
     }
     const std::vector<user::CallForm>& forms() const override { return grayscale_call_forms(); }
@@ -39,6 +35,7 @@ public:
 
     user::UserLaunch bind(const user::CallForm& form, const user::KernelSignature& signature, const Dim3& grid,
                           const Dim3& block) override {
+        if (!input_error().empty()) return {};
         // Made afresh for every launch: a kernel may write through its non-const x.
         x_ = layout_ == PixelLayout::Planar ? interleaved_to_planar(rgb_.data(), pixels()) : rgb_;
         out_.assign(pixels(), 0);
@@ -57,7 +54,13 @@ public:
     }
 
     user::Comparison compare(const std::vector<user::Writer>& writers, std::size_t max_listed) const override {
-        if (out_.size() != reference_.size()) return {};
+        if (out_.size() != pixels() || !input_error().empty()) return {};
+        // The reference does not depend on the layout: it is computed from the interleaved bytes, on
+        // first use (a run that faulted never needs it).
+        if (reference_.size() != pixels()) {
+            reference_.assign(pixels(), 0);
+            grayscale_reference(GrayscaleImage{rgb_.data(), reference_.data(), width_, height_, PixelLayout::Interleaved});
+        }
         return user::compare_bytes(out_.data(), reference_.data(), out_.size(), 1, writers, max_listed);
     }
 
@@ -80,7 +83,7 @@ private:
     std::vector<std::uint8_t> rgb_;
     std::uint32_t width_, height_;
     PixelLayout layout_;
-    std::vector<std::uint8_t> reference_;
+    mutable std::vector<std::uint8_t> reference_;
     std::vector<std::uint8_t> x_;
     std::vector<std::uint8_t> out_;
 };

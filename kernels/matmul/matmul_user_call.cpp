@@ -35,6 +35,7 @@ public:
 
     user::UserLaunch bind(const user::CallForm&, const user::KernelSignature& signature, const Dim3& grid,
                           const Dim3& block) override {
+        if (!input_error().empty()) return {};
         out_.assign(outputs(), 0.0f);
         user::UserLaunch launch;
         launch.grid = grid;
@@ -49,7 +50,7 @@ public:
     }
 
     user::Comparison compare(const std::vector<user::Writer>& writers, std::size_t max_listed) const override {
-        if (out_.size() != outputs()) return {};
+        if (out_.size() != outputs() || !input_error().empty()) return {};
         // The reference is computed on first use only: a run that faulted never needs it.
         std::vector<float> c(outputs());
         const MatmulProblem p{a_.data(), b_.data(), c.data(), rows_, inner_, cols_};

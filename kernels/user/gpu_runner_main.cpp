@@ -1,0 +1,233 @@
+// cudaviz-gpu-runner REQUEST RESPONSE: runs a user's kernel on the GPU, isolated from the app (issue 27).
+// The app (user_gpu.cpp) writes REQUEST, starts this program and reads RESPONSE; a fault, a hang or a
+// broken context ends here. It loads the CUBIN with the driver API into the runtime's primary context,
+// so that the built-ins' timing (kernels/cuda/launch_timer.h) times it the same way.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../cuda/clock_spin_up.h"
+#include "../cuda/launch_timer.h"
+#include "user_gpu_protocol.h"
+
+namespace {
+
+using cvz::user::RunnerOutcome;
+using cvz::user::RunnerRequest;
+using cvz::user::RunnerResponse;
+
+std::string cu_text(CUresult r) {
+    const char* name = nullptr;
+    const char* text = nullptr;
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    return std::string(name ? name : "CUDA_ERROR_UNKNOWN") + " (" + (text ? text : "unknown error") + ")";
+}
+
+std::string rt_text(cudaError_t e) { return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"; }
+
+// A launch CUDA refused before running it: the user's launch configuration, not a fault of the kernel.
+bool is_refusal(CUresult r) {
+    return r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+           r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+// What an error while the kernel ran means for the user.
+std::string fault_message(const std::string& error, bool illegal_address) {
+    std::string m = "the GPU stopped the kernel: " + error;
+    if (illegal_address) m += "; a load or store outside its buffer (a missing guard?) or through an invalid pointer";
+    return m;
+}
+
+// Device memory freed on exit.
+class DeviceMemory {
+public:
+    ~DeviceMemory() {
+        for (void* p : blocks_) cudaFree(p);
+    }
+    cudaError_t allocate(std::size_t bytes, void** out) {
+        *out = nullptr;
+        const cudaError_t e = cudaMalloc(out, bytes ? bytes : 1);  // a zero-sized buffer still gets a distinct address
+        if (e == cudaSuccess) blocks_.push_back(*out);
+        return e;
+    }
+
+private:
+    std::vector<void*> blocks_;
+};
+
+struct Launcher {
+    CUfunction function = nullptr;
+    cvz::Dim3 grid, block;
+    std::vector<void*> params;
+    CUresult operator()(cudaStream_t stream) const {
+        return cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, CUstream(stream),
+                              const_cast<void**>(params.data()), nullptr);
+    }
+};
+
+void set(RunnerResponse* out, RunnerOutcome outcome, std::string message) {
+    out->outcome = outcome;
+    out->message = std::move(message);
+}
+
+// After a synchronising call failed while the kernel ran.
+void kernel_failed(RunnerResponse* out, cudaError_t e) {
+    set(out, RunnerOutcome::DeviceFault, fault_message(rt_text(e), e == cudaErrorIllegalAddress));
+}
+
+void run(RunnerRequest& q, RunnerResponse* out) {
+    if (CUresult r = cuInit(0); r != CUDA_SUCCESS) return set(out, RunnerOutcome::Unavailable, "no usable GPU: cuInit: " + cu_text(r));
+    int count = 0;
+    if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0)
+        return set(out, RunnerOutcome::Unavailable, "no CUDA device: " + (e == cudaSuccess ? std::string("none found") : rt_text(e)));
+    if (q.device < 0 || q.device >= count)
+        return set(out, RunnerOutcome::Unavailable, "no CUDA device " + std::to_string(q.device) + " (there are " + std::to_string(count) + ")");
+    cudaDeviceProp prop{};
+    if (cudaError_t e = cudaSetDevice(q.device); e != cudaSuccess) return set(out, RunnerOutcome::Unavailable, "cudaSetDevice: " + rt_text(e));
+    if (cudaError_t e = cudaGetDeviceProperties(&prop, q.device); e != cudaSuccess) return set(out, RunnerOutcome::Unavailable, rt_text(e));
+    out->device = prop.name;
+    out->sms = prop.multiProcessorCount;
+    if (cudaError_t e = cudaFree(nullptr); e != cudaSuccess)  // makes the primary context current for the driver API
+        return set(out, RunnerOutcome::Unavailable, "cannot create a CUDA context: " + rt_text(e));
+
+    CUmodule module = nullptr;
+    if (CUresult r = cuModuleLoadData(&module, q.cubin.data()); r != CUDA_SUCCESS)
+        return set(out, RunnerOutcome::Unavailable, "the GPU cannot load the compiled kernel: " + cu_text(r));
+    Launcher launch;
+    launch.grid = q.grid;
+    launch.block = q.block;
+    if (CUresult r = cuModuleGetFunction(&launch.function, module, q.function.c_str()); r != CUDA_SUCCESS)
+        return set(out, RunnerOutcome::Unavailable, "no kernel " + q.function + " in the module: " + cu_text(r));
+
+    // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten).
+    DeviceMemory memory;
+    std::vector<CUdeviceptr> pointers(q.args.size());
+    std::vector<int> ints(q.args.size());
+    for (std::size_t i = 0; i < q.args.size(); ++i) {
+        const cvz::user::RunnerArg& a = q.args[i];
+        if (a.buffer) {
+            void* p = nullptr;
+            if (cudaError_t e = memory.allocate(a.contents.size(), &p); e != cudaSuccess)
+                return set(out, RunnerOutcome::Refused, "cannot allocate " + std::to_string(a.contents.size()) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
+            if (cudaError_t e = cudaMemcpy(p, a.contents.data(), a.contents.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
+                return set(out, RunnerOutcome::Unavailable, "copying " + a.name + " to the GPU: " + rt_text(e));
+            pointers[i] = CUdeviceptr(p);
+            launch.params.push_back(&pointers[i]);
+        } else {
+            ints[i] = a.value;
+            launch.params.push_back(&ints[i]);
+        }
+    }
+    cudaStream_t stream = nullptr;
+    if (cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); e != cudaSuccess)
+        return set(out, RunnerOutcome::Unavailable, "cudaStreamCreate: " + rt_text(e));
+
+    // The run whose output goes back.
+    cudaEvent_t begin = nullptr, end = nullptr;
+    cudaEventCreate(&begin);
+    cudaEventCreate(&end);
+    cudaEventRecord(begin, stream);
+    if (CUresult r = launch(stream); r != CUDA_SUCCESS) {
+        if (is_refusal(r)) return set(out, RunnerOutcome::Refused, "CUDA refused the launch: " + cu_text(r));
+        return set(out, RunnerOutcome::DeviceFault, fault_message(cu_text(r), r == CUDA_ERROR_ILLEGAL_ADDRESS));
+    }
+    cudaEventRecord(end, stream);
+    if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return kernel_failed(out, e);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, begin, end);
+    out->run_ms = ms;
+    for (std::size_t i = 0; i < q.args.size(); ++i) {
+        const cvz::user::RunnerArg& a = q.args[i];
+        if (!a.buffer || !a.writable) continue;
+        std::vector<unsigned char> bytes(a.contents.size());
+        if (cudaError_t e = cudaMemcpy(bytes.data(), reinterpret_cast<void*>(pointers[i]), bytes.size(), cudaMemcpyDeviceToHost); e != cudaSuccess)
+            return kernel_failed(out, e);
+        out->outputs.push_back(std::move(bytes));
+    }
+    set(out, RunnerOutcome::Ran, "");
+
+    // Timing, as the built-ins time a launch shape: spin the clocks up, warm up, hold the stream, median.
+    if (q.time) {
+        cvz::TimingOptions options;
+        options.warmup = q.warmup;
+        options.repeats = q.repeats;
+        options.rounds = q.rounds;
+        options.budget_ms = q.budget_ms;
+        options.spin_up_ms = q.spin_up_ms;
+        options.hold = q.hold;
+        cvz::ShapeTiming timing;
+        cvz::Status status = cvz::spin_up_clocks(stream, options.spin_up_ms);
+        for (int round = 0; status && round < std::max(1, q.rounds); ++round)
+            status = cvz::time_launch_shape(
+                [&]() -> cvz::Status {
+                    const CUresult r = launch(stream);
+                    return r == CUDA_SUCCESS ? cvz::Status::ok() : cvz::Status::error(cvz::ErrorKind::Device, "cuLaunchKernel: " + cu_text(r));
+                },
+                stream, options, &timing);
+        if (status && timing.status) out->samples_ms = timing.samples_ms;
+        else out->message = "timing failed: " + (status ? timing.status : status).message();
+    }
+
+    // The schedule: the recording module's kernel takes the user's arguments plus three arrays.
+    if (!q.recorded_cubin.empty()) {
+        const std::uint64_t blocks = q.grid.volume();
+        CUmodule recorded_module = nullptr;
+        Launcher recorded = launch;
+        void *start = nullptr, *finish = nullptr, *sm = nullptr;
+        std::string failed;
+        if (CUresult r = cuModuleLoadData(&recorded_module, q.recorded_cubin.data()); r != CUDA_SUCCESS)
+            failed = "loading the recording module: " + cu_text(r);
+        else if (CUresult r2 = cuModuleGetFunction(&recorded.function, recorded_module, "cudaviz_recorded"); r2 != CUDA_SUCCESS)
+            failed = "no cudaviz_recorded in the recording module: " + cu_text(r2);
+        else if (memory.allocate(blocks * 8, &start) != cudaSuccess || memory.allocate(blocks * 8, &finish) != cudaSuccess ||
+                 memory.allocate(blocks * 4, &sm) != cudaSuccess)
+            failed = "cannot allocate the schedule's " + std::to_string(blocks) + " records on the GPU";
+        if (failed.empty()) {
+            // Start at the largest value (atomicMin), end at 0 (atomicMax), SM at -1: a block that never
+            // ran shows as such.
+            cudaMemsetAsync(start, 0xFF, blocks * 8, stream);
+            cudaMemsetAsync(finish, 0, blocks * 8, stream);
+            cudaMemsetAsync(sm, 0xFF, blocks * 4, stream);
+            CUdeviceptr extra[3] = {CUdeviceptr(start), CUdeviceptr(finish), CUdeviceptr(sm)};
+            for (CUdeviceptr& p : extra) recorded.params.push_back(&p);
+            if (CUresult r = recorded(stream); r != CUDA_SUCCESS) {
+                failed = "launching the recording kernel: " + cu_text(r);
+            } else if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) {
+                return kernel_failed(out, e);
+            } else {
+                std::vector<unsigned long long> s(blocks), f(blocks);
+                std::vector<int> m(blocks);
+                cudaMemcpy(s.data(), start, blocks * 8, cudaMemcpyDeviceToHost);
+                cudaMemcpy(f.data(), finish, blocks * 8, cudaMemcpyDeviceToHost);
+                if (cudaError_t e = cudaMemcpy(m.data(), sm, blocks * 4, cudaMemcpyDeviceToHost); e != cudaSuccess) return kernel_failed(out, e);
+                out->schedule.resize(blocks);
+                for (std::uint64_t b = 0; b < blocks; ++b) out->schedule[b] = cvz::BlockTiming{m[b], s[b], f[b]};
+            }
+        }
+        if (!failed.empty()) out->message += (out->message.empty() ? "" : "; ") + ("schedule not recorded: " + failed);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: cudaviz-gpu-runner REQUEST RESPONSE\n"
+                             "Runs a user's kernel for cudaviz (started by the app, not by hand).\n");
+        return 2;
+    }
+    RunnerRequest request;
+    RunnerResponse response;
+    if (std::string error = cvz::user::read_request(argv[1], &request); !error.empty()) set(&response, RunnerOutcome::BadRequest, error);
+    else run(request, &response);
+    if (std::string error = cvz::user::write_response(argv[2], response); !error.empty()) {
+        std::fprintf(stderr, "cudaviz-gpu-runner: %s\n", error.c_str());
+        return 1;
+    }
+    return 0;
+}

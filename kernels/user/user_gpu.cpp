@@ -1,0 +1,528 @@
+#include "user_gpu.h"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "nvrtc_log.h"
+#include "nvrtc_program.h"
+#include "user_gpu_protocol.h"
+
+extern char** environ;
+
+namespace cvz::user {
+
+namespace {
+
+// The name NVRTC is given; messages name the user's file through the #line directive instead.
+constexpr const char* kProgramName = "cudaviz_user_kernel.cu";
+constexpr const char* kRecordedKernel = "cudaviz_recorded";
+
+std::string quoted_for_line(const std::string& name) {
+    std::string q;
+    for (char c : name) {
+        if (c == '\\' || c == '"') q += '\\';
+        q += c;
+    }
+    return q;
+}
+
+std::vector<std::string> compile_options(int sm) {
+    return {"--gpu-architecture=sm_" + std::to_string(sm), "--ptxas-options=-v", "-std=c++17", "--fmad=false",
+            "-lineinfo"};
+}
+
+// "unsigned char const* __restrict" -> "unsigned char*": the words that do not change a parameter's
+// kind go; words are joined by one space, stars glued to them.
+std::string bare_type(const std::string& type) {
+    std::string out, word;
+    auto flush = [&] {
+        const bool qualifier = word == "const" || word == "volatile" || word == "__restrict" || word == "__restrict__" || word == "restrict";
+        if (!word.empty() && !qualifier) out += (out.empty() || out.back() == '*' ? "" : " ") + word;
+        word.clear();
+    };
+    for (char c : type) {
+        if (c == '*' || c == '&') {
+            flush();
+            out += c;
+        } else if (c == ' ' || c == '\t') {
+            flush();
+        } else {
+            word += c;
+        }
+    }
+    flush();
+    return out;
+}
+
+ParamKind kind_of(const std::string& type) {
+    const std::string t = bare_type(type);
+    if (t == "unsigned char*") return ParamKind::BytePtr;
+    if (t == "float*") return ParamKind::FloatPtr;
+    if (t == "int") return ParamKind::Int;
+    return ParamKind::Other;
+}
+
+// "gray(unsigned char const*, unsigned char*, int)" -> its parameter types, split at top-level commas.
+std::vector<std::string> demangled_params(const std::string& d) {
+    std::vector<std::string> out;
+    const std::size_t open = d.find('(');
+    const std::size_t close = d.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close <= open + 1) return out;
+    int depth = 0;
+    std::string cur;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const char c = d[i];
+        if (c == '(' || c == '<') ++depth;
+        if (c == ')' || c == '>') --depth;
+        if (c == ',' && depth == 0) {
+            out.push_back(cur);
+            cur.clear();
+            continue;
+        }
+        cur += c;
+    }
+    out.push_back(cur);
+    if (out.size() == 1 && bare_type(out[0]) == "void") out.clear();
+    return out;
+}
+
+std::string demangle(const std::string& mangled) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && d ? std::string(d.get()) : std::string();
+}
+
+Diagnostic error_at(const SourceFile& source, unsigned line, std::string message) {
+    Diagnostic d;
+    d.file = source.name;
+    d.line = line;
+    d.message = std::move(message);
+    return d;
+}
+
+// "gray(unsigned char* x, unsigned char* out, int n)". KernelSignature::text() says the same; it is
+// defined with the emulator's side (user_kernel.cpp), which this file does not need to link with.
+std::string written(const KernelSignature& s) {
+    std::string t = s.name + "(";
+    for (std::size_t i = 0; i < s.params.size(); ++i)
+        t += (i ? ", " : "") + s.params[i].type + (s.params[i].name.empty() ? "" : " " + s.params[i].name);
+    return t + ")";
+}
+
+bool has_error(const std::vector<Diagnostic>& ds) {
+    for (const Diagnostic& d : ds)
+        if (d.error) return true;
+    return false;
+}
+
+}  // namespace
+
+bool GpuCompileOutput::compiled() const { return status.is_ok() && !has_error(diagnostics) && !cubin.empty(); }
+
+GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm) {
+    GpuCompileOutput out;
+    out.source = source;
+    out.signature = signature;
+    if (sm <= 0) sm = cuda_device_sm(0);
+    if (sm <= 0) sm = 90;
+    out.sm = sm;
+
+    NvrtcRequest request;
+    request.program_name = kProgramName;
+    request.source = "#line 1 \"" + quoted_for_line(source.name) + "\"\n" + source.text;
+    request.options = compile_options(sm);
+    request.name_expressions = {signature.name};
+    NvrtcResult result = nvrtc_compile(request);
+    out.status = result.status;
+    out.log = result.log;
+    out.compile_ms = result.compile_ms;
+    out.diagnostics = parse_nvrtc_log(result.log, kProgramName, source.name);
+    // A kernel name that is not in the file fails NVRTC's lookup of the name expression, which it
+    // reports in a file of its own making: said once, plainly, on the user's file instead.
+    const std::size_t before = out.diagnostics.size();
+    out.diagnostics.erase(std::remove_if(out.diagnostics.begin(), out.diagnostics.end(),
+                                         [](const Diagnostic& d) { return d.file == "__nv_name_map"; }),
+                          out.diagnostics.end());
+    if (out.diagnostics.size() != before)
+        out.diagnostics.push_back(error_at(source, signature.line, "no __global__ function named " + signature.name));
+    if (!result.status || !result.compiled) {
+        if (result.status && !has_error(out.diagnostics))  // a failure the log did not explain
+            out.diagnostics.push_back(error_at(source, 0, "NVRTC could not compile the kernel:\n" + result.log));
+        return out;
+    }
+    out.lowered_name = result.lowered_names.empty() ? std::string() : result.lowered_names[0];
+    if (out.lowered_name.empty()) {
+        out.diagnostics.push_back(error_at(source, signature.line, "no __global__ function named " + signature.name));
+        return out;
+    }
+    out.cubin = std::move(result.cubin);
+
+    // Cross-check the signature with the compiler's own view of the parameters (extern "C" kernels
+    // have no mangled types to compare).
+    out.demangled = demangle(out.lowered_name);
+    if (!out.demangled.empty()) {
+        const std::vector<std::string> types = demangled_params(out.demangled);
+        bool same = types.size() == signature.params.size();
+        for (std::size_t i = 0; same && i < types.size(); ++i) same = kind_of(types[i]) == signature.params[i].kind;
+        if (!same) {
+            out.diagnostics.push_back(error_at(source, signature.line,
+                                               "the compiler sees " + out.demangled + ", not " + written(signature)));
+            out.cubin.clear();
+            return out;
+        }
+    }
+    for (const PtxasResources& r : parse_ptxas_resources(result.log)) {
+        if (r.function != out.lowered_name) continue;
+        out.registers = r.registers;
+        out.barriers = r.barriers;
+        out.static_shared_bytes = r.shared_bytes;
+        out.stack_bytes = r.stack_bytes;
+    }
+    return out;
+}
+
+std::string schedule_recording_source(const SourceFile& source, const KernelSignature& signature) {
+    std::string s;
+    // The user's kernels become __device__ functions; the macro comes back after their text.
+    s += "#pragma push_macro(\"__global__\")\n#undef __global__\n#define __global__ __device__\n";
+    s += "#line 1 \"" + quoted_for_line(source.name) + "\"\n";
+    s += source.text;
+    s += "\n#pragma pop_macro(\"__global__\")\n#line 1 \"cudaviz-schedule-recording\"\n";
+    // As kernels/cuda/schedule_recording_context.cuh: one atomic per warp (its lowest active lane),
+    // before and after the body; thread 0 writes %smid; %globaltimer read hi, lo, hi.
+    s += R"(static __device__ __forceinline__ unsigned long long cudaviz_global_timer() {
+    unsigned hi, lo, hi_again;
+    asm volatile("mov.u32 %0, %%globaltimer_hi;" : "=r"(hi));
+    for (;;) {
+        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(lo));
+        asm volatile("mov.u32 %0, %%globaltimer_hi;" : "=r"(hi_again));
+        if (hi_again == hi) break;
+        hi = hi_again;
+    }
+    return ((unsigned long long)hi << 32) | lo;
+}
+static __device__ __forceinline__ bool cudaviz_warp_leader() {
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane == unsigned(__ffs(__activemask()) - 1);
+}
+)";
+    s += "extern \"C\" __global__ void ";
+    s += kRecordedKernel;
+    s += "(";
+    std::string call;
+    for (std::size_t i = 0; i < signature.params.size(); ++i) {
+        const std::string name = "cudaviz_p" + std::to_string(i);
+        s += signature.params[i].type + " " + name + ", ";
+        call += (i ? ", " : "") + name;
+    }
+    s += "unsigned long long* cudaviz_start, unsigned long long* cudaviz_end, int* cudaviz_sm) {\n";
+    s += R"(    const unsigned long long block = ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        cudaviz_sm[block] = int(sm);
+    }
+    if (cudaviz_warp_leader()) atomicMin(&cudaviz_start[block], cudaviz_global_timer());
+)";
+    s += "    " + signature.name + "(" + call + ");\n";
+    s += "    if (cudaviz_warp_leader()) atomicMax(&cudaviz_end[block], cudaviz_global_timer());\n}\n";
+    return s;
+}
+
+namespace {
+
+bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+std::string self_dir() {
+    char buf[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    std::string p(buf, std::size_t(n));
+    const std::size_t slash = p.rfind('/');
+    return slash == std::string::npos ? std::string() : p.substr(0, slash);
+}
+
+// The runner's private folder: the request, the response and its stderr; removed with everything in it.
+class TempDir {
+public:
+    TempDir() {
+        const char* base = std::getenv("TMPDIR");
+        std::string pattern = std::string(base && *base ? base : "/tmp") + "/cudaviz-gpu-XXXXXX";
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        if (::mkdtemp(buf.data())) path_ = buf.data();
+    }
+    ~TempDir() {
+        if (path_.empty()) return;
+        for (const char* f : {"request", "response", "response.part", "runner.log"}) ::unlink((path_ + "/" + f).c_str());
+        ::rmdir(path_.c_str());
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+std::string read_tail(const std::string& path, std::size_t most) {
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.size() > most) text = "..." + text.substr(text.size() - most);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
+enum class Ended { Exited, Signalled, TimeLimit, Cancelled, WaitFailed };
+
+// Waits for `pid`, killing it at `limit_s` or when `cancel` is requested (checked every 20 ms; the
+// wait itself sleeps in poll() on a pidfd, or in short naps where the kernel has none).
+Ended wait_for(pid_t pid, double limit_s, const CancelToken* cancel, int* code) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
+    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    Ended why = Ended::Exited;
+    for (;;) {
+        int status = 0;
+        const pid_t got = ::waitpid(pid, &status, WNOHANG);
+        if (got == pid) {
+            if (pidfd >= 0) ::close(pidfd);
+            if (why != Ended::Exited) return why;
+            if (WIFSIGNALED(status)) {
+                *code = WTERMSIG(status);
+                return Ended::Signalled;
+            }
+            *code = WEXITSTATUS(status);
+            return Ended::Exited;
+        }
+        if (got < 0 && errno != EINTR) {
+            if (pidfd >= 0) ::close(pidfd);
+            return Ended::WaitFailed;
+        }
+        if (why == Ended::Exited) {
+            if (cancel && cancel->requested()) why = Ended::Cancelled;
+            else if (std::chrono::steady_clock::now() >= deadline) why = Ended::TimeLimit;
+            if (why != Ended::Exited) {
+                ::kill(pid, SIGKILL);
+                continue;
+            }
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        const int nap = int(std::max<long long>(1, std::min<long long>(20, left)));
+        if (pidfd >= 0) {
+            pollfd p{pidfd, POLLIN, 0};
+            ::poll(&p, 1, nap);
+        } else {
+            ::poll(nullptr, 0, nap);
+        }
+    }
+}
+
+std::string seconds_text(double s) {
+    std::ostringstream o;
+    o << s;
+    return o.str();
+}
+
+GpuRunResult failed(ErrorKind kind, std::string message, Fault fault = Fault::None) {
+    GpuRunResult r;
+    r.status = Status::error(kind, message);
+    r.fault = fault;
+    r.message = std::move(message);
+    return r;
+}
+
+}  // namespace
+
+std::string find_gpu_runner() {
+    const std::string name = "cudaviz-gpu-runner";
+    if (const char* env = std::getenv("CUDAVIZ_GPU_RUNNER"); env && executable(env)) return env;
+    if (const std::string dir = self_dir(); !dir.empty() && executable(dir + "/" + name)) return dir + "/" + name;
+#ifdef CUDAVIZ_GPU_RUNNER_BUILD_PATH
+    if (executable(CUDAVIZ_GPU_RUNNER_BUILD_PATH)) return CUDAVIZ_GPU_RUNNER_BUILD_PATH;
+#endif
+    if (const char* path = std::getenv("PATH")) {
+        std::istringstream dirs(path);
+        for (std::string dir; std::getline(dirs, dir, ':');)
+            if (!dir.empty() && executable(dir + "/" + name)) return dir + "/" + name;
+    }
+    return {};
+}
+
+GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& launch, const GpuRunOptions& options) {
+#if !CUDAVIZ_HAVE_CUDA
+    (void)compiled;
+    (void)launch;
+    (void)options;
+    return failed(ErrorKind::Unavailable, "cudaviz was built without CUDA: user kernels run on the emulator only");
+#else
+    if (!compiled.compiled()) return failed(ErrorKind::InvalidInput, "the kernel has not compiled for the GPU");
+    const KernelSignature& sig = compiled.signature;
+    if (launch.args.size() != sig.params.size())
+        return failed(ErrorKind::InvalidInput, std::to_string(launch.args.size()) + " arguments for " + written(sig) + ", which takes " +
+                                                   std::to_string(sig.params.size()));
+    if (launch.grid.volume() == 0 || launch.block.volume() == 0)
+        return failed(ErrorKind::InvalidInput, "an empty grid or block cannot be launched");
+    for (const UserArg& a : launch.args)
+        if (a.kind == UserArg::Kind::Buffer && a.bytes > 0 && !a.data)
+            return failed(ErrorKind::InvalidInput, "buffer " + a.name + " has no memory");
+
+    const std::string runner = options.runner.empty() ? find_gpu_runner() : options.runner;
+    if (!executable(runner))
+        return failed(ErrorKind::Unavailable, runner.empty() ? "cudaviz-gpu-runner was not found (beside the program, in $CUDAVIZ_GPU_RUNNER or on PATH)"
+                                                             : runner + " cannot be run");
+
+    RunnerRequest request;
+    request.cubin = compiled.cubin;
+    request.function = compiled.lowered_name;
+    request.device = options.device;
+    request.grid = launch.grid;
+    request.block = launch.block;
+    request.time = options.time;
+    request.warmup = options.timing.warmup;
+    request.repeats = options.timing.repeats;
+    request.rounds = options.timing.rounds;
+    request.budget_ms = options.timing.budget_ms;
+    request.spin_up_ms = options.timing.spin_up_ms;
+    request.hold = options.timing.hold;
+    if (options.record_schedule) {
+        NvrtcRequest rec;
+        rec.program_name = kProgramName;
+        rec.source = schedule_recording_source(compiled.source, sig);
+        rec.options = compile_options(compiled.sm);
+        NvrtcResult r = nvrtc_compile(rec);
+        if (!r.status || !r.compiled || r.cubin.empty()) {
+            std::string why = r.status ? r.log : r.status.message();
+            return failed(ErrorKind::InvalidInput, "the schedule-recording compile of the kernel failed:\n" + why);
+        }
+        request.recorded_cubin = std::move(r.cubin);
+    }
+    for (const UserArg& a : launch.args) {
+        RunnerArg r;
+        r.buffer = a.kind == UserArg::Kind::Buffer;
+        r.writable = a.writable;
+        r.value = a.value;
+        r.name = a.name;
+        r.bytes = a.bytes;
+        r.element_bytes = a.element_bytes;
+        r.data = a.data;
+        request.args.push_back(std::move(r));
+    }
+
+    TempDir dir;
+    if (dir.path().empty()) return failed(ErrorKind::Unavailable, std::string("cannot make a temporary folder: ") + std::strerror(errno));
+    const std::string request_path = dir.path() + "/request", response_path = dir.path() + "/response",
+                      log_path = dir.path() + "/runner.log";
+    if (std::string e = write_request(request_path, request); !e.empty()) return failed(ErrorKind::Unavailable, e);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<std::string> argv_text = {runner, request_path, response_path};
+    std::vector<char*> argv;
+    for (std::string& s : argv_text) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    const auto started = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    const int spawned = ::posix_spawn(&pid, runner.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) return failed(ErrorKind::Unavailable, runner + " could not be started: " + std::strerror(spawned));
+
+    int code = 0;
+    const Ended ended = wait_for(pid, options.time_limit_s, options.cancel, &code);
+    const double runner_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    GpuRunResult result;
+    switch (ended) {
+        case Ended::TimeLimit:
+            result = failed(ErrorKind::Device, "the time limit of " + seconds_text(options.time_limit_s) +
+                                                   " s was reached: the kernel was stopped (an endless loop?)",
+                            Fault::TimeLimit);
+            break;
+        case Ended::Cancelled:
+            result.fault = Fault::Cancelled;
+            result.message = "the run was cancelled";
+            break;
+        case Ended::WaitFailed:
+            result = failed(ErrorKind::Device, std::string("lost track of the GPU runner: ") + std::strerror(errno), Fault::Crashed);
+            break;
+        case Ended::Signalled:
+            result = failed(ErrorKind::Device, "the GPU runner was ended by signal " + std::to_string(code) + " (" + strsignal(code) +
+                                                   ")" + (read_tail(log_path, 2000).empty() ? "" : ": " + read_tail(log_path, 2000)),
+                            Fault::Crashed);
+            break;
+        case Ended::Exited: {
+            RunnerResponse response;
+            const std::string error = code == 0 ? read_response(response_path, &response) : std::string("exit status ") + std::to_string(code);
+            if (!error.empty()) {
+                const std::string log = read_tail(log_path, 2000);
+                if (code == 127 && log.find("error while loading shared libraries") != std::string::npos)
+                    result = failed(ErrorKind::Unavailable, "the GPU runner cannot start (no NVIDIA driver?): " + log);
+                else
+                    result = failed(ErrorKind::Device, "the GPU runner failed (" + error + ")" + (log.empty() ? "" : ": " + log), Fault::Crashed);
+                break;
+            }
+            result.device = response.device;
+            result.sms = response.sms;
+            switch (response.outcome) {
+                case RunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
+                case RunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
+                case RunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
+                case RunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
+                case RunnerOutcome::Ran: {
+                    // The outputs must match the writable buffers one for one before any is copied back.
+                    std::size_t next = 0;
+                    bool fits_all = true;
+                    for (const UserArg& a : launch.args)
+                        if (a.kind == UserArg::Kind::Buffer && a.writable)
+                            fits_all = fits_all && next < response.outputs.size() && response.outputs[next++].size() == a.bytes;
+                    if (!fits_all || next != response.outputs.size()) {
+                        result = failed(ErrorKind::Device, "the GPU runner returned buffers of the wrong sizes", Fault::Crashed);
+                        break;
+                    }
+                    next = 0;
+                    for (const UserArg& a : launch.args)
+                        if (a.kind == UserArg::Kind::Buffer && a.writable) {
+                            const auto& bytes = response.outputs[next++];
+                            if (!bytes.empty()) std::memcpy(a.data, bytes.data(), bytes.size());
+                        }
+                    result.ran = true;
+                    result.message = response.message;  // notes on timing or schedule, if any failed
+                    result.run_ms = response.run_ms;
+                    if (!response.samples_ms.empty()) {
+                        result.timing.timed = true;
+                        result.timing.samples_ms = response.samples_ms;
+                        result.timing.launches = int(response.samples_ms.size());
+                        result.timing.median_ms = median_of(response.samples_ms);
+                    } else if (options.time) {
+                        result.timing.status = Status::error(ErrorKind::Device, response.message);
+                    }
+                    result.schedule = std::move(response.schedule);
+                    break;
+                }
+            }
+            result.device = response.device;
+            result.sms = response.sms;
+            break;
+        }
+    }
+    result.runner_ms = runner_ms;
+    return result;
+#endif
+}
+
+}  // namespace cvz::user

@@ -1,0 +1,762 @@
+// User kernels on the GPU (issue 27, kernels/user/user_gpu.h). Without a GPU (CI): NVRTC's errors at
+// the user's line and column, several at once, warnings apart from errors, a clean compile of each of
+// the lecture's kernels with its registers and shared memory, the signature cross-checked with the
+// compiler's own view, the schedule-recording compile, the runner's file protocol. With a GPU (the
+// lent H200, the same program): the lecture kernels' outputs against CPU references on odd sizes and
+// block shapes, an out-of-bounds write that faults in the runner only, a spinning kernel stopped at its
+// time limit, cancellation, a recorded schedule, and the user's copies of gray_2d and matmul_naive timed
+// beside the built-ins (figures printed, never compared: timings are not pass/fail).
+#include <QtTest>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/core/block_schedule.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/grayscale/grayscale_timing.h"
+#include "kernels/matmul/matmul_launch.h"
+#include "kernels/matmul/matmul_reference.h"
+#include "kernels/matmul/matmul_timing.h"
+#include "kernels/user/nvrtc_log.h"
+#include "kernels/user/nvrtc_program.h"
+#include "kernels/user/user_gpu.h"
+#include "kernels/user/user_gpu_protocol.h"
+
+using namespace cvz;
+using namespace cvz::user;
+
+namespace {
+
+// The lecture's kernels as a learner pastes them.
+const char* kGray1d = R"(__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {
+    int i = blockIdx.x*blockDim.x + threadIdx.x;
+    if (i<n) out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];
+}
+)";
+
+// A user copy of the built-in gray_2d (interleaved RGB, the same fused multiply-adds).
+const char* kGray2d = R"(// one thread per pixel, 2-D
+__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {
+    int c = blockIdx.x*blockDim.x + threadIdx.x;
+    int r = blockIdx.y*blockDim.y + threadIdx.y;
+    if (c >= w || r >= h) return;
+    int i = r*w + c;
+    float acc = 0.2989f * rgb[3*i];
+    acc = fmaf(0.5870f, rgb[3*i+1], acc);
+    acc = fmaf(0.1140f, rgb[3*i+2], acc);
+    gray[i] = (unsigned char)acc;
+}
+)";
+
+const char* kMatmulK = R"(__global__ void matmul_k(float* m, float* n, float* out, int h, int w, int k) {
+    int r = blockIdx.y*blockDim.y + threadIdx.y;
+    int c = blockIdx.x*blockDim.x + threadIdx.x;
+
+    if (r>=h || c>=w) return;
+    float o = 0;
+    for (int i = 0; i<k; ++i) o += m[r*k+i] * n[i*w+c];
+    out[r*w+c] = o;
+}
+)";
+
+// A user copy of the built-in matmul_naive (explicit fmaf, as the built-in).
+const char* kMatmulNaive = R"(__global__ void matmul_naive(const float* a, const float* b, float* c, int h, int w, int k) {
+    int r = blockIdx.y*blockDim.y + threadIdx.y;
+    int col = blockIdx.x*blockDim.x + threadIdx.x;
+    if (r >= h || col >= w) return;
+    float acc = 0.0f;
+    for (int i = 0; i < k; ++i) acc = fmaf(a[r*k + i], b[i*w + col], acc);
+    c[r*w + col] = acc;
+}
+)";
+
+const char* kMatmulTiled = R"(#define TILE 16
+__global__ void matmul_tiled(float* m, float* n, float* out, int h, int w, int k) {
+    __shared__ float ms[TILE][TILE];
+    __shared__ float ns[TILE][TILE];
+    int tr = threadIdx.y, tc = threadIdx.x;
+    int r = blockIdx.y*TILE + tr, c = blockIdx.x*TILE + tc;
+    float p = 0.0f;
+    for (int ph = 0; ph < (k + TILE - 1)/TILE; ++ph) {
+        int idx = ph*TILE;
+        ms[tr][tc] = (r<h && idx+tc<k) ? m[r*k + idx+tc] : 0.0f;
+        ns[tr][tc] = (c<w && idx+tr<k) ? n[(idx+tr)*w + c] : 0.0f;
+        __syncthreads();
+        for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
+        __syncthreads();
+    }
+    if (r<h && c<w) out[r*w + c] = p;
+}
+)";
+
+const char* kConv = R"(__global__ void conv2d(float* in, float* mask, float* out, int w, int h, int r) {
+    int c = blockIdx.x*blockDim.x + threadIdx.x;
+    int row = blockIdx.y*blockDim.y + threadIdx.y;
+    if (c >= w || row >= h) return;
+    int side = 2*r + 1;
+    float sum = 0.0f;
+    for (int dy = -r; dy <= r; ++dy)
+        for (int dx = -r; dx <= r; ++dx) {
+            int y = row + dy, x = c + dx;
+            if (y >= 0 && y < h && x >= 0 && x < w) sum += in[y*w + x] * mask[(dy + r)*side + dx + r];
+        }
+    out[row*w + c] = sum;
+}
+)";
+
+KernelParam param(const char* type, const char* name, ParamKind kind) { return KernelParam{type, name, kind}; }
+
+KernelSignature gray1d_sig(const char* name = "rgb_to_grayscale_kernel") {
+    return {name, 1, {param("unsigned char*", "x", ParamKind::BytePtr), param("unsigned char*", "out", ParamKind::BytePtr), param("int", "n", ParamKind::Int)}};
+}
+KernelSignature gray2d_sig(const char* name = "gray_2d") {
+    return {name, 2, {param("const unsigned char*", "rgb", ParamKind::BytePtr), param("unsigned char*", "gray", ParamKind::BytePtr),
+                      param("int", "w", ParamKind::Int), param("int", "h", ParamKind::Int)}};
+}
+KernelSignature matmul_sig(const char* name, unsigned line, bool constant_inputs = false) {
+    const char* in = constant_inputs ? "const float*" : "float*";
+    return {name, line, {param(in, "m", ParamKind::FloatPtr), param(in, "n", ParamKind::FloatPtr), param("float*", "out", ParamKind::FloatPtr),
+                         param("int", "h", ParamKind::Int), param("int", "w", ParamKind::Int), param("int", "k", ParamKind::Int)}};
+}
+KernelSignature conv_sig() {
+    return {"conv2d", 1, {param("float*", "in", ParamKind::FloatPtr), param("float*", "mask", ParamKind::FloatPtr), param("float*", "out", ParamKind::FloatPtr),
+                          param("int", "w", ParamKind::Int), param("int", "h", ParamKind::Int), param("int", "r", ParamKind::Int)}};
+}
+
+UserArg buffer(const char* name, void* data, std::size_t bytes, std::size_t element, bool writable) {
+    UserArg a;
+    a.kind = UserArg::Kind::Buffer;
+    a.name = name;
+    a.data = data;
+    a.bytes = bytes;
+    a.element_bytes = element;
+    a.writable = writable;
+    return a;
+}
+UserArg integer(const char* name, int v) {
+    UserArg a;
+    a.kind = UserArg::Kind::Int;
+    a.name = name;
+    a.value = v;
+    return a;
+}
+
+template <class T>
+std::vector<T> random_values(std::size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::vector<T> v(n);
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uniform_real_distribution<float> d(-1.f, 1.f);
+        for (T& x : v) x = d(gen);
+    } else {
+        std::uniform_int_distribution<int> d(0, 255);
+        for (T& x : v) x = T(d(gen));
+    }
+    return v;
+}
+
+std::string all_messages(const GpuCompileOutput& c) {
+    std::string s;
+    for (const Diagnostic& d : c.diagnostics) s += d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message + "\n";
+    return s + c.status.message();
+}
+
+GpuCompileOutput compile_ok(const char* text, const KernelSignature& sig, const char* file = "kernel.cu") {
+    GpuCompileOutput c = compile_for_gpu(SourceFile{file, text}, sig, 90);
+    if (!c.compiled()) qWarning("%s", all_messages(c).c_str());
+    return c;
+}
+
+}  // namespace
+
+class TestUserKernelGpu : public QObject {
+    Q_OBJECT
+
+private:
+    bool probed_ = false;
+    QString no_gpu_;
+
+    // Runs a trivial kernel once: a device answers, or the reason why not becomes every GPU case's QSKIP.
+    bool gpu() {
+        if (!probed_) {
+            probed_ = true;
+            GpuCompileOutput c = compile_for_gpu(SourceFile{"probe.cu", kGray1d}, gray1d_sig(), 0);
+            if (!c.compiled()) {
+                no_gpu_ = QString::fromStdString("NVRTC: " + all_messages(c));
+            } else {
+                std::vector<unsigned char> in(3, 0), out(1, 0);
+                UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {buffer("x", in.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)}};
+                GpuRunResult r = run_on_gpu(c, l);
+                if (!r.ran) no_gpu_ = QString::fromStdString("no GPU run here: " + r.message);
+            }
+        }
+        return no_gpu_.isEmpty();
+    }
+
+private slots:
+    // --- without a GPU -------------------------------------------------------------------------
+
+    void error_at_line_and_column() {
+        const char* text = "__global__ void gray(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) out[i] = y;\n"
+                           "}\n";
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"my_kernel.cu", text}, gray1d_sig("gray"), 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY(!c.compiled());
+        QCOMPARE(c.diagnostics.size(), std::size_t(1));
+        const Diagnostic& d = c.diagnostics[0];
+        QCOMPARE(d.file, std::string("my_kernel.cu"));
+        QCOMPARE(d.line, 3u);
+        QCOMPARE(d.column, 25u);  // the y of "out[i] = y"
+        QVERIFY(d.error);
+        QVERIFY2(d.message.find("identifier \"y\" is undefined") != std::string::npos, d.message.c_str());
+    }
+
+    void several_errors_each_at_its_line() {
+        const char* text = "__global__ void gray(unsigned char* x, unsigned char* out, int n) {\n"
+                           "\tint i = ;\n"
+                           "    foo(i);\n"
+                           "    out[i] = x[i] + undefined_thing;\n"
+                           "}\n";
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"several.cu", text}, gray1d_sig("gray"), 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY(!c.compiled());
+        QCOMPARE(c.diagnostics.size(), std::size_t(3));
+        QCOMPARE(c.diagnostics[0].line, 2u);
+        QCOMPARE(c.diagnostics[0].column, 10u);  // after a tab counted as one column
+        QCOMPARE(c.diagnostics[1].line, 3u);
+        QCOMPARE(c.diagnostics[1].column, 5u);
+        QCOMPARE(c.diagnostics[2].line, 4u);
+        QCOMPARE(c.diagnostics[2].column, 21u);
+        for (const Diagnostic& d : c.diagnostics) {
+            QVERIFY(d.error);
+            QCOMPARE(d.file, std::string("several.cu"));
+        }
+        QVERIFY(c.cubin.empty());
+    }
+
+    void warnings_do_not_fail_the_compile() {
+        const char* text = "__global__ void gray(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int unused = 3;\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) out[i] = x[i];\n"
+                           "}\n";
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"warn.cu", text}, gray1d_sig("gray"), 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY2(c.compiled(), all_messages(c).c_str());
+        QCOMPARE(c.diagnostics.size(), std::size_t(1));
+        QVERIFY(!c.diagnostics[0].error);
+        QCOMPARE(c.diagnostics[0].line, 2u);
+        QCOMPARE(c.diagnostics[0].column, 9u);
+        QVERIFY2(c.diagnostics[0].message.find("\"unused\" was declared but never referenced") != std::string::npos, c.diagnostics[0].message.c_str());
+    }
+
+    void lecture_kernels_compile_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("demangled");
+        QTest::addColumn<int>("shared");
+        QTest::newRow("gray 1-D") << QString(kGray1d) << 0 << "rgb_to_grayscale_kernel(unsigned char*, unsigned char*, int)" << 0;
+        QTest::newRow("gray 2-D") << QString(kGray2d) << 1 << "gray_2d(unsigned char const*, unsigned char*, int, int)" << 0;
+        QTest::newRow("matmul_k") << QString(kMatmulK) << 2 << "matmul_k(float*, float*, float*, int, int, int)" << 0;
+        QTest::newRow("matmul tiled") << QString(kMatmulTiled) << 3 << "matmul_tiled(float*, float*, float*, int, int, int)" << 2 * 16 * 16 * 4;
+        QTest::newRow("conv") << QString(kConv) << 4 << "conv2d(float*, float*, float*, int, int, int)" << 0;
+        QTest::newRow("matmul naive copy") << QString(kMatmulNaive) << 5 << "matmul_naive(float const*, float const*, float*, int, int, int)" << 0;
+    }
+    void lecture_kernels_compile() {
+        QFETCH(QString, text);
+        QFETCH(int, which);
+        QFETCH(QString, demangled);
+        QFETCH(int, shared);
+        const KernelSignature sigs[] = {gray1d_sig(), gray2d_sig(), matmul_sig("matmul_k", 1), matmul_sig("matmul_tiled", 2), conv_sig(),
+                                        matmul_sig("matmul_naive", 1, true)};
+        const std::string source = text.toStdString();
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"lecture.cu", source}, sigs[which], 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY2(c.compiled(), all_messages(c).c_str());
+        QVERIFY2(c.diagnostics.empty(), all_messages(c).c_str());
+        QCOMPARE(c.sm, 90);
+        QVERIFY(c.cubin.size() > 1000);
+        QCOMPARE(QString::fromStdString(c.demangled), demangled);
+        QVERIFY2(c.registers > 0 && c.registers <= 255, std::to_string(c.registers).c_str());
+        QCOMPARE(int(c.static_shared_bytes), shared);
+        QCOMPARE(c.barriers, shared ? 1 : 0);  // the tiled kernel's __syncthreads
+        QVERIFY(c.compile_ms > 0);
+        qInfo("%s: %d registers, %zu bytes shared, compiled in %.0f ms", sigs[which].name.c_str(), c.registers, c.static_shared_bytes, c.compile_ms);
+
+        // The schedule-recording compile of the same text.
+        NvrtcRequest rec;
+        rec.program_name = "rec.cu";
+        rec.source = schedule_recording_source(SourceFile{"lecture.cu", source}, sigs[which]);
+        rec.options = {"--gpu-architecture=sm_90", "-std=c++17"};
+        NvrtcResult r = nvrtc_compile(rec);
+        QVERIFY2(r.status && r.compiled && !r.cubin.empty(), r.log.c_str());
+    }
+
+    void signature_is_cross_checked() {
+        // A signature read as (float*, ...) while the kernel takes bytes: refused at the kernel's line.
+        KernelSignature wrong = gray1d_sig();
+        wrong.params[0] = param("float*", "x", ParamKind::FloatPtr);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, wrong, 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY(!c.compiled());
+        QCOMPARE(c.diagnostics.size(), std::size_t(1));
+        QCOMPARE(c.diagnostics[0].line, 1u);
+        QVERIFY2(c.diagnostics[0].message.find("rgb_to_grayscale_kernel(unsigned char*, unsigned char*, int)") != std::string::npos,
+                 c.diagnostics[0].message.c_str());
+
+        // A name that is no kernel of the file.
+        KernelSignature missing = gray1d_sig();
+        missing.name = "not_there";
+        c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, missing, 90);
+        QVERIFY(!c.compiled());
+        QCOMPARE(c.diagnostics.size(), std::size_t(1));
+        QVERIFY(c.diagnostics[0].error);
+        QCOMPARE(c.diagnostics[0].file, std::string("k.cu"));
+        QCOMPARE(c.diagnostics[0].line, 1u);
+        QCOMPARE(c.diagnostics[0].message, std::string("no __global__ function named not_there"));
+    }
+
+    void extern_c_kernel_has_no_mangled_types() {
+        const char* text = "extern \"C\" __global__ void copy(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) out[i] = x[i];\n"
+                           "}\n";
+        KernelSignature s = gray1d_sig();
+        s.name = "copy";
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"c.cu", text}, s, 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY2(c.compiled(), all_messages(c).c_str());
+        QCOMPARE(c.lowered_name, std::string("copy"));
+        QVERIFY(c.demangled.empty());
+    }
+
+    void log_parsing() {
+        const std::string log = "prog.cu(7): error: expected a \";\"\n"
+                                "      int x = 3\n"
+                                "               ^\n"
+                                "\n"
+                                "other.h(2): warning #550-D: variable \"v\" was set but never used\n"
+                                "    int v;\n"
+                                "        ^\n"
+                                "\n"
+                                "prog.cu: catastrophic error: cannot open source file \"missing.h\"\n"
+                                "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+                                "2 errors detected in the compilation of \"prog.cu\".\n";
+        const std::vector<Diagnostic> ds = parse_nvrtc_log(log, "prog.cu", "user.cu");
+        QCOMPARE(ds.size(), std::size_t(3));
+        QCOMPARE(ds[0].file, std::string("user.cu"));
+        QCOMPARE(ds[0].line, 7u);
+        QCOMPARE(ds[0].column, 14u);
+        QCOMPARE(ds[0].message, std::string("expected a \";\""));
+        QCOMPARE(ds[1].file, std::string("other.h"));
+        QVERIFY(!ds[1].error);
+        QCOMPARE(ds[1].message, std::string("variable \"v\" was set but never used"));
+        QCOMPARE(ds[2].line, 0u);
+        QCOMPARE(ds[2].column, 0u);
+        QVERIFY(ds[2].error);
+        QCOMPARE(ds[2].message, std::string("cannot open source file \"missing.h\""));
+        QVERIFY(parse_nvrtc_log("", "p.cu", "u.cu").empty());
+
+        const std::string ptxas = "ptxas info    : 0 bytes gmem\n"
+                                  "ptxas info    : Compiling entry function '_Z5tiledPfS_S_iii' for 'sm_90'\n"
+                                  "ptxas info    : Function properties for _Z5tiledPfS_S_iii\n"
+                                  "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+                                  "ptxas info    : Used 32 registers, used 1 barriers, 2048 bytes smem\n"
+                                  "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
+                                  "ptxas info    : Used 4 registers, used 0 barriers\n";
+        const std::vector<PtxasResources> rs = parse_ptxas_resources(ptxas);
+        QCOMPARE(rs.size(), std::size_t(2));
+        QCOMPARE(rs[0].function, std::string("_Z5tiledPfS_S_iii"));
+        QCOMPARE(rs[0].registers, 32);
+        QCOMPARE(rs[0].barriers, 1);
+        QCOMPARE(rs[0].shared_bytes, std::size_t(2048));
+        QCOMPARE(rs[0].stack_bytes, std::size_t(16));
+        QCOMPARE(rs[0].spill_bytes, std::size_t(8));
+        QCOMPARE(rs[1].registers, 4);
+        QCOMPARE(rs[1].shared_bytes, std::size_t(0));
+    }
+
+    void protocol_round_trip_and_bad_files() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string req = dir.filePath("req").toStdString(), resp = dir.filePath("resp").toStdString();
+        std::vector<unsigned char> bytes = {1, 2, 3, 4, 5};
+        RunnerRequest q;
+        q.cubin = std::string("\x7f" "ELF\0binary", 10);
+        q.function = "_Z4grayPhS_i";
+        q.grid = Dim3{7, 5, 1};
+        q.block = Dim3{16, 8, 1};
+        q.time = true;
+        q.repeats = 9;
+        RunnerArg b;
+        b.buffer = true;
+        b.writable = true;
+        b.name = "out";
+        b.data = bytes.data();
+        b.bytes = bytes.size();
+        RunnerArg n;
+        n.value = -42;
+        n.name = "n";
+        q.args = {b, n};
+        QCOMPARE(write_request(req, q), std::string());
+        RunnerRequest back;
+        QCOMPARE(read_request(req, &back), std::string());
+        QCOMPARE(back.cubin, q.cubin);
+        QCOMPARE(back.function, q.function);
+        QVERIFY(back.grid == q.grid && back.block == q.block);
+        QVERIFY(back.time);
+        QCOMPARE(back.repeats, 9);
+        QCOMPARE(back.args.size(), std::size_t(2));
+        QVERIFY(back.args[0].contents == bytes);
+        QVERIFY(back.args[0].writable);
+        QCOMPARE(back.args[1].value, -42);
+
+        RunnerResponse s;
+        s.outcome = RunnerOutcome::DeviceFault;
+        s.message = "the GPU stopped the kernel";
+        s.schedule = {BlockTiming{3, 10, 20}};
+        s.samples_ms = {0.5, 0.25};
+        s.outputs = {bytes};
+        QCOMPARE(write_response(resp, s), std::string());
+        RunnerResponse sb;
+        QCOMPARE(read_response(resp, &sb), std::string());
+        QVERIFY(sb.outcome == RunnerOutcome::DeviceFault);
+        QCOMPARE(sb.message, s.message);
+        QCOMPARE(sb.schedule.size(), std::size_t(1));
+        QCOMPARE(sb.schedule[0].end_ns, std::uint64_t(20));
+        QVERIFY(sb.samples_ms == s.samples_ms);
+        QVERIFY(sb.outputs == s.outputs);
+
+        // Truncated, foreign and missing files are messages naming the file.
+        QFile f(QString::fromStdString(req));
+        QVERIFY(f.resize(f.size() - 3));
+        RunnerRequest cut;
+        QVERIFY(read_request(req, &cut).find("truncated") != std::string::npos);
+        QFile g(QString::fromStdString(resp));
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("not a response at all");
+        g.close();
+        RunnerResponse foreign;
+        QVERIFY(read_response(resp, &foreign).find("not a cudaviz GPU runner response") != std::string::npos);
+        QVERIFY(read_response(dir.filePath("none").toStdString(), &foreign).find("cannot open") != std::string::npos);
+    }
+
+    void runner_refuses_a_bad_launch_before_starting() {
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, gray1d_sig(), 90);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {integer("n", 1)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY(!r.ran);
+        QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
+        QVERIFY2(r.message.find("1 arguments for rgb_to_grayscale_kernel") != std::string::npos, r.message.c_str());
+        GpuCompileOutput broken;
+        r = run_on_gpu(broken, l);
+        QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
+    }
+
+    void no_gpu_is_a_clear_skip() {
+        if (gpu()) QSKIP("a GPU is present");
+        // Without a device the run ends as Unavailable with its reason, and nothing is written.
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, gray1d_sig(), 0);
+        if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
+        QCOMPARE(c.sm, 90);  // no device: sm_90
+        std::vector<unsigned char> in(30, 9), out(10, 7);
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {buffer("x", in.data(), 30, 1, false), buffer("out", out.data(), 10, 1, true), integer("n", 10)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY(!r.ran);
+        QCOMPARE(r.status.kind(), ErrorKind::Unavailable);
+        QVERIFY(!r.message.empty());
+        QCOMPARE(out, std::vector<unsigned char>(10, 7));
+        qInfo("without a GPU: %s", r.message.c_str());
+    }
+
+    // --- with a GPU ----------------------------------------------------------------------------
+
+    void gray_1d_planar_against_reference_data() {
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("block");
+        QTest::newRow("97x61 @256") << 97 << 61 << 256;
+        QTest::newRow("1x131 @97") << 1 << 131 << 97;
+        QTest::newRow("131x1 @33") << 131 << 1 << 33;
+        QTest::newRow("1920x1080 @1000") << 1920 << 1080 << 1000;
+    }
+    void gray_1d_planar_against_reference() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        QFETCH(int, w);
+        QFETCH(int, h);
+        QFETCH(int, block);
+        const int n = w * h;
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(n), 1), out(n, 0), ref(n, 0);
+        GrayscaleImage im;
+        im.rgb = rgb.data();
+        im.gray = ref.data();
+        im.width = std::uint32_t(w);
+        im.height = std::uint32_t(h);
+        im.layout = PixelLayout::Planar;
+        grayscale_reference(im);
+        GpuCompileOutput c = compile_ok(kGray1d, gray1d_sig());
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{unsigned(cdiv(n, block)), 1, 1}, Dim3{unsigned(block), 1, 1},
+                     {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("n", n)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY2(r.ran, r.message.c_str());
+        int worst = 0;
+        for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(int(out[i]) - int(ref[i])));
+        QVERIFY2(worst <= 1, std::to_string(worst).c_str());
+    }
+
+    void gray_2d_exact_data() {
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("bx");
+        QTest::addColumn<int>("by");
+        QTest::newRow("97x61 @16x16") << 97 << 61 << 16 << 16;
+        QTest::newRow("61x97 @7x5") << 61 << 97 << 7 << 5;
+        QTest::newRow("1x127 @1x64") << 1 << 127 << 1 << 64;
+        QTest::newRow("127x1 @32x3") << 127 << 1 << 32 << 3;
+    }
+    void gray_2d_exact() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        QFETCH(int, w);
+        QFETCH(int, h);
+        QFETCH(int, bx);
+        QFETCH(int, by);
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 2), out(std::size_t(w) * h, 0), ref(out.size(), 0);
+        GrayscaleImage im;
+        im.rgb = rgb.data();
+        im.gray = ref.data();
+        im.width = std::uint32_t(w);
+        im.height = std::uint32_t(h);
+        im.layout = PixelLayout::Interleaved;
+        grayscale_reference(im);
+        GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
+                     {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(out == ref);  // the same fused multiply-adds as the built-in and its reference: the same bytes
+    }
+
+    void matmul_exact_data() {
+        QTest::addColumn<int>("which");  // 0 matmul_k, 1 tiled
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("bx");
+        QTest::addColumn<int>("by");
+        QTest::newRow("matmul_k 97x61x53 @16x16") << 0 << 97 << 61 << 53 << 16 << 16;
+        QTest::newRow("matmul_k 61x97x131 @7x13") << 0 << 61 << 97 << 131 << 7 << 13;
+        QTest::newRow("matmul_k 1x127x3 @32x1") << 0 << 1 << 127 << 3 << 32 << 1;
+        QTest::newRow("matmul_k 127x1x1 @1x96") << 0 << 127 << 1 << 1 << 1 << 96;
+        QTest::newRow("tiled 97x61x53") << 1 << 97 << 61 << 53 << 16 << 16;
+        QTest::newRow("tiled 1x131x17") << 1 << 1 << 131 << 17 << 16 << 16;
+    }
+    void matmul_exact() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        QFETCH(int, which);
+        QFETCH(int, h);
+        QFETCH(int, w);
+        QFETCH(int, k);
+        QFETCH(int, bx);
+        QFETCH(int, by);
+        std::vector<float> a = random_values<float>(std::size_t(h) * k, 3), b = random_values<float>(std::size_t(k) * w, 4);
+        std::vector<float> out(std::size_t(h) * w, -7.f), same(out.size()), ref(out.size());
+        // The CPU doing what the kernel says: a product, then a sum, in the order i = 0..k-1 (the
+        // tiled kernel sums in the same order, its padding adding exact zeros).
+        for (int r = 0; r < h; ++r)
+            for (int c = 0; c < w; ++c) {
+                float o = 0;
+                for (int i = 0; i < k; ++i) o += a[std::size_t(r) * k + i] * b[std::size_t(i) * w + c];
+                same[std::size_t(r) * w + c] = o;
+            }
+        matmul_reference(MatmulProblem{a.data(), b.data(), ref.data(), std::uint32_t(h), std::uint32_t(k), std::uint32_t(w)});
+        GpuCompileOutput c = which == 0 ? compile_ok(kMatmulK, matmul_sig("matmul_k", 1)) : compile_ok(kMatmulTiled, matmul_sig("matmul_tiled", 2));
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
+                     {buffer("m", a.data(), a.size() * 4, 4, false), buffer("n", b.data(), b.size() * 4, 4, false),
+                      buffer("out", out.data(), out.size() * 4, 4, true), integer("h", h), integer("w", w), integer("k", k)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY2(r.ran, r.message.c_str());
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (out[i] != same[i]) QFAIL(qPrintable(QString("element %1: GPU %2, CPU %3").arg(i).arg(double(out[i]), 0, 'g', 9).arg(double(same[i]), 0, 'g', 9)));
+        const double rel = matmul_max_relative_error(out.data(), ref.data(), out.size());
+        QVERIFY2(rel <= 1e-5, std::to_string(rel).c_str());
+    }
+
+    void convolution_exact() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const int w = 97, h = 61, radius = 2, side = 2 * radius + 1;
+        std::vector<float> in = random_values<float>(std::size_t(w) * h, 5), mask = random_values<float>(std::size_t(side) * side, 6);
+        std::vector<float> out(in.size(), 0), same(in.size());
+        for (int row = 0; row < h; ++row)
+            for (int c = 0; c < w; ++c) {
+                float sum = 0;
+                for (int dy = -radius; dy <= radius; ++dy)
+                    for (int dx = -radius; dx <= radius; ++dx) {
+                        const int y = row + dy, x = c + dx;
+                        if (y >= 0 && y < h && x >= 0 && x < w) sum += in[std::size_t(y) * w + x] * mask[std::size_t(dy + radius) * side + dx + radius];
+                    }
+                same[std::size_t(row) * w + c] = sum;
+            }
+        GpuCompileOutput c = compile_ok(kConv, conv_sig());
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{unsigned(cdiv(w, 8)), unsigned(cdiv(h, 8)), 1}, Dim3{8, 8, 1},
+                     {buffer("in", in.data(), in.size() * 4, 4, false), buffer("mask", mask.data(), mask.size() * 4, 4, false),
+                      buffer("out", out.data(), out.size() * 4, 4, true), integer("w", w), integer("h", h), integer("r", radius)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(out == same);
+    }
+
+    void out_of_bounds_faults_in_the_runner_only() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        // No guard, and an index far past the end: the device reports an illegal address.
+        const char* text = "__global__ void bad(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    out[i + (1 << 28)] = x[i];\n"
+                           "}\n";
+        KernelSignature s = gray1d_sig();
+        s.name = "bad";
+        GpuCompileOutput c = compile_ok(text, s);
+        QVERIFY(c.compiled());
+        std::vector<unsigned char> in(300, 1), out(100, 5);
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{100, 1, 1}, {buffer("x", in.data(), 300, 1, false), buffer("out", out.data(), 100, 1, true), integer("n", 100)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::Device));
+        QCOMPARE(r.status.kind(), ErrorKind::Device);
+        QVERIFY2(r.message.find("illegal") != std::string::npos, r.message.c_str());
+        QCOMPARE(out, std::vector<unsigned char>(100, 5));  // nothing came back
+        qInfo("out of bounds: %s", r.message.c_str());
+
+        // The next run, in a new runner, is fine.
+        GpuCompileOutput good = compile_ok(kGray1d, gray1d_sig());
+        GpuRunResult next = run_on_gpu(good, l);
+        QVERIFY2(next.ran, next.message.c_str());
+        QCOMPARE(int(out[99]), int(std::uint8_t(0.2989 + 0.5870 + 0.1140)));
+    }
+
+    void spinning_kernel_stops_at_the_time_limit() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const char* text = "__global__ void spin(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    volatile int go = 1;\n"
+                           "    while (go) { }\n"
+                           "    out[0] = x[0];\n"
+                           "}\n";
+        KernelSignature s = gray1d_sig();
+        s.name = "spin";
+        GpuCompileOutput c = compile_ok(text, s);
+        QVERIFY(c.compiled());
+        std::vector<unsigned char> in(3, 1), out(1, 5);
+        UserLaunch l{Dim3{4, 1, 1}, Dim3{64, 1, 1}, {buffer("x", in.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)}};
+        GpuRunOptions o;
+        o.time_limit_s = 3;
+        GpuRunResult r = run_on_gpu(c, l, o);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::TimeLimit));
+        QVERIFY2(r.message.find("time limit of 3 s was reached") != std::string::npos, r.message.c_str());
+        QCOMPARE(int(out[0]), 5);
+        qInfo("spinning kernel: stopped after %.2f s: %s", r.runner_ms / 1000, r.message.c_str());
+
+        // Cancelled before it could finish: stopped, and said so.
+        CancelToken cancel;
+        cancel.request();
+        o.cancel = &cancel;
+        o.time_limit_s = 30;
+        r = run_on_gpu(c, l, o);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::Cancelled));
+
+        // The GPU serves the next run.
+        GpuCompileOutput good = compile_ok(kGray1d, gray1d_sig());
+        GpuRunResult next = run_on_gpu(good, l);
+        QVERIFY2(next.ran, next.message.c_str());
+    }
+
+    void schedule_is_recorded() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const int w = 97, h = 61, bx = 16, by = 8;
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 7), out(std::size_t(w) * h, 0), ref(out.size(), 0);
+        GrayscaleImage im{rgb.data(), ref.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
+        grayscale_reference(im);
+        GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());  // returns early in the guard
+        QVERIFY(c.compiled());
+        const Dim3 grid{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1};
+        UserLaunch l{grid, Dim3{unsigned(bx), unsigned(by), 1},
+                     {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+        GpuRunOptions o;
+        o.record_schedule = true;
+        GpuRunResult r = run_on_gpu(c, l, o);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY2(r.message.empty(), r.message.c_str());
+        QVERIFY(out == ref);
+        QCOMPARE(r.schedule.size(), std::size_t(grid.volume()));
+        QVERIFY(r.sms > 0);
+        BlockSchedule schedule;
+        schedule.sms = r.sms;
+        const std::string problem = make_block_schedule(grid, r.schedule, &schedule);
+        QVERIFY2(problem.empty(), problem.c_str());
+        QCOMPARE(check_block_schedule(schedule), std::string());
+        qInfo("schedule of %zu blocks on %s (%d SMs): block 0 on SM %d, last end at %llu ns", r.schedule.size(), r.device.c_str(), r.sms,
+              schedule.blocks[0].sm, (unsigned long long)schedule.blocks.back().end_ns);
+    }
+
+    // Figures, not a pass/fail comparison: the user's copies beside the built-ins, timed the same way.
+    void timing_against_builtins() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        TimingOptions t;
+        t.warmup = 5;
+        t.repeats = 50;
+        t.rounds = 3;
+        t.budget_ms = 500;
+
+        for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}, std::pair{7680, 4320}}) {
+            std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 8), out(std::size_t(w) * h);
+            GrayscaleImage im{rgb.data(), out.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
+            TimingSweep builtin = time_grayscale_shapes(im, {LaunchShape::two_d(16, 16)}, t);
+            QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
+            GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
+            UserLaunch l{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
+                         {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+            GpuRunOptions o;
+            o.time = true;
+            o.timing = t;
+            GpuRunResult r = run_on_gpu(c, l, o);
+            QVERIFY2(r.ran && r.timing.timed, r.message.c_str());
+            const double b = builtin.shapes[0].median_ms, u = r.timing.median_ms;
+            std::printf("TIMING gray_2d %dx%d @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f (%d / %d launches)\n", w, h, b, u, u / b,
+                        builtin.shapes[0].launches, r.timing.launches);
+        }
+        for (int n : {1024, 2048, 4096}) {
+            std::vector<float> a = random_values<float>(std::size_t(n) * n, 9), bm = random_values<float>(std::size_t(n) * n, 10), cm(std::size_t(n) * n);
+            MatmulProblem p{a.data(), bm.data(), cm.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)};
+            TimingSweep builtin = time_matmul_launches(p, {MatmulLaunch::naive(16, 16)}, t);
+            QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
+            GpuCompileOutput c = compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true));
+            UserLaunch l{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
+                         {buffer("a", a.data(), a.size() * 4, 4, false), buffer("b", bm.data(), bm.size() * 4, 4, false),
+                          buffer("c", cm.data(), cm.size() * 4, 4, true), integer("h", n), integer("w", n), integer("k", n)}};
+            GpuRunOptions o;
+            o.time = true;
+            o.timing = t;
+            GpuRunResult r = run_on_gpu(c, l, o);
+            QVERIFY2(r.ran && r.timing.timed, r.message.c_str());
+            const double b = builtin.shapes[0].median_ms, u = r.timing.median_ms;
+            std::printf("TIMING matmul_naive %d^3 @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f; user %d registers\n", n, b, u, u / b,
+                        c.registers);
+        }
+        std::fflush(stdout);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUserKernelGpu)
+#include "tst_user_kernel_gpu.moc"

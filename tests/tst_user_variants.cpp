@@ -1,0 +1,338 @@
+// User kernels as variants of their family (issue 27), without running one: the app's registry of
+// user variants (refs past the built-in tables, "yours: NAME", replacement keeping the ref), each
+// family's binding of its problem to a UserLaunch (forms, parameter order, names, grid rule on odd
+// sizes, layouts), the choice of a form with the message listing the accepted ones, and the comparison
+// with the reference listing the differing elements with the threads that wrote them.
+#include <QtTest>
+
+#include <cstring>
+
+#include "app/user/launch_dims.h"
+#include "app/user/user_variants.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "kernels/convolution/convolution_reference.h"
+#include "kernels/convolution/convolution_user_call.h"
+#include "kernels/grayscale/grayscale_reference.h"
+#include "kernels/grayscale/grayscale_user_call.h"
+#include "kernels/matmul/matmul_reference.h"
+#include "kernels/matmul/matmul_user_call.h"
+#include "support/random_data.h"
+
+using namespace cvz;
+using namespace cvz::user;
+
+namespace {
+
+KernelParam param(const char* type, const char* name, ParamKind kind) { return KernelParam{type, name, kind}; }
+
+KernelSignature gray_1d_signature() {
+    KernelSignature s;
+    s.name = "rgb_to_grayscale_kernel";
+    s.params = {param("unsigned char*", "x", ParamKind::BytePtr), param("unsigned char*", "out", ParamKind::BytePtr),
+                param("int", "n", ParamKind::Int)};
+    return s;
+}
+
+KernelSignature gray_2d_signature() {
+    KernelSignature s;
+    s.name = "gray2d";
+    s.params = {param("const unsigned char*", "rgb", ParamKind::BytePtr), param("unsigned char*", "g", ParamKind::BytePtr),
+                param("int", "width", ParamKind::Int), param("int", "height", ParamKind::Int)};
+    return s;
+}
+
+KernelSignature float_signature(const char* name, std::vector<const char*> names) {
+    KernelSignature s;
+    s.name = name;
+    for (int i = 0; i < 3; ++i) s.params.push_back(param("float*", names[i], ParamKind::FloatPtr));
+    for (int i = 3; i < 6; ++i) s.params.push_back(param("int", names[i], ParamKind::Int));
+    return s;
+}
+
+// Emulates a correct 1-D run of the lecture's kernel on the bound launch: what a runner leaves behind.
+void run_gray_1d_by_hand(const UserLaunch& launch, std::vector<Writer>* writers) {
+    const auto* x = static_cast<const std::uint8_t*>(launch.args[0].data);
+    auto* out = static_cast<std::uint8_t*>(launch.args[1].data);
+    const int n = launch.args[2].value;
+    writers->assign(std::size_t(n), Writer{});
+    for (std::uint64_t b = 0; b < launch.grid.x; ++b)
+        for (unsigned t = 0; t < launch.block.x; ++t) {
+            const std::uint64_t i = b * launch.block.x + t;
+            if (i >= std::uint64_t(n)) continue;
+            out[i] = std::uint8_t(0.2989 * x[i] + 0.5870 * x[i + n] + 0.1140 * x[i + 2 * n]);
+            (*writers)[i] = Writer{b, t};
+        }
+}
+
+}  // namespace
+
+class TestUserVariants : public QObject {
+    Q_OBJECT
+
+private slots:
+    void registry_numbers_past_the_built_ins() {
+        for (const KernelInfo& k : kernel_catalogue()) QVERIFY(k.variant < kFirstUserVariant);
+        UserVariant v;
+        v.name = "my_gray";
+        v.source = {"my_gray.cu", "__global__ void my_gray(unsigned char* x, unsigned char* out, int n) {}"};
+        v.signature = gray_1d_signature();
+        v.form = "gray-1d";
+        v.one_d = true;
+        const UserVariantPtr a = register_user_variant(KernelFamily::Grayscale, v);
+        QVERIFY(a);
+        QVERIFY(is_user_ref(a->ref));
+        QCOMPARE(a->ref.family, KernelFamily::Grayscale);
+        QCOMPARE(a->title(), std::string("yours: my_gray"));
+        QCOMPARE(kernel_ref_text(a->ref), std::string("yours: my_gray"));
+        const KernelInfo* info = any_kernel_info(a->ref);
+        QVERIFY(info);
+        QCOMPARE(info->name, std::string("yours: my_gray"));
+        QCOMPARE(info->label, std::string("yours"));
+        QCOMPARE(info->block, BlockRule::OneD);
+        QVERIFY(!kernel_info(a->ref));  // the kernels layer's catalogue knows nothing of it
+
+        // Another name gets the next number; another family counts on its own.
+        v.name = "other";
+        const UserVariantPtr b = register_user_variant(KernelFamily::Grayscale, v);
+        QVERIFY(b && b->ref.variant == a->ref.variant + 1);
+        v.name = "my_gray";
+        v.one_d = false;
+        v.form = "matmul";
+        const UserVariantPtr m = register_user_variant(KernelFamily::Matmul, v);
+        QVERIFY(m && m->ref.family == KernelFamily::Matmul && m->ref.variant == kFirstUserVariant);
+        QCOMPARE(user_variants(KernelFamily::Grayscale).size(), std::size_t(2));
+        QCOMPARE(user_variants(KernelFamily::Matmul).size(), std::size_t(1));
+
+        // Compiling the same name again replaces the entry under the same ref; the old info stays valid.
+        v.form = "gray-2d";
+        const UserVariantPtr again = register_user_variant(KernelFamily::Grayscale, v);
+        QVERIFY(again && again->ref == a->ref);
+        QCOMPARE(user_variant(a->ref)->form, std::string("gray-2d"));
+        QCOMPARE(info->name, std::string("yours: my_gray"));
+        QCOMPARE(any_kernel_info(a->ref)->block, BlockRule::TwoD);
+
+        set_user_variant_resources(a->ref, KernelResources{32, 2048});
+        QVERIFY(user_variant(a->ref)->resources);
+        QCOMPARE(user_variant(a->ref)->resources->static_shared_bytes, 2048);
+        QCOMPARE(find_user_variant(KernelFamily::Grayscale, "other")->ref, b->ref);
+
+        remove_user_variant(b->ref);
+        QVERIFY(!user_variant(b->ref));
+        QVERIFY(!any_kernel_info(b->ref));
+        QCOMPARE(kernel_ref_text(b->ref), std::string("a removed kernel of yours"));
+        // A removed number is not reused: a stale choice never finds another kernel.
+        v.name = "third";
+        const UserVariantPtr c = register_user_variant(KernelFamily::Grayscale, v);
+        QVERIFY(c && c->ref.variant == b->ref.variant + 1);
+    }
+
+    void registry_is_bounded() {
+        UserVariant v;
+        v.form = "conv";
+        int made = 0;
+        for (int i = 0; i < kMostUserVariants + 5; ++i) {
+            v.name = "k" + std::to_string(i);
+            if (register_user_variant(KernelFamily::Convolution, v)) ++made;
+        }
+        QCOMPARE(made, int(kMostUserVariants));
+        // Replacing a registered name still works when the family is full.
+        v.name = "k0";
+        QVERIFY(register_user_variant(KernelFamily::Convolution, v));
+    }
+
+    void grayscale_forms_and_grid_rule() {
+        const std::vector<CallForm>& forms = grayscale_call_forms();
+        QCOMPARE(forms.size(), std::size_t(2));
+        const FormChoice one = pick_form(gray_1d_signature(), forms);
+        QVERIFY(one.form && one.form->id == "gray-1d");
+        const FormChoice two = pick_form(gray_2d_signature(), forms);
+        QVERIFY(two.form && two.form->id == "gray-2d");
+        const FormChoice none = pick_form(float_signature("mm", {"a", "b", "c", "h", "w", "k"}), forms);
+        QVERIFY(!none.form);
+        QVERIFY2(none.error.find("(unsigned char* x, unsigned char* out, int n)") != std::string::npos, none.error.c_str());
+        QVERIFY2(none.error.find("(unsigned char* x, unsigned char* out, int w, int h)") != std::string::npos, none.error.c_str());
+        QVERIFY2(none.error.find("mm(") != std::string::npos, none.error.c_str());
+
+        // 1-D: cdiv(n, block); 2-D: cdiv(w, bx) x cdiv(h, by), on odd sizes.
+        struct Case { std::uint32_t w, h; Dim3 block; Dim3 grid1, grid2; };
+        const Case cases[] = {{37, 23, {256, 1, 1}, {4, 1, 1}, {1, 23, 1}}, {1, 13, {7, 1, 1}, {2, 1, 1}, {1, 13, 1}},
+                              {13, 1, {16, 16, 1}, {1, 1, 1}, {1, 1, 1}}, {61, 7, {7, 5, 1}, {61, 1, 1}, {9, 2, 1}}};
+        for (const Case& c : cases) {
+            const auto call = grayscale_user_call(std::vector<std::uint8_t>(3 * c.w * c.h, 1), c.w, c.h, PixelLayout::Planar);
+            QVERIFY(call->input_error().empty());
+            QCOMPARE(call->grid(*one.form, Dim3{c.block.x, 1, 1}), c.grid1);
+            QCOMPARE(call->grid(*two.form, c.block), c.grid2);
+            QVERIFY(call->one_d(*one.form) && !call->one_d(*two.form));
+        }
+    }
+
+    void grayscale_binding_reads_the_chosen_layout() {
+        const std::uint32_t w = 5, h = 3, n = w * h;
+        const std::vector<std::uint8_t> rgb = test::random_bytes(3 * n, 7);
+        for (PixelLayout layout : {PixelLayout::Planar, PixelLayout::Interleaved}) {
+            const auto call = grayscale_user_call(rgb, w, h, layout);
+            const KernelSignature s = gray_1d_signature();
+            const UserLaunch l = call->bind(grayscale_call_forms()[0], s, Dim3{1, 1, 1}, Dim3{32, 1, 1});
+            QCOMPARE(l.args.size(), std::size_t(3));
+            QCOMPARE(l.args[0].kind, UserArg::Kind::Buffer);
+            QCOMPARE(l.args[0].name, std::string("x"));
+            QCOMPARE(l.args[0].bytes, std::size_t(3 * n));
+            QVERIFY(!l.args[0].writable);
+            QCOMPARE(l.args[1].name, std::string("out"));
+            QVERIFY(l.args[1].writable);
+            QCOMPARE(l.args[1].bytes, std::size_t(n));
+            QCOMPARE(l.args[2].kind, UserArg::Kind::Int);
+            QCOMPARE(l.args[2].value, int(n));
+            QCOMPARE(call->output_arg(), std::size_t(1));
+            const auto* x = static_cast<const std::uint8_t*>(l.args[0].data);
+            for (std::uint32_t i = 0; i < n; ++i)
+                for (unsigned c = 0; c < 3; ++c)
+                    QCOMPARE(x[layout == PixelLayout::Planar ? i + c * n : 3 * i + c], rgb[3 * i + c]);
+        }
+        const auto call = grayscale_user_call(rgb, w, h, PixelLayout::Planar);
+        const UserLaunch l = call->bind(grayscale_call_forms()[1], gray_2d_signature(), Dim3{1, 1, 1}, Dim3{8, 4, 1});
+        QCOMPARE(l.args.size(), std::size_t(4));
+        QCOMPARE(l.args[0].name, std::string("rgb"));
+        QCOMPARE(l.args[1].name, std::string("g"));
+        QCOMPARE(l.args[2].name, std::string("width"));
+        QCOMPARE(l.args[2].value, int(w));
+        QCOMPARE(l.args[3].value, int(h));
+    }
+
+    void matmul_binding_follows_the_lecture() {
+        const std::uint32_t rows = 3, inner = 7, cols = 5;  // A 3x7, B 7x5
+        const auto call = matmul_user_call(test::random_floats(rows * inner, 1), test::random_floats(inner * cols, 2), rows, inner, cols);
+        QVERIFY(call->input_error().empty());
+        const std::vector<CallForm>& forms = matmul_call_forms();
+        const KernelSignature s = float_signature("matmul_k", {"m", "n", "out", "h", "w", "k"});
+        const FormChoice f = pick_form(s, forms);
+        QVERIFY(f.form);
+        QCOMPARE(call->grid(*f.form, Dim3{2, 2, 1}), (Dim3{3, 2, 1}));  // cdiv(w = 5, 2) x cdiv(h = 3, 2)
+        const UserLaunch l = call->bind(*f.form, s, Dim3{3, 2, 1}, Dim3{2, 2, 1});
+        QCOMPARE(l.args.size(), std::size_t(6));
+        QCOMPARE(l.args[0].bytes, std::size_t(rows * inner * 4));
+        QCOMPARE(l.args[1].bytes, std::size_t(inner * cols * 4));
+        QCOMPARE(l.args[2].bytes, std::size_t(rows * cols * 4));
+        QCOMPARE(l.args[2].element_bytes, std::size_t(4));
+        QVERIFY(l.args[2].writable && !l.args[0].writable && !l.args[1].writable);
+        QCOMPARE(l.args[3].value, int(rows));   // h
+        QCOMPARE(l.args[4].value, int(cols));   // w
+        QCOMPARE(l.args[5].value, int(inner));  // k
+        QCOMPARE(l.args[5].name, std::string("k"));
+        QCOMPARE(call->where(7), std::string("row 1, column 2"));
+    }
+
+    void convolution_binding_passes_the_grayscale_as_float() {
+        const std::uint32_t w = 7, h = 3;
+        const std::vector<std::uint8_t> gray = test::random_bytes(w * h, 4);
+        ConvolutionMask mask;
+        QVERIFY(named_mask("gauss5", &mask));
+        const auto call = convolution_user_call(gray, w, h, mask);
+        QVERIFY(call->input_error().empty());
+        const KernelSignature s = float_signature("conv", {"in", "mask", "out", "w", "h", "r"});
+        const FormChoice f = pick_form(s, convolution_call_forms());
+        QVERIFY(f.form);
+        QCOMPARE(call->grid(*f.form, Dim3{16, 16, 1}), (Dim3{1, 1, 1}));
+        QCOMPARE(call->grid(*f.form, Dim3{2, 2, 1}), (Dim3{4, 2, 1}));
+        const UserLaunch l = call->bind(*f.form, s, Dim3{4, 2, 1}, Dim3{2, 2, 1});
+        const auto* in = static_cast<const float*>(l.args[0].data);
+        for (std::size_t i = 0; i < gray.size(); ++i) QCOMPARE(in[i], float(gray[i]));
+        QCOMPARE(l.args[1].bytes, std::size_t(25 * 4));
+        QCOMPARE(l.args[3].value, int(w));
+        QCOMPARE(l.args[4].value, int(h));
+        QCOMPARE(l.args[5].value, 2);
+
+        // A bad mask is refused before anything runs.
+        ConvolutionMask even;
+        even.side = 4;
+        even.values.assign(16, 1.0f);
+        QVERIFY(!convolution_user_call(gray, w, h, even)->input_error().empty());
+    }
+
+    void too_large_for_int_parameters_is_refused() {
+        const auto call = grayscale_user_call({}, 40000, 40000, PixelLayout::Planar);
+        QVERIFY(call->input_error().find("int") != std::string::npos);
+    }
+
+    // The comparison: a correct run matches within one grey level; pixels changed afterwards are
+    // listed with the thread that wrote them, and unwritten ones say so.
+    void comparison_lists_elements_and_writers() {
+        const std::uint32_t w = 13, h = 3, n = w * h;
+        std::vector<std::uint8_t> rgb = test::random_bytes(3 * n, 9);
+        const auto call = grayscale_user_call(rgb, w, h, PixelLayout::Planar);
+        const Dim3 block{8, 1, 1};
+        const Dim3 grid = call->grid(grayscale_call_forms()[0], block);
+        QCOMPARE(grid, (Dim3{5, 1, 1}));
+        const UserLaunch l = call->bind(grayscale_call_forms()[0], gray_1d_signature(), grid, block);
+        std::vector<Writer> writers;
+        run_gray_1d_by_hand(l, &writers);
+        Comparison c = call->compare(writers, 10);
+        QVERIFY2(c.matches(), comparison_summary(c).c_str());
+        QCOMPARE(c.compared, std::uint64_t(n));
+        QCOMPARE(comparison_summary(c), std::string("matches the reference (within one grey level)"));
+
+        auto* out = static_cast<std::uint8_t*>(l.args[1].data);
+        std::vector<std::uint8_t> ref(n);
+        grayscale_reference(GrayscaleImage{rgb.data(), ref.data(), w, h, PixelLayout::Interleaved});
+        out[3] = std::uint8_t(ref[3] + 1 <= 255 ? ref[3] + 1 : ref[3] - 1);  // one grey level: within
+        out[17] = std::uint8_t(ref[17] ^ 0x40);                                  // far off
+        writers[20] = Writer{};
+        out[20] = std::uint8_t(ref[20] ^ 0x80);                                  // and nobody wrote it
+        c = call->compare(writers, 10);
+        QCOMPARE(c.differing, std::uint64_t(2));
+        QCOMPARE(c.listed.size(), std::size_t(2));
+        QCOMPARE(c.listed[0].index, std::uint64_t(17));
+        QCOMPARE(c.listed[0].writer.block, std::uint64_t(2));
+        QCOMPARE(c.listed[0].writer.thread, 1u);
+        QCOMPARE(c.max_difference, 128.0);
+        const std::string text = difference_text(c.listed[0], "out", call->where(17), grid, block);
+        QVERIFY2(text.find("out[17] (pixel x 4, y 1)") == 0, text.c_str());
+        QVERIFY2(text.find("written by thread (2, 0, 0)/(1, 0, 0)") != std::string::npos, text.c_str());
+        const std::string unwritten = difference_text(c.listed[1], "out", "", grid, block);
+        QVERIFY2(unwritten.find("no thread wrote it") != std::string::npos, unwritten.c_str());
+        QVERIFY(comparison_summary(c).find("2 of 39 elements differ") == 0);
+
+        // Listing is capped; the count is not.
+        c = call->compare(writers, 1);
+        QCOMPARE(c.listed.size(), std::size_t(1));
+        QCOMPARE(c.differing, std::uint64_t(2));
+    }
+
+    void float_comparison_is_relative_and_catches_nan() {
+        const std::vector<double> ref{0.0, 1000.0, -3.0, 0.5};
+        std::vector<float> got{5e-6f, 1000.009f, -3.0f, NAN};
+        const std::vector<Writer> writers{{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+        const Comparison c = compare_floats(got.data(), ref.data(), 4, 1e-5, writers, 10);
+        QCOMPARE(c.differing, std::uint64_t(1));  // only the NaN: 0.009 of 1000 is within 1e-5 relative
+        QCOMPARE(c.listed[0].index, std::uint64_t(3));
+        got[1] = 1000.02f;
+        QCOMPARE(compare_floats(got.data(), ref.data(), 4, 1e-5, writers, 10).differing, std::uint64_t(2));
+    }
+
+    void writer_text_unlinearises_three_dimensions() {
+        const Dim3 grid{3, 2, 2}, block{4, 2, 2};
+        // block (2, 1, 1) = 2 + 3 * (1 + 2 * 1) = 11; thread (3, 0, 1) = 3 + 4 * (0 + 2 * 1) = 11
+        QCOMPARE(writer_text(Writer{11, 11}, grid, block), std::string("(2, 1, 1)/(3, 0, 1)"));
+        QCOMPARE(writer_text(Writer{}, grid, block), std::string("no thread"));
+    }
+
+    void dims_text_parses_blocks_and_grids() {
+        QString e;
+        QCOMPARE(*parse_dims("256", &e), (Dim3{256, 1, 1}));
+        QCOMPARE(*parse_dims("7x5", &e), (Dim3{7, 5, 1}));
+        QCOMPARE(*parse_dims(" 8 x 4 x 2 ", &e), (Dim3{8, 4, 2}));
+        QVERIFY(!parse_dims("0x4", &e));
+        QVERIFY(!parse_dims("4y4", &e));
+        QVERIFY(!parse_dims("", &e));
+        QVERIFY(!e.isEmpty());
+        QCOMPARE(dims_text(Dim3{7, 5, 1}), QString("7x5"));
+        QVERIFY(block_error(Dim3{32, 32, 1}).isEmpty());
+        QVERIFY(!block_error(Dim3{33, 32, 1}).isEmpty());
+        QVERIFY(!block_error(Dim3{1, 1, 65}).isEmpty());
+        QVERIFY(grid_error(Dim3{100000, 65535, 1}).isEmpty());
+        QVERIFY(!grid_error(Dim3{1, 65536, 1}).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUserVariants)
+#include "tst_user_variants.moc"
