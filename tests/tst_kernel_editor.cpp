@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFile>
@@ -18,6 +19,7 @@
 
 #include <memory>
 
+#include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
 #include "tests/support/main_window_fixtures.h"
 #include "tests/support/window_waits.h"
@@ -63,6 +65,7 @@ private slots:
     void lecture_kernels_per_family();
     void new_kernel_loads_family_lecture_kernel();
     void ctrl_s_saves_the_kernel();
+    void user_variant_listed_in_chooser();
 
 private:
     QTemporaryDir dir_;
@@ -267,6 +270,35 @@ void TestKernelEditor::ctrl_s_saves_the_kernel() {
     QVERIFY(!editor->panel()->isModified());
     QCOMPARE(disk_text(editor->panel()->file()), editor->panel()->editor()->text());
     QVERIFY(!w.findChild<QFileDialog*>());  // Save Result As would have opened its dialog
+}
+
+// A kernel of the user's registered with the family (as Compile and Run does) is listed in the page's
+// Kernel chooser as "yours: NAME", after the built-ins, and can be chosen there.
+void TestKernelEditor::user_variant_listed_in_chooser() {
+    MainWindow w(raster_);
+    QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
+    const KernelFamily family = w.launchPanel()->family();
+    const LectureKernel lecture = lecture_kernel_for(family);
+    const user::SourceFile source{lecture.name.toStdString() + ".cu", lecture.text.toStdString()};
+    const auto kernels = user::find_kernels(source);
+    QCOMPARE(int(kernels.size()), 1);
+    UserVariant v;
+    v.name = kernels[0].name;
+    v.source = source;
+    v.signature = kernels[0];
+    v.one_d = true;
+    const UserVariantPtr registered = register_user_variant(family, v);
+    QVERIFY(registered);
+    QComboBox* box = w.launchPanel()->kernelBox();
+    const int builtins = box->count();
+    w.launchPanel()->refreshKernels();
+    QCOMPARE(box->count(), builtins + 1);
+    const QString title = QStringLiteral("yours: ") + QString::fromStdString(kernels[0].name);
+    QCOMPARE(box->itemText(box->count() - 1), title);
+    QVERIFY(w.launchPanel()->chooseKernel(title));
+    QCOMPARE(w.launchPanel()->choice().ref, registered->ref);
+    QVERIFY(QTest::qWaitFor([&] { return box->currentText() == title; }, kTimeoutMs));
+    remove_user_variant(registered->ref);
 }
 
 QTEST_MAIN(TestKernelEditor)

@@ -120,6 +120,7 @@ public:
     ScheduleActions* scheduleActions() const { return schedule_; }
     // File > New Kernel, Open Kernel, Save Kernel, Run > Compile and Run and the Kernel Editor dock.
     EditorActions* editorActions() const { return editor_; }
+    BackendChoice backendChoice() const { return backend(); }  // the toolbar's
 
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
