@@ -1,0 +1,695 @@
+// cudaviz-kernel-runner: runs a user kernel compiled for the emulator (user_emulated.h) in a process of
+// its own, so that nothing the kernel does can harm the caller. It loads the kernel's shared object,
+// maps the launch's buffers (shared with the caller) between inaccessible guard regions, and runs the
+// kernel on the emulator: blocks in parallel, a block's threads as fibers when it calls __syncthreads().
+//
+// The kernel was compiled with -fsanitize=thread but linked without its runtime, so every load and store
+// the optimiser kept calls one of the __tsan_read/write entry points defined here, with the address;
+// the return address, through the object's DWARF line table, gives the source line. Each access is
+// checked against the buffers (a miss near one is a bounds fault, anywhere else that is not the thread's
+// own stack an invalid access), then recorded into the same MemoryRecorder the built-in kernels use.
+// A fault ends this process with its message on the message channel (child_process.h), first come.
+//
+//   cudaviz-kernel-runner JOB      (JOB: runner_job.h's text; answer: kRunnerOk or kRunnerFault on fd 3)
+#include <dlfcn.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../emulator/emulate.h"
+#include "../trace/memory_recorder.h"
+#include "../trace/memory_trace_io.h"
+#include "../trace/sampled_grid.h"
+#include "child_process.h"
+#include "emulated_source.h"
+#include "runner_job.h"
+#include "shared_buffer.h"
+#include "user_kernel.h"
+
+using namespace cvz;
+using namespace cvz::user;
+
+// The launch's indices as the prelude declares them (emulated_source.cpp): set before each emulated
+// thread runs and after each barrier, read by the kernel through initial-exec TLS.
+struct CvzUint3 {
+    unsigned x, y, z;
+};
+extern "C" {
+__attribute__((visibility("default"))) __thread CvzUint3 cvz_threadIdx, cvz_blockIdx, cvz_blockDim, cvz_gridDim;
+}
+
+namespace {
+
+constexpr std::size_t kStaticShared = 48 * 1024;  // CUDA's limit for static __shared__ per block
+constexpr unsigned kMaxSlots = 256;
+constexpr std::size_t kMaxArgs = 64;
+constexpr std::uintptr_t kStackReach = 256 * 1024;  // a thread's locals lie this close above the hook's frame
+
+struct Buffer {
+    std::uintptr_t base = 0, bytes = 0;
+    std::uintptr_t reserved_lo = 0, reserved_bytes = 0;  // guards included
+    std::size_t element_bytes = 1;
+    Writer* writers = nullptr;
+    const char* name = "";
+};
+
+struct LineRow {
+    std::uintptr_t address = 0;
+    unsigned line = 0;
+    bool user = false;
+};
+
+struct ArgArea {
+    void* pointers[kMaxArgs] = {};
+    int ints[kMaxArgs] = {};
+};
+
+// The thread being emulated on this host thread (each fiber keeps its own, restored after a barrier).
+struct Current {
+    const EmuContext* ctx = nullptr;  // the thread's context in the real launch
+    TraceThread trace;
+    std::uint64_t block = 0;
+    std::uint32_t thread = 0;
+    std::uint32_t syncs = 0;
+};
+
+// A block's barrier bookkeeping, on the host thread that runs its fibers.
+struct BlockBarriers {
+    std::uint64_t block = ~std::uint64_t(0);
+    std::uint64_t threads = 0, finished = 0;
+    std::vector<std::uint32_t> syncs;  // per thread: barriers passed
+    std::vector<unsigned> lines;       // per barrier index: the line of the first thread to reach it
+};
+
+struct PcSite {
+    std::uintptr_t pc = 0;
+    unsigned line = 0;
+    const char* file = nullptr;
+};
+
+// Set up once before the launch, read-only while it runs.
+Buffer g_buffers[kMaxArgs];
+unsigned g_buffer_count = 0;
+ArgArea g_args;
+std::uintptr_t g_object_lo = 0, g_object_bytes = 0;
+std::vector<LineRow> g_lines;
+std::string g_file_name;
+const char* g_user_file = "";
+const char* g_other_file = kPreludeName;
+MemoryRecorder* g_recorder = nullptr;
+std::uint64_t g_access_budget = 0;
+Dim3 g_grid, g_block;
+std::vector<std::uint64_t> g_sample;
+std::size_t g_shared_total = kStaticShared;
+void (*g_entry)(void* const*) = nullptr;
+
+std::atomic<std::size_t> g_slot_offset[kMaxSlots];  // offset + 1; 0: not placed yet
+std::mutex g_slot_mutex;
+std::size_t g_slot_next = 0;
+
+thread_local Current* t_current = nullptr;
+thread_local std::uint64_t t_budget_block = ~std::uint64_t(0);
+thread_local std::uint64_t t_block_accesses = 0;
+thread_local BlockBarriers t_barriers;
+thread_local PcSite t_pc_cache[1024];
+thread_local bool t_alt_stack = false;
+
+// --- Answers -----------------------------------------------------------------------------------------
+
+void say(const std::string& s) {
+    std::size_t done = 0;
+    while (done < s.size()) {
+        const ssize_t n = ::write(kMessageFd, s.data() + done, s.size() - done);
+        if (n <= 0) break;
+        done += std::size_t(n);
+    }
+}
+
+const char* fault_word(Fault f) {
+    switch (f) {
+    case Fault::Bounds: return "Bounds";
+    case Fault::Invalid: return "Invalid";
+    case Fault::TimeLimit: return "TimeLimit";
+    case Fault::Barrier: return "Barrier";
+    default: return "Crashed";
+    }
+}
+
+// The first fault ends the process; a second thread faulting meanwhile waits here until it is gone.
+[[noreturn]] void fault(Fault kind, const std::string& message) {
+    static std::mutex once;
+    once.lock();
+    say(std::string(kRunnerFault) + " " + fault_word(kind) + "\n" + message + "\n");
+    ::_exit(0);
+}
+
+[[noreturn]] void setup_error(const std::string& message) {
+    say("error\n" + message + "\n");
+    ::_exit(3);
+}
+
+// --- Where an access is written --------------------------------------------------------------------
+
+PcSite lookup_pc(std::uintptr_t pc) {
+    PcSite s;
+    s.pc = pc;
+    s.file = g_other_file;
+    // The call instruction ends just before the return address.
+    auto it = std::upper_bound(g_lines.begin(), g_lines.end(), pc - 1,
+                               [](std::uintptr_t a, const LineRow& r) { return a < r.address; });
+    if (it != g_lines.begin()) {
+        --it;
+        s.line = it->line;
+        if (it->user) s.file = g_user_file;
+    }
+    return s;
+}
+
+inline const PcSite& site_of(const void* return_address) {
+    const auto pc = reinterpret_cast<std::uintptr_t>(return_address);
+    PcSite& e = t_pc_cache[(pc >> 1) & 1023];
+    if (e.pc != pc) e = lookup_pc(pc);
+    return e;
+}
+
+std::string user_line(const PcSite& s) {
+    return s.line && s.file == g_user_file ? "line " + std::to_string(s.line) + ": " : std::string();
+}
+
+std::string thread_text(const Current* c) {
+    if (!c) return "a thread";
+    const Dim3 b = c->ctx->block_idx(), t = c->ctx->thread_idx();
+    return "thread (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")/(" +
+           std::to_string(t.x) + ", " + std::to_string(t.y) + ", " + std::to_string(t.z) + ")";
+}
+
+[[noreturn]] void bounds_fault(const Buffer& b, std::uintptr_t p, Access a, const PcSite& site) {
+    const std::int64_t offset = std::int64_t(p - b.base);
+    const std::int64_t e = std::int64_t(b.element_bytes);
+    const std::int64_t index = offset >= 0 ? offset / e : -((-offset + e - 1) / e);
+    const std::int64_t count = std::int64_t(b.bytes) / e;
+    std::string where;
+    if (index < 0) where = std::to_string(-index) + " before the start of " + b.name;
+    else where = std::to_string(index - count) + " past the end of " + b.name;
+    fault(Fault::Bounds, user_line(site) + thread_text(t_current) + (a == Access::Store ? " writes " : " reads ") +
+                             b.name + "[" + std::to_string(index) + "], " + where + " (" + std::to_string(count) +
+                             " elements)");
+}
+
+[[noreturn]] void invalid_fault(std::uintptr_t p, const PcSite& site) {
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(p));
+    fault(Fault::Invalid, user_line(site) + thread_text(t_current) + " made an invalid memory access (address " +
+                              address + ", in no buffer)");
+}
+
+// A traced block's log grows with its accesses: a loop that never ends would take all memory first.
+[[noreturn]] void budget_fault(const Current* c, const PcSite& site) {
+    const Dim3 b = c->ctx->block_idx();
+    fault(Fault::TimeLimit, user_line(site) + "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
+                                std::to_string(b.z) + ") made more than " + std::to_string(g_access_budget) +
+                                " loads and stores: the kernel was stopped (an endless loop?)");
+}
+
+// --- The access hooks ----------------------------------------------------------------------------------
+
+__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
+                                                     const void* return_address) {
+    Current* const c = t_current;
+    if (!c) return;  // not inside a kernel thread (the object's constructors)
+    const auto p = reinterpret_cast<std::uintptr_t>(address);
+    for (unsigned k = 0; k < g_buffer_count; ++k) {
+        const Buffer& b = g_buffers[k];
+        if (p - b.base < b.bytes) {
+            if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+            if (g_recorder) {
+                if (g_access_budget && ++t_block_accesses > g_access_budget) {
+                    budget_fault(c, site_of(return_address));
+                }
+                const PcSite& s = site_of(return_address);
+                c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
+            }
+            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            return;
+        }
+    }
+    const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
+    if (p - shared < g_shared_total) {
+        if (g_recorder) {
+            if (g_access_budget && ++t_block_accesses > g_access_budget) budget_fault(c, site_of(return_address));
+            const PcSite& s = site_of(return_address);
+            c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
+        }
+        return;
+    }
+    for (unsigned k = 0; k < g_buffer_count; ++k)
+        if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes)
+            bounds_fault(g_buffers[k], p, a, site_of(return_address));
+    // The entry reading its arguments, the thread's own locals, the object's own data: not traced.
+    if (p - reinterpret_cast<std::uintptr_t>(&g_args) < sizeof g_args) return;
+    if (p - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < kStackReach) return;
+    if (p - g_object_lo < g_object_bytes) return;
+    invalid_fault(p, site_of(return_address));
+}
+
+}  // namespace
+
+// The ThreadSanitizer entry points the instrumented object calls (GCC's -fsanitize=thread, compiled
+// only: nothing of TSan's runtime is linked).
+#define CVZ_TSAN_ACCESS(N)                                                                                        \
+    extern "C" __attribute__((visibility("default"))) void __tsan_read##N(void* a) {                            \
+        on_access(a, N, Access::Load, __builtin_return_address(0));                                             \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_write##N(void* a) {                           \
+        on_access(a, N, Access::Store, __builtin_return_address(0));                                            \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_unaligned_read##N(void* a) {                  \
+        on_access(a, N, Access::Load, __builtin_return_address(0));                                             \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_unaligned_write##N(void* a) {                 \
+        on_access(a, N, Access::Store, __builtin_return_address(0));                                            \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_volatile_read##N(void* a) {                   \
+        on_access(a, N, Access::Load, __builtin_return_address(0));                                             \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_volatile_write##N(void* a) {                  \
+        on_access(a, N, Access::Store, __builtin_return_address(0));                                            \
+    }
+CVZ_TSAN_ACCESS(1)
+CVZ_TSAN_ACCESS(2)
+CVZ_TSAN_ACCESS(4)
+CVZ_TSAN_ACCESS(8)
+CVZ_TSAN_ACCESS(16)
+#undef CVZ_TSAN_ACCESS
+
+extern "C" {
+__attribute__((visibility("default"))) void __tsan_init() {}
+__attribute__((visibility("default"))) void __tsan_func_entry(void*) {}
+__attribute__((visibility("default"))) void __tsan_func_exit() {}
+__attribute__((visibility("default"))) void __tsan_vptr_update(void*, void*) {}
+__attribute__((visibility("default"))) void __tsan_vptr_read(void*) {}
+__attribute__((visibility("default"))) void __tsan_read_range(void* a, unsigned long n) {
+    on_access(a, n ? n : 1, Access::Load, __builtin_return_address(0));
+}
+__attribute__((visibility("default"))) void __tsan_write_range(void* a, unsigned long n) {
+    on_access(a, n ? n : 1, Access::Store, __builtin_return_address(0));
+}
+}
+
+// Atomics (the prelude's atomicAdd and friends): performed for real, since blocks run in parallel,
+// and checked against the buffers as a store; not traced (a GPU counts them apart from loads and stores).
+#define CVZ_TSAN_ATOMIC(N, T)                                                                                     \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_load(const volatile T* a, int) {     \
+        on_access(const_cast<const T*>(a), N / 8, Access::Load, __builtin_return_address(0));                   \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                             \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) void __tsan_atomic##N##_store(volatile T* a, T v, int) {  \
+        on_access(const_cast<const T*>(a), N / 8, Access::Store, __builtin_return_address(0));                  \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {  \
+        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { \
+        return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                       \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { \
+        return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                       \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { \
+        return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                       \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {  \
+        return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                        \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { \
+        return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                       \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_strong(            \
+        volatile T* a, T* expected, T v, int, int) {                                                             \
+        return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_weak(              \
+        volatile T* a, T* expected, T v, int, int) {                                                             \
+        return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+    }                                                                                                             \
+    extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_compare_exchange_val(                 \
+        volatile T* a, T expected, T v, int, int) {                                                              \
+        __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
+        return expected;                                                                                          \
+    }
+CVZ_TSAN_ATOMIC(8, unsigned char)
+CVZ_TSAN_ATOMIC(16, unsigned short)
+CVZ_TSAN_ATOMIC(32, unsigned int)
+CVZ_TSAN_ATOMIC(64, unsigned long long)
+#undef CVZ_TSAN_ATOMIC
+extern "C" {
+__attribute__((visibility("default"))) void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+__attribute__((visibility("default"))) void __tsan_atomic_signal_fence(int) {}
+}
+
+namespace {
+
+void set_indices(const EmuContext& c) {
+    const Dim3 t = c.thread_idx(), b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
+    cvz_threadIdx = CvzUint3{t.x, t.y, t.z};
+    cvz_blockIdx = CvzUint3{b.x, b.y, b.z};
+    cvz_blockDim = CvzUint3{bd.x, bd.y, bd.z};
+    cvz_gridDim = CvzUint3{g.x, g.y, g.z};
+}
+
+// "0..31, 40, 45..63"
+std::string ranges(const std::vector<std::uint64_t>& ids) {
+    std::string s;
+    for (std::size_t k = 0; k < ids.size();) {
+        std::size_t j = k;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (!s.empty()) s += ", ";
+        s += std::to_string(ids[k]);
+        if (j > k) s += ".." + std::to_string(ids[j]);
+        k = j + 1;
+        if (s.size() > 300 && k < ids.size()) {
+            s += ", ...";
+            break;
+        }
+    }
+    return s;
+}
+
+// At a block's end: every thread must have passed the same number of barriers.
+void check_barriers(const BlockBarriers& bb, const EmuContext& ctx) {
+    const auto [lo, hi] = std::minmax_element(bb.syncs.begin(), bb.syncs.end());
+    if (*lo == *hi) return;
+    const std::uint32_t k = *lo;  // the first barrier some threads never reached
+    std::vector<std::uint64_t> missing;
+    for (std::size_t t = 0; t < bb.syncs.size(); ++t)
+        if (bb.syncs[t] == k) missing.push_back(t);
+    const std::uint64_t reached = bb.syncs.size() - missing.size();
+    const Dim3 b = ctx.block_idx();
+    const unsigned line = k < bb.lines.size() ? bb.lines[k] : 0;
+    fault(Fault::Barrier, (line ? "line " + std::to_string(line) + ": " : std::string()) + "__syncthreads() was reached by " +
+                              std::to_string(reached) + " of the " + std::to_string(bb.syncs.size()) +
+                              " threads of block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
+                              std::to_string(b.z) + "); " + (missing.size() == 1 ? "thread " : "threads ") +
+                              ranges(missing) + " never reached it");
+}
+
+void on_signal(int signal, siginfo_t* info, void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    const auto pc = std::uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+    const PcSite site = lookup_pc(pc + 1);  // the faulting instruction itself, not a return address
+    const std::string where = user_line(site) + thread_text(t_current);
+    if (signal == SIGSEGV || signal == SIGBUS) {
+        const auto p = reinterpret_cast<std::uintptr_t>(info->si_addr);
+        for (unsigned k = 0; k < g_buffer_count; ++k)
+            if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes) bounds_fault(g_buffers[k], p, Access::Load, site);
+        invalid_fault(p, site);
+    }
+    if (signal == SIGFPE) fault(Fault::Crashed, where + " divided an integer by zero (SIGFPE)");
+    if (signal == SIGABRT) fault(Fault::Crashed, where + " called abort() (a failed assert?)");
+    fault(Fault::Crashed, where + " stopped the kernel with " + signal_text(signal));
+}
+
+// Signals are handled on a stack of their own: a fiber's stack may be what overflowed.
+void ensure_alt_stack() {
+    if (t_alt_stack) return;
+    t_alt_stack = true;
+    stack_t s{};
+    s.ss_size = 64 * 1024;
+    s.ss_sp = new char[s.ss_size];  // lives as long as the thread (the process)
+    ::sigaltstack(&s, nullptr);
+}
+
+void run_thread(const EmuContext& ctx) {
+    ensure_alt_stack();
+    Current c;
+    c.ctx = &ctx;
+    c.block = linear_block_id(ctx.block_idx(), g_grid);
+    c.thread = std::uint32_t(linear_thread_id(ctx.thread_idx(), g_block));
+    if (g_recorder) {
+        c.trace = g_recorder->begin_thread(ctx);
+        if (!c.trace) return;
+        if (c.block != t_budget_block) {
+            t_budget_block = c.block;
+            t_block_accesses = 0;
+        }
+    }
+    const bool barriers = ctx.barrier_ != nullptr;
+    if (barriers && t_barriers.block != c.block) {
+        t_barriers.block = c.block;
+        t_barriers.threads = g_block.volume();
+        t_barriers.finished = 0;
+        t_barriers.syncs.assign(t_barriers.threads, 0);
+        t_barriers.lines.clear();
+    }
+    set_indices(ctx);
+    t_current = &c;
+    g_entry(g_args.pointers);
+    t_current = nullptr;
+    if (barriers) {
+        t_barriers.syncs[c.thread] = c.syncs;
+        if (++t_barriers.finished == t_barriers.threads) check_barriers(t_barriers, ctx);
+    }
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The object's line table, rows by address, each marked whether it is a line of the user's file.
+std::string load_lines(const std::string& object, std::uintptr_t bias) {
+    const int fd = ::open(object.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return "cannot open " + object;
+    Dwarf* dw = dwarf_begin(fd, DWARF_C_READ);
+    if (!dw) {
+        ::close(fd);
+        return object + " has no debugging information";
+    }
+    Dwarf_Off offset = 0, next = 0;
+    std::size_t header = 0;
+    while (dwarf_nextcu(dw, offset, &next, &header, nullptr, nullptr, nullptr) == 0) {
+        Dwarf_Die cu;
+        Dwarf_Lines* lines = nullptr;
+        std::size_t count = 0;
+        if (dwarf_offdie(dw, offset + header, &cu) && dwarf_getsrclines(&cu, &lines, &count) == 0) {
+            for (std::size_t k = 0; k < count; ++k) {
+                Dwarf_Line* l = dwarf_onesrcline(lines, k);
+                Dwarf_Addr address = 0;
+                int line = 0;
+                bool end = false;
+                dwarf_lineaddr(l, &address);
+                dwarf_lineno(l, &line);
+                dwarf_lineendsequence(l, &end);
+                const char* src = dwarf_linesrc(l, nullptr, nullptr);
+                const std::string file = src ? src : "";
+                LineRow row;
+                row.address = bias + std::uintptr_t(address);
+                row.line = end ? 0 : unsigned(line);
+                row.user = !end && (file == g_file_name || ends_with(file, "/" + g_file_name));
+                g_lines.push_back(row);
+            }
+        }
+        offset = next;
+    }
+    dwarf_end(dw);
+    ::close(fd);
+    std::stable_sort(g_lines.begin(), g_lines.end(), [](const LineRow& a, const LineRow& b) { return a.address < b.address; });
+    return {};
+}
+
+// The address range of the loaded object's segments (its own data may be read: string literals, tables).
+void find_object_range(void* handle) {
+    link_map* map = nullptr;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) return;
+    struct Search {
+        const char* name;
+        std::uintptr_t lo = ~std::uintptr_t(0), hi = 0;
+    } search{map->l_name};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            auto* s = static_cast<Search*>(data);
+            if (!info->dlpi_name || std::strcmp(info->dlpi_name, s->name) != 0) return 0;
+            for (int k = 0; k < info->dlpi_phnum; ++k) {
+                const ElfW(Phdr)& ph = info->dlpi_phdr[k];
+                if (ph.p_type != PT_LOAD) continue;
+                s->lo = std::min<std::uintptr_t>(s->lo, info->dlpi_addr + ph.p_vaddr);
+                s->hi = std::max<std::uintptr_t>(s->hi, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+            }
+            return 1;
+        },
+        &search);
+    if (search.hi > search.lo) {
+        g_object_lo = search.lo;
+        g_object_bytes = search.hi - search.lo;
+    }
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool write_file(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return bool(out);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) void cvz_syncthreads() {
+    Current* const c = t_current;
+    if (!c || !c->ctx->barrier_)
+        fault(Fault::Crashed, "__syncthreads() was called where the emulator runs no barriers (through a macro?)");
+    const std::uint32_t index = c->syncs++;
+    if (index >= t_barriers.lines.size()) {
+        const PcSite site = lookup_pc(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+        t_barriers.lines.push_back(site.file == g_user_file ? site.line : 0);
+    }
+    if (g_recorder) c->trace.on_sync(*c->ctx);
+    c->ctx->sync();  // the other threads of the block run until they reach it too
+    t_current = c;
+    set_indices(*c->ctx);
+}
+
+extern "C" __attribute__((visibility("default"))) void* cvz_shared_slot(unsigned slot, std::size_t bytes,
+                                                                          std::size_t align) {
+    Current* const c = t_current;
+    if (slot >= kMaxSlots) fault(Fault::Crashed, "the kernel declares more than 256 __shared__ variables");
+    std::size_t at = g_slot_offset[slot].load(std::memory_order_acquire);
+    if (!at) {
+        // Placed in the order first met, which is declaration order: every thread meets them so.
+        std::lock_guard<std::mutex> lock(g_slot_mutex);
+        at = g_slot_offset[slot].load(std::memory_order_relaxed);
+        if (!at) {
+            const std::size_t a = std::max<std::size_t>(align, 1), o = (g_slot_next + a - 1) / a * a;
+            if (o + bytes > kStaticShared)
+                fault(Fault::Crashed, "the kernel's __shared__ variables need more than 48 KiB a block (" +
+                                          std::to_string(o + bytes) + " bytes), CUDA's limit for static shared memory");
+            g_slot_next = o + bytes;
+            at = o + 1;
+            g_slot_offset[slot].store(at, std::memory_order_release);
+        }
+    }
+    return static_cast<unsigned char*>(c->ctx->shared_) + at - 1;
+}
+
+extern "C" __attribute__((visibility("default"))) void* cvz_dynamic_shared() {
+    return static_cast<unsigned char*>(t_current->ctx->shared_) + kStaticShared;
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: cudaviz-kernel-runner JOB (run by cudaviz, not by hand)\n");
+        return 2;
+    }
+    RunnerJob job;
+    if (std::string e = read_job(read_file(argv[1]), &job); !e.empty()) setup_error(std::string(argv[1]) + ": " + e);
+    if (job.args.size() > kMaxArgs) setup_error("more than 64 parameters");
+    g_file_name = job.file_name;
+    g_user_file = g_file_name.c_str();
+    g_grid = job.grid;
+    g_block = job.block;
+    g_sample = job.sample_blocks;
+    g_shared_total = kStaticShared + job.dynamic_shared;
+
+    // The buffers, each between inaccessible guards as large as itself (at least 1 MiB), so that an
+    // index that is off by a row still lands in its buffer's guard and is named.
+    std::vector<SharedBuffer> mapped, writers;
+    std::vector<BufferRange> ranges;
+    for (std::size_t k = 0; k < job.args.size(); ++k) {
+        const RunnerArg& a = job.args[k];
+        if (!a.buffer) {
+            g_args.ints[k] = a.value;
+            g_args.pointers[k] = &g_args.ints[k];
+            continue;
+        }
+        std::string error;
+        SharedBuffer b = SharedBuffer::open_guarded(a.path, a.bytes, true, std::max<std::size_t>(a.bytes, 1 << 20), &error);
+        if (!b.valid()) setup_error(error);
+        Buffer& g = g_buffers[g_buffer_count++];
+        g.base = reinterpret_cast<std::uintptr_t>(b.data());
+        g.bytes = a.bytes;
+        g.reserved_lo = reinterpret_cast<std::uintptr_t>(b.reserved_begin());
+        g.reserved_bytes = std::uintptr_t(b.reserved_end() - b.reserved_begin());
+        g.element_bytes = std::max<std::size_t>(a.element_bytes, 1);
+        g.name = a.name.c_str();
+        if (!a.writers_path.empty()) {
+            const std::size_t n = a.bytes / g.element_bytes;
+            SharedBuffer w = SharedBuffer::open(a.writers_path, n * sizeof(Writer), true, &error);
+            if (!w.valid()) setup_error(error);
+            g.writers = static_cast<Writer*>(w.data());
+            writers.push_back(std::move(w));
+        }
+        g_args.pointers[k] = b.data();
+        ranges.push_back(BufferRange{a.name, b.data(), a.bytes, MemorySpace::Global});
+        mapped.push_back(std::move(b));
+    }
+
+    void* handle = ::dlopen(job.object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* e = ::dlerror();
+        setup_error(std::string("cannot load the compiled kernel: ") + (e ? e : "unknown error"));
+    }
+    g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
+    if (!g_entry) setup_error("the compiled kernel has no entry point");
+    link_map* map = nullptr;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
+    if (std::string e = load_lines(job.object, map->l_addr); !e.empty()) setup_error(e);
+    find_object_range(handle);
+
+    struct sigaction action {};
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) ::sigaction(s, &action, nullptr);
+
+    TraceOptions trace_options;
+    trace_options.keep_blocks = job.keep_blocks;
+    trace_options.all_warps = job.all_warps;
+    trace_options.sample_blocks = job.sample_blocks;
+    trace_options.host_threads = job.host_threads;
+    std::unique_ptr<MemoryRecorder> recorder;
+    if (job.trace) {
+        recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
+        g_recorder = recorder.get();
+        g_access_budget = job.access_budget;
+    }
+
+    std::vector<BlockTiming> schedule;
+    EmuOptions options;
+    options.host_threads = job.host_threads;
+    options.barriers = job.barriers;
+    options.shared_bytes = g_shared_total;
+    options.schedule = job.schedule ? &schedule : nullptr;
+    const Status status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
+        with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });
+    });
+    if (!status) setup_error(status.message());
+
+    if (recorder) {
+        const MemoryTrace trace = recorder->finish();
+        if (!write_file(job.trace_path, serialize_memory_trace(trace))) setup_error("cannot write " + job.trace_path);
+    }
+    if (job.schedule && !write_file(job.schedule_path, serialize_block_schedule(schedule)))
+        setup_error("cannot write " + job.schedule_path);
+    std::fflush(stdout);
+    say(std::string(kRunnerOk) + "\n");
+    return 0;
+}

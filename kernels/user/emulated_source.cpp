@@ -1,0 +1,226 @@
+#include "emulated_source.h"
+
+#include <cstddef>
+#include <vector>
+
+#include "source_tokens.h"
+
+namespace cvz::user {
+
+const char* const kPreludeName = "cudaviz-prelude.h";
+const char* const kEntryName = "cudaviz-entry.cpp";
+const char* const kEntrySymbol = "cvz_entry";
+
+namespace {
+
+// CUDA C's device-side names on the CPU. The launch's indices are the runner's thread-local variables,
+// declared const here: the compiler's ThreadSanitizer pass leaves read-only objects alone, so reading
+// threadIdx is not reported as a memory access (it is a register on the GPU).
+const char* const kPrelude = R"PRELUDE(#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+    unsigned int x, y, z;
+    dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+    dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+extern "C" {
+extern __thread const uint3 cvz_threadIdx __attribute__((tls_model("initial-exec")));
+extern __thread const uint3 cvz_blockIdx __attribute__((tls_model("initial-exec")));
+extern __thread const uint3 cvz_blockDim __attribute__((tls_model("initial-exec")));
+extern __thread const uint3 cvz_gridDim __attribute__((tls_model("initial-exec")));
+void cvz_syncthreads(void);
+void* cvz_shared_slot(unsigned slot, size_t bytes, size_t align);
+void* cvz_dynamic_shared(void);
+}
+#define threadIdx cvz_threadIdx
+#define blockIdx cvz_blockIdx
+#define blockDim cvz_blockDim
+#define gridDim cvz_gridDim
+#define warpSize 32
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+// A macro, not a function: the call is then on the user's line, which the barrier messages name.
+#define __syncthreads() cvz_syncthreads()
+static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+template <class A, class B> static inline auto min(A a, B b) -> decltype(a + b) { return b < a ? b : a; }
+template <class A, class B> static inline auto max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+// __expf, __logf, __sinf, __cosf and __powf are glibc's own (math.h).
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline int __float2int_rz(float x) { return int(x); }
+static inline int __mul24(int a, int b) { return a * b; }
+static inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+static inline unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+static inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+static inline float atomicAdd(float* p, float v) {
+    unsigned int* q = reinterpret_cast<unsigned int*>(p);
+    unsigned int old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+        float f;
+        __builtin_memcpy(&f, &old, 4);
+        f += v;
+        __builtin_memcpy(&next, &f, 4);
+    } while (!__atomic_compare_exchange_n(q, &old, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    float f;
+    __builtin_memcpy(&f, &old, 4);
+    return f;
+}
+static inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+static inline int atomicMax(int* p, int v) {
+    int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline int atomicMin(int* p, int v) {
+    int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (old > v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline int atomicExch(int* p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
+static inline int atomicCAS(int* p, int expected, int v) {
+    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return expected;
+}
+)PRELUDE";
+
+// A file name as a string literal for #line.
+std::string quoted(const std::string& name) {
+    std::string q = "\"";
+    for (char c : name) {
+        if (c == '"' || c == '\\') q += '\\';
+        if (c == '\n') continue;
+        q += c;
+    }
+    return q + '"';
+}
+
+std::size_t newlines(const std::string& s, std::size_t from, std::size_t to) {
+    std::size_t n = 0;
+    for (std::size_t k = from; k < to; ++k) n += s[k] == '\n';
+    return n;
+}
+
+std::string join(const std::vector<Token>& t, std::size_t from, std::size_t to) {
+    std::string s;
+    for (std::size_t k = from; k < to; ++k) {
+        if (!s.empty()) s += ' ';
+        s += t[k].text;
+    }
+    return s;
+}
+
+// Rewrites the __shared__ declarations of `text`; returns the new text (same line count).
+std::string rewrite_shared(const std::string& text, unsigned* slots) {
+    const std::vector<Token> t = tokenize(text);
+    std::string out;
+    std::size_t copied = 0;  // text before this offset is already in `out`
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        if (t[k].kind != Token::Kind::Identifier || t[k].text != "__shared__") continue;
+        // The declaration: from a preceding `extern` / `static` to the `;`.
+        std::size_t first = k;
+        bool is_extern = false;
+        while (first > 0 && (t[first - 1].text == "extern" || t[first - 1].text == "static")) {
+            is_extern |= t[first - 1].text == "extern";
+            --first;
+        }
+        std::size_t end = k + 1;
+        while (end < t.size() && t[end].text != ";" && t[end].text != "{" && t[end].text != "}") ++end;
+        if (end >= t.size() || t[end].text != ";") continue;  // not a declaration we know: the compiler will say
+        // Declarators split at top-level commas; the type is what precedes the first declarator's name.
+        std::vector<std::pair<std::size_t, std::size_t>> parts;
+        std::size_t from = k + 1;
+        int depth = 0;
+        for (std::size_t j = k + 1; j < end; ++j) {
+            if (t[j].text == "[" || t[j].text == "(") ++depth;
+            else if (t[j].text == "]" || t[j].text == ")") --depth;
+            else if (depth == 0 && t[j].text == ",") {
+                parts.emplace_back(from, j);
+                from = j + 1;
+            }
+        }
+        parts.emplace_back(from, end);
+        // The first declarator's name: the last identifier before its first '[' (or its end).
+        std::size_t name = parts[0].second;
+        for (std::size_t j = parts[0].first; j < parts[0].second; ++j)
+            if (t[j].text == "[") break;
+            else if (t[j].kind == Token::Kind::Identifier) name = j;
+        if (name == parts[0].second) continue;
+        // Pointer stars between type and name belong to the declarator; `float *s[4]` is rare enough.
+        const std::string type = join(t, parts[0].first, name);
+        std::string decl;
+        for (std::size_t p = 0; p < parts.size(); ++p) {
+            std::size_t n = p == 0 ? name : parts[p].first;
+            std::string stars;
+            while (n < parts[p].second && t[n].text == "*") stars += '*', ++n;
+            if (n >= parts[p].second || t[n].kind != Token::Kind::Identifier) continue;
+            const std::string var = t[n].text, dims = join(t, n + 1, parts[p].second);
+            const std::string ty = type + stars;
+            if (is_extern) {
+                decl += ty + "* " + var + " = reinterpret_cast<" + ty + "*>(cvz_dynamic_shared()); ";
+            } else if (dims.empty()) {
+                decl += ty + "& " + var + " = *reinterpret_cast<" + ty + "*>(cvz_shared_slot(" + std::to_string(*slots) +
+                        ", sizeof(" + ty + "), alignof(" + ty + "))); ";
+                ++*slots;
+            } else {
+                decl += ty + " (&" + var + ")" + dims + " = *reinterpret_cast<" + ty + " (*)" + dims +
+                        ">(cvz_shared_slot(" + std::to_string(*slots) + ", sizeof(" + ty + " " + dims + "), alignof(" +
+                        ty + "))); ";
+                ++*slots;
+            }
+        }
+        out.append(text, copied, t[first].offset - copied);
+        out += decl;
+        out.append(newlines(text, t[first].offset, t[end].offset + 1), '\n');
+        copied = t[end].offset + 1;
+        k = end;
+    }
+    out.append(text, copied, std::string::npos);
+    return out;
+}
+
+}  // namespace
+
+EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignature& kernel) {
+    EmulatedSource s;
+    for (const Token& t : tokenize(file.text))
+        if (t.kind == Token::Kind::Identifier && t.text == "__syncthreads") s.barriers = true;
+    std::string call = kernel.name + "(";
+    for (std::size_t k = 0; k < kernel.params.size(); ++k) {
+        const KernelParam& p = kernel.params[k];
+        const std::string arg = "args[" + std::to_string(k) + "]";
+        if (k) call += ", ";
+        if (!p.type.empty() && p.type.back() == '*') {
+            call += "static_cast<" + p.type + ">(" + arg + ")";
+        } else if (p.kind == ParamKind::Int) {
+            call += "*static_cast<const int*>(" + arg + ")";
+        } else {
+            s.error = "parameter " + std::to_string(k + 1) + " of " + kernel.name + " (" + p.type +
+                      (p.name.empty() ? "" : " " + p.name) + ") is neither a pointer nor an int";
+            return s;
+        }
+    }
+    call += ")";
+    s.text = "#line 1 " + quoted(kPreludeName) + "\n" + kPrelude;
+    s.text += "#line 1 " + quoted(file.name) + "\n";
+    s.text += rewrite_shared(file.text, &s.shared_slots);
+    if (!s.text.empty() && s.text.back() != '\n') s.text += '\n';
+    s.text += "#line 1 " + quoted(kEntryName) + "\n";
+    s.text += std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") + kEntrySymbol +
+              "(void* const* args) { " + call + "; }\n";
+    return s;
+}
+
+}  // namespace cvz::user

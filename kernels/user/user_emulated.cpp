@@ -1,0 +1,344 @@
+#include "user_emulated.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "../core/launch_limits.h"
+#include "../trace/memory_trace_io.h"
+#include "child_process.h"
+#include "emulated_source.h"
+#include "runner_job.h"
+#include "shared_buffer.h"
+
+#ifndef CVZ_KERNEL_RUNNER_BUILD_PATH
+#define CVZ_KERNEL_RUNNER_BUILD_PATH ""
+#endif
+#ifndef CVZ_USER_CXX
+#define CVZ_USER_CXX "g++"
+#endif
+
+namespace cvz::user {
+
+struct EmulatedKernel::State {
+    TempDir dir;
+    std::string object;
+    std::string file_name;
+    KernelSignature signature;
+    bool barriers = false;
+};
+
+const KernelSignature& EmulatedKernel::signature() const { return state_->signature; }
+const std::string& EmulatedKernel::file_name() const { return state_->file_name; }
+bool EmulatedKernel::barriers() const { return state_->barriers; }
+
+namespace {
+
+bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+std::string compiler() {
+    const char* e = std::getenv("CUDAVIZ_USER_CXX");
+    return e && *e ? e : CVZ_USER_CXX;
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return bool(out);
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool starts_with(const std::string& s, const std::string& head) { return s.compare(0, head.size(), head) == 0; }
+
+// "FILE:LINE:COL: error: MESSAGE" (COL optional) into its parts; false for other lines.
+bool parse_message(const std::string& line, std::string* file, unsigned* row, unsigned* col, bool* error,
+                   std::string* message) {
+    static const char* const kKinds[] = {": fatal error: ", ": error: ", ": warning: "};
+    for (const char* kind : kKinds) {
+        const std::size_t at = line.find(kind);
+        if (at == std::string::npos) continue;
+        std::string where = line.substr(0, at);
+        // Peel ":COL" and ":LINE" off the end.
+        std::vector<unsigned> numbers;
+        while (numbers.size() < 2) {
+            const std::size_t colon = where.rfind(':');
+            if (colon == std::string::npos || colon + 1 == where.size()) break;
+            const std::string n = where.substr(colon + 1);
+            if (n.find_first_not_of("0123456789") != std::string::npos) break;
+            numbers.insert(numbers.begin(), unsigned(std::strtoul(n.c_str(), nullptr, 10)));
+            where.resize(colon);
+        }
+        if (numbers.empty()) return false;
+        *file = where;
+        *row = numbers[0];
+        *col = numbers.size() > 1 ? numbers[1] : 0;
+        *error = std::strcmp(kind, ": warning: ") != 0;
+        *message = line.substr(at + std::strlen(kind));
+        return true;
+    }
+    return false;
+}
+
+// The compiler's messages mapped onto the user's file: its own lines as they are; the prelude's and the
+// entry's (a call that does not fit the kernel, a clash with a name the prelude defines) at the kernel's line.
+std::vector<Diagnostic> diagnostics(const std::string& log, const SourceFile& file, const KernelSignature& kernel) {
+    std::vector<Diagnostic> out;
+    std::istringstream in(log);
+    std::string line;
+    while (std::getline(in, line)) {
+        Diagnostic d;
+        std::string where;
+        if (!parse_message(line, &where, &d.line, &d.column, &d.error, &d.message)) continue;
+        d.file = file.name;
+        if (where != file.name) {
+            const bool ours = where == kPreludeName || where == kEntryName;
+            d.message = (ours ? std::string("in the code cudaviz wraps the kernel in: ")
+                              : "in " + where + ":" + std::to_string(d.line) + ": ") + d.message;
+            d.line = kernel.line;
+            d.column = 0;
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string seconds_text(double s) {
+    std::ostringstream o;
+    o << s;
+    return o.str();
+}
+
+Fault fault_of(const std::string& word) {
+    if (word == "Bounds") return Fault::Bounds;
+    if (word == "Invalid") return Fault::Invalid;
+    if (word == "TimeLimit") return Fault::TimeLimit;
+    if (word == "Barrier") return Fault::Barrier;
+    return Fault::Crashed;
+}
+
+std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
+
+}  // namespace
+
+EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out) {
+    *out = CompileOutput{};
+    const auto fail = [&](std::string message, unsigned line = 0) {
+        Diagnostic d;
+        d.file = file.name;
+        d.line = line;
+        d.message = std::move(message);
+        out->diagnostics.push_back(std::move(d));
+        return EmulatedKernel();
+    };
+    const EmulatedSource unit = make_emulated_source(file, kernel);
+    if (!unit.error.empty()) return fail(unit.error, kernel.line);
+
+    auto state = std::make_shared<State>();
+    std::string error;
+    state->dir = TempDir::make("cudaviz-kernel", &error);
+    if (!state->dir.valid()) return fail(error);
+    const std::string source = state->dir.file("kernel.cpp"), object = state->dir.file("kernel.o");
+    state->object = state->dir.file("kernel.so");
+    state->file_name = file.name;
+    state->signature = kernel;
+    state->barriers = unit.barriers;
+    if (!write_text(source, unit.text)) return fail("cannot write " + source);
+
+    // Compile only with -fsanitize=thread (the hooks are the runner's; linking TSan's runtime would make
+    // the object unloadable), with a debug line table for the access sites, no contraction (the
+    // emulator's bytes), nothing that widens or merges accesses (the trace must see the code's own),
+    // and a cap on a function's stack: fiber stacks have no guard page.
+    ChildSpec cc;
+    cc.argv = {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
+               "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
+               "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging",
+               "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden", "-fdiagnostics-color=never",
+               "-fno-diagnostics-show-caret", "-fmax-errors=30", "-c", "-x", "c++", source, "-o", object};
+    cc.time_limit_s = 120;
+    ChildResult r = run_child(cc);
+    out->seconds = r.seconds;
+    out->log = r.output;
+    out->diagnostics = diagnostics(r.output, file, kernel);
+    if (r.end == ChildResult::End::NotStarted) return fail("cannot run the compiler: " + r.error);
+    if (!r.succeeded()) {
+        bool any_error = false;
+        for (const Diagnostic& d : out->diagnostics) any_error |= d.error;
+        if (!any_error) fail("the compiler failed: " + tail(r.output.empty() ? "no message" : r.output, 2000));
+        return EmulatedKernel();
+    }
+    ChildSpec ld;
+    ld.argv = {compiler(), "-shared", "-o", state->object, object};
+    ld.time_limit_s = 120;
+    r = run_child(ld);
+    out->seconds += r.seconds;
+    out->log += r.output;
+    if (!r.succeeded()) return fail("linking the kernel failed: " + tail(r.output.empty() ? r.error : r.output, 2000));
+    out->ok = true;
+    EmulatedKernel k;
+    k.state_ = std::move(state);
+    return k;
+}
+
+std::string kernel_runner_path() {
+    if (const char* e = std::getenv("CUDAVIZ_KERNEL_RUNNER"); e && *e) return executable(e) ? e : std::string();
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        std::string dir(self, std::size_t(n));
+        dir.resize(dir.rfind('/') + 1);
+        if (executable(dir + "cudaviz-kernel-runner")) return dir + "cudaviz-kernel-runner";
+    }
+    return executable(CVZ_KERNEL_RUNNER_BUILD_PATH) ? CVZ_KERNEL_RUNNER_BUILD_PATH : std::string();
+}
+
+EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options) {
+    EmulatedRunResult result;
+    const auto refuse = [&](ErrorKind kind, std::string message) {
+        result.status = Status::error(kind, std::move(message));
+        return result;
+    };
+    if (!kernel.valid()) return refuse(ErrorKind::InvalidInput, "the kernel was not compiled");
+    const KernelSignature& sig = kernel.signature();
+    if (launch.args.size() != sig.params.size())
+        return refuse(ErrorKind::InvalidInput, sig.name + " takes " + std::to_string(sig.params.size()) + " arguments, the launch gives " +
+                                                   std::to_string(launch.args.size()));
+    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+        const bool pointer = !sig.params[k].type.empty() && sig.params[k].type.back() == '*';
+        if (pointer != (launch.args[k].kind == UserArg::Kind::Buffer))
+            return refuse(ErrorKind::InvalidInput, "argument " + std::to_string(k + 1) + " of " + sig.name + " (" +
+                                                       sig.params[k].type + ") is given " +
+                                                       (pointer ? "an int" : "a buffer"));
+        if (pointer && launch.args[k].bytes && !launch.args[k].data)
+            return refuse(ErrorKind::InvalidInput, "argument " + std::to_string(k + 1) + " of " + sig.name + " has no memory");
+    }
+    if (std::string e = validate_block(launch.block); !e.empty()) return refuse(ErrorKind::InvalidInput, e);
+    if (std::string e = validate_grid(launch.grid); !e.empty()) return refuse(ErrorKind::InvalidInput, e);
+    const std::string runner = kernel_runner_path();
+    if (runner.empty())
+        return refuse(ErrorKind::Unavailable, std::string("cudaviz-kernel-runner was found neither beside this program nor at ") +
+                                                  (*CVZ_KERNEL_RUNNER_BUILD_PATH ? CVZ_KERNEL_RUNNER_BUILD_PATH : "its build place"));
+
+    std::string error;
+    TempDir dir = TempDir::make("cudaviz-run", &error);
+    if (!dir.valid()) return refuse(ErrorKind::Unavailable, error);
+    RunnerJob job;
+    job.object = kernel.state()->object;
+    job.file_name = kernel.file_name();
+    job.grid = launch.grid;
+    job.block = launch.block;
+    job.barriers = kernel.barriers();
+    job.host_threads = options.host_threads;
+    job.dynamic_shared = options.dynamic_shared_bytes;
+    job.trace = options.trace;
+    job.all_warps = options.trace_options.all_warps;
+    job.keep_blocks = options.trace_options.keep_blocks;
+    job.sample_blocks = options.trace_options.sample_blocks;
+    job.schedule = options.schedule;
+    job.access_budget = options.access_budget;
+    job.trace_path = dir.file("trace.bin");
+    job.schedule_path = dir.file("schedule.bin");
+    std::vector<SharedBuffer> buffers(launch.args.size()), writers(launch.args.size());
+    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+        const UserArg& a = launch.args[k];
+        RunnerArg r;
+        r.name = a.name.empty() ? sig.params[k].name : a.name;
+        if (r.name.empty()) r.name = "arg" + std::to_string(k + 1);
+        if (a.kind == UserArg::Kind::Int) {
+            r.value = a.value;
+            job.args.push_back(r);
+            continue;
+        }
+        r.buffer = true;
+        r.bytes = a.bytes;
+        r.element_bytes = a.element_bytes ? a.element_bytes : 1;
+        r.writable = a.writable;
+        r.path = dir.file("buffer" + std::to_string(k));
+        buffers[k] = SharedBuffer::create(r.path, a.bytes, &error);
+        if (!buffers[k].valid()) return refuse(ErrorKind::Unavailable, error);
+        if (a.bytes) std::memcpy(buffers[k].data(), a.data, a.bytes);
+        if (options.writers && a.writable) {
+            r.writers_path = dir.file("writers" + std::to_string(k));
+            const std::size_t n = a.bytes / r.element_bytes;
+            writers[k] = SharedBuffer::create(r.writers_path, n * sizeof(Writer), &error);
+            if (!writers[k].valid()) return refuse(ErrorKind::Unavailable, error);
+            Writer* w = static_cast<Writer*>(writers[k].data());
+            for (std::size_t e = 0; e < n; ++e) w[e] = Writer{};
+        }
+        job.args.push_back(r);
+    }
+    const std::string job_path = dir.file("job.txt");
+    if (!write_text(job_path, write_job(job))) return refuse(ErrorKind::Unavailable, "cannot write " + job_path);
+
+    ChildSpec spec;
+    spec.argv = {runner, job_path};
+    spec.time_limit_s = options.time_limit_s;
+    spec.cancel = options.cancel;
+    spec.message_channel = true;
+    const ChildResult r = run_child(spec);
+    result.seconds = r.seconds;
+    result.output = r.output;
+    const std::string first = r.messages.substr(0, r.messages.find('\n'));
+    const std::string rest = r.messages.size() > first.size() ? r.messages.substr(first.size() + 1) : std::string();
+    const auto trimmed = [](std::string s) {
+        while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+        return s;
+    };
+    if (r.end == ChildResult::End::NotStarted) return refuse(ErrorKind::Unavailable, r.error);
+    if (r.end == ChildResult::End::TimeLimit) {
+        result.fault = Fault::TimeLimit;
+        result.message = "the time limit of " + seconds_text(options.time_limit_s) +
+                         " s was reached: the kernel was stopped (an endless loop?)";
+        return result;
+    }
+    if (r.end == ChildResult::End::Cancelled) {
+        result.fault = Fault::Cancelled;
+        result.message = "the run was cancelled";
+        return result;
+    }
+    if (starts_with(first, kRunnerFault)) {
+        result.fault = fault_of(first.size() > std::strlen(kRunnerFault) ? first.substr(std::strlen(kRunnerFault) + 1) : "");
+        result.message = trimmed(rest);
+        return result;
+    }
+    if (first != kRunnerOk || !r.succeeded()) {
+        result.fault = Fault::Crashed;
+        if (first == "error") result.message = "the emulator could not run the kernel: " + trimmed(rest);
+        else if (r.end == ChildResult::End::Signalled)
+            result.message = "the kernel's process was ended by " + signal_text(r.signal);
+        else result.message = "the kernel's process ended with exit code " + std::to_string(r.exit_code);
+        if (first != "error" && !r.output.empty()) result.message += ": " + tail(r.output, 500);
+        return result;
+    }
+
+    // Ran to its end: outputs back, then the records.
+    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+        const UserArg& a = launch.args[k];
+        if (a.kind != UserArg::Kind::Buffer || !a.writable) continue;
+        if (a.bytes) std::memcpy(a.data, buffers[k].data(), a.bytes);
+        if (options.writers) {
+            const auto* w = static_cast<const Writer*>(writers[k].data());
+            result.writers.emplace_back(w, w + a.bytes / (a.element_bytes ? a.element_bytes : 1));
+        }
+    }
+    if (options.trace) {
+        if (std::string e = deserialize_memory_trace(read_text(job.trace_path), job.trace_path, &result.trace); !e.empty())
+            return refuse(ErrorKind::Unavailable, e);
+    }
+    if (options.schedule) {
+        if (std::string e = deserialize_block_schedule(read_text(job.schedule_path), job.schedule_path, &result.schedule);
+            !e.empty())
+            return refuse(ErrorKind::Unavailable, e);
+    }
+    return result;
+}
+
+}  // namespace cvz::user
