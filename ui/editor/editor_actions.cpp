@@ -82,9 +82,18 @@ void EditorActions::showDock() {
     dock_->show();
     dock_->raise();
     panel_->editor()->setFocus();
-    // Opened, it takes two fifths of the window's height: its minimum alone would leave a few lines.
+    // Opened, it takes half the window's height (the page keeps at least its minimum) and the Execution
+    // bar under it only what it needs: the docks' size hints alone would leave the code a few lines.
     if (was_hidden)
-        QTimer::singleShot(0, this, [this] { window_->resizeDocks({dock_}, {window_->height() * 2 / 5}, Qt::Vertical); });
+        QTimer::singleShot(0, this, [this] {
+            QList<QDockWidget*> docks{dock_};
+            QList<int> heights{window_->height() / 2};
+            if (QDockWidget* timeline = window_->dock(PageDocks::Timeline); timeline && !timeline->isHidden()) {
+                docks << timeline;
+                heights << timeline->minimumSizeHint().height();
+            }
+            window_->resizeDocks(docks, heights, Qt::Vertical);
+        });
 }
 
 bool EditorActions::newKernel() {

@@ -53,6 +53,9 @@ KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
     setCaretLineVisible(true);
     setCaretLineBackgroundColor(QColor(0xf4, 0xf6, 0xfa));
     setEolMode(QsciScintilla::EolUnix);
+    // A horizontal scroll bar only when a line is wider than the view.
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, true);
 
     setMarginType(kNumberMargin, QsciScintilla::NumberMargin);
     setMarginLineNumbers(kNumberMargin, true);

@@ -39,8 +39,8 @@ QColor severity_colour(KernelEditorPanel::Severity s) {
 
 KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWidget(parent), store_(store) {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 4);
-    layout->setSpacing(3);
+    layout->setContentsMargins(4, 0, 4, 2);
+    layout->setSpacing(2);
 
     auto* bar = new QHBoxLayout;
     title_ = new QLabel(this);
@@ -86,6 +86,7 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     messages_->setObjectName(QStringLiteral("kernelMessages"));
     messages_->setWordWrap(true);
     messages_->setMinimumHeight(2 * messages_->fontMetrics().height() + 6);
+    messages_->hide();  // until there is something to say: the code has the height
     right->setStretchFactor(0, 4);
     right->setStretchFactor(1, 1);
     split_->setStretchFactor(0, 0);
@@ -245,6 +246,7 @@ void KernelEditorPanel::updateTitle() {
 
 void KernelEditorPanel::clearMessages() {
     messages_->clear();
+    messages_->hide();
     editor_->clearMarks();
 }
 
@@ -268,6 +270,7 @@ void KernelEditorPanel::showFault(unsigned line, const QString& message) {
 }
 
 void KernelEditorPanel::addMessage(Severity severity, const QString& text, unsigned line, unsigned column) {
+    messages_->show();
     auto* item = new QListWidgetItem(text, messages_);
     item->setToolTip(text);
     if (severity_colour(severity).isValid()) item->setForeground(severity_colour(severity));
