@@ -23,6 +23,7 @@ namespace {
 constexpr int kLineRole = Qt::UserRole + 1;
 constexpr int kColumnRole = Qt::UserRole + 2;
 constexpr int kPathRole = Qt::UserRole + 3;
+constexpr int kElementRole = Qt::UserRole + 4;
 
 QColor severity_colour(KernelEditorPanel::Severity s) {
     switch (s) {
@@ -280,7 +281,13 @@ void KernelEditorPanel::addMessage(Severity severity, const QString& text, unsig
     }
 }
 
+void KernelEditorPanel::addDifference(const QString& text, quint64 index) {
+    addMessage(Severity::Difference, text);
+    messages_->item(messages_->count() - 1)->setData(kElementRole, index);
+}
+
 void KernelEditorPanel::onMessageClicked(QListWidgetItem* item) {
+    if (const QVariant element = item->data(kElementRole); element.isValid()) emit elementChosen(element.toULongLong());
     const int line = item->data(kLineRole).toInt();
     if (line <= 0) return;
     editor_->goToLine(line, item->data(kColumnRole).toInt());

@@ -65,6 +65,8 @@ public:
     void showFault(unsigned line, const QString& message);
     // A line of the list; `line` > 0 makes a click go to that line of the kernel.
     void addMessage(Severity severity, const QString& text, unsigned line = 0, unsigned column = 0);
+    // An output element that differs from the reference: a click on it emits elementChosen(index).
+    void addDifference(const QString& text, quint64 index);
     // Between a run's start and end: the progress bar and Stop are shown, Compile and Run disabled.
     void setRunning(bool running, const QString& text = QString());
     bool isRunning() const { return running_; }
@@ -72,6 +74,7 @@ public:
 signals:
     void runRequested();
     void stopRequested();
+    void elementChosen(quint64 index);  // a difference was clicked: the page marks that element
     void fileChanged(const QString& path);  // another kernel is shown (or the current one was renamed)
     void autosaved();                      // the autosave was written
     void message(const QString& text, bool error);  // for the status bar

@@ -105,6 +105,9 @@ public:
     // The page's input as the problem a user's kernel runs on (issue 27: the kernel editor's Compile and
     // Run), a copy the worker may keep; null while the page has no input.
     virtual std::unique_ptr<user::FamilyCall> userKernelCall() const { return nullptr; }
+    // Selects output element `index` (row-major, as the family's output buffer) as a click on it would,
+    // so that it is marked on the output and the inspector names its thread; false when out of range.
+    virtual bool showOutputElement(std::uint64_t index) { Q_UNUSED(index); return false; }
 
     // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
     virtual bool canZoom() const { return false; }

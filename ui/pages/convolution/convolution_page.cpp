@@ -606,6 +606,13 @@ std::unique_ptr<user::FamilyCall> ConvolutionPage::userKernelCall() const {
                                  session_->mask());
 }
 
+bool ConvolutionPage::showOutputElement(std::uint64_t index) {
+    const QSize size = session_->imageSize();
+    if (size.isEmpty() || index >= std::uint64_t(size.width()) * std::uint64_t(size.height())) return false;
+    session_->select(QPoint(int(index % std::uint64_t(size.width())), int(index / std::uint64_t(size.width()))));
+    return true;
+}
+
 void ConvolutionPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(session_->launch().ref().family); }
 
 void ConvolutionPage::connectSweep(SweepDialog* sweep) {

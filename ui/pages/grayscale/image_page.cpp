@@ -705,6 +705,13 @@ std::unique_ptr<user::FamilyCall> ImagePage::userKernelCall() const {
     return grayscale_user_call(std::move(rgb.bytes), rgb.width, rgb.height, session_->layout());
 }
 
+bool ImagePage::showOutputElement(std::uint64_t index) {
+    const QSize size = session_->image().size();
+    if (size.isEmpty() || index >= std::uint64_t(size.width()) * std::uint64_t(size.height())) return false;
+    session_->select(QPoint(int(index % std::uint64_t(size.width())), int(index / std::uint64_t(size.width()))));
+    return true;
+}
+
 void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Grayscale); }
 
 void ImagePage::connectSweep(SweepDialog* sweep) {

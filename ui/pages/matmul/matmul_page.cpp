@@ -947,6 +947,13 @@ std::unique_ptr<user::FamilyCall> MatmulPage::userKernelCall() const {
     return matmul_user_call(a->data, b->data, a->rows, a->cols, b->cols);
 }
 
+bool MatmulPage::showOutputElement(std::uint64_t index) {
+    const std::shared_ptr<const Matrix> a = session_->a(), b = session_->b();
+    if (!a || !b || b->cols == 0 || index >= std::uint64_t(a->rows) * b->cols) return false;
+    session_->selectElement(int(index / b->cols), int(index % b->cols));
+    return true;
+}
+
 void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Matmul); }
 
 void MatmulPage::connectSweep(SweepDialog* sweep) {
