@@ -298,6 +298,17 @@ private slots:
         QCOMPARE(c.differing, std::uint64_t(2));
     }
 
+    // A run that records no writers (the GPU's) lists the elements without inventing who wrote them.
+    void comparison_without_writers_says_nothing_of_them() {
+        const std::vector<double> ref{1.0, 2.0};
+        const std::vector<float> got{1.0f, 3.0f};
+        const Comparison c = compare_floats(got.data(), ref.data(), 2, 1e-5, {}, 10);
+        QCOMPARE(c.differing, std::uint64_t(1));
+        QVERIFY(!c.listed[0].writer_known);
+        const std::string text = difference_text(c.listed[0], "out", "row 0, column 1", Dim3{1, 1, 1}, Dim3{2, 1, 1});
+        QCOMPARE(text, std::string("out[1] (row 0, column 1) is 3, the reference 2"));
+    }
+
     void float_comparison_is_relative_and_catches_nan() {
         const std::vector<double> ref{0.0, 1000.0, -3.0, 0.5};
         std::vector<float> got{5e-6f, 1000.009f, -3.0f, NAN};

@@ -1,5 +1,7 @@
 #include "app/convolution/convolution_app_problem.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 #include "app/convolution/convolution_mask_file.h"
@@ -11,6 +13,7 @@
 #include "kernels/convolution/convolution_reference.h"
 #include "kernels/convolution/convolution_timing.h"
 #include "kernels/convolution/convolution_trace.h"
+#include "kernels/convolution/convolution_user_call.h"
 #include "kernels/cuda/reference_timing.h"
 
 namespace cvz {
@@ -54,11 +57,37 @@ double ConvolutionAppProblem::throughput(double ms) const {
     return 5.0 * double(width_) * double(height_) / (ms * 1e6);
 }
 
+std::unique_ptr<user::FamilyCall> ConvolutionAppProblem::userCall(bool corner) const {
+    // A trace's corner is cut as the built-ins' is (traceSample); addresses do not depend on the pixels.
+    std::uint32_t w = width_, h = height_;
+    if (corner) {
+        w = std::uint32_t(std::min<std::uint64_t>(width_, kLadderTracePixels));
+        h = std::uint32_t(std::clamp<std::uint64_t>(kLadderTracePixels / std::max(1u, w), 1, std::max(1u, height_)));
+    }
+    std::vector<std::uint8_t> gray(std::size_t(w) * h, 0);
+    if (gray_.size() >= gray.size()) std::copy_n(gray_.begin(), gray.size(), gray.begin());
+    return convolution_user_call(std::move(gray), w, h, mask_);
+}
+
+UserWorkHints ConvolutionAppProblem::userHints() const {
+    const double pixels = double(width_) * double(height_);
+    const double taps = double(mask_.side) * mask_.side;
+    UserWorkHints h;
+    h.lane_instructions = 2 * taps * pixels;  // an FMA and the ghost-cell test per tap, at the least
+    h.fmas = taps * pixels;
+    h.buffer_bytes = 8 * pixels + 4 * taps;   // in and out as float, and the mask
+    h.size_key = QStringLiteral("%1x%2/%3/%4").arg(width_).arg(height_).arg(mask_.side).arg(qHash(mask_name_));
+    return h;
+}
+
 QString ConvolutionAppProblem::validate(const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref)) return validate_user_choice(choice, *userCall(true));
     return QString::fromStdString(validate_convolution_launch(convolution_launch_of(choice), width_, height_, mask_.side));
 }
 
 GpuPrediction ConvolutionAppProblem::predict(const DeviceProfile& profile, const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref))
+        return predict_user_choice(profile, choice, [this](bool corner) { return userCall(corner); }, userHints());
     return predict_convolution(profile, convolution_launch_of(choice), width_, height_, mask_);
 }
 
@@ -68,6 +97,11 @@ TimingSweep ConvolutionAppProblem::time(const std::vector<LaunchChoice>& launche
         none.status = Status::error(ErrorKind::InvalidInput, "the image has a size but no pixels to time");
         return none;
     }
+    for (const LaunchChoice& c : launches)
+        if (is_user_ref(c.ref))
+            return time_with_user_choices(launches, options, [&](const std::vector<LaunchChoice>& builtins) {
+                return time(builtins, options);
+            }, [this](bool corner) { return userCall(corner); });
     std::vector<ConvolutionLaunch> list;
     list.reserve(launches.size());
     for (const LaunchChoice& c : launches) list.push_back(convolution_launch_of(c));
@@ -88,6 +122,11 @@ ProblemTrace ConvolutionAppProblem::traceSample(const LaunchChoice& choice, cons
     // first rows when it is large.
     const std::uint32_t w = std::uint32_t(std::min<std::uint64_t>(width_, kLadderTracePixels));
     const std::uint32_t h = std::uint32_t(std::clamp<std::uint64_t>(kLadderTracePixels / std::max(1u, w), 1, height_));
+    if (is_user_ref(choice.ref)) {
+        t = trace_user_choice(choice, [this](bool corner) { return userCall(corner); }, cancel);
+        t.fmas = std::uint64_t(w) * h * mask_.side * mask_.side;
+        return t;
+    }
     t.traced = trace_convolution(nullptr, mask_.values.data(), mask_.side, w, h, convolution_launch_of(choice), options);
     t.fmas = std::uint64_t(w) * h * mask_.side * mask_.side;
     t.traced_size = QStringLiteral("%1 × %2").arg(w).arg(h);
@@ -157,6 +196,7 @@ AppFamily convolution_app_family() {
     // The mask's side sets a tiled variant's shared memory; the registry's hook sees only the choice,
     // so it counts the largest mask's tile (the occupancy the sweep shows is then a lower bound).
     f.block_resources = [](const LaunchChoice& c) {
+        if (is_user_ref(c.ref)) return user_block_resources(c);
         const ConvolutionLaunch launch = convolution_launch_of(c);
         return block_resources(launch.ref(), launch.block, convolution_shared_bytes(launch, kMaxMaskSide));
     };

@@ -6,6 +6,7 @@
 
 #include "app/family/app_family.h"
 #include "app/family/family_problem.h"
+#include "app/user/user_problem.h"
 #include "kernels/convolution/convolution_launch.h"
 #include "kernels/convolution/convolution_mask.h"
 
@@ -30,6 +31,11 @@ public:
     TimingSweep time(const std::vector<LaunchChoice>& launches, const TimingOptions& options) const override;
     ProblemTrace traceSample(const LaunchChoice& choice, const CancelToken* cancel) const override;
     ReferenceTiming timeReference(const TimingOptions& options) const override;
+
+    // A user kernel's view of this problem (app/user/user_problem.h): the whole image, or the corner a
+    // trace takes; and the lecture kernel's work on it, for the prediction.
+    std::unique_ptr<user::FamilyCall> userCall(bool corner) const;
+    UserWorkHints userHints() const;
 
 private:
     std::vector<std::uint8_t> gray_;

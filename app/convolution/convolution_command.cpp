@@ -14,6 +14,7 @@
 #include "app/cli/help_text.h"
 #include "app/cli/kernel_option.h"
 #include "app/cli/schedule_option.h"
+#include "app/cli/user_kernel_option.h"
 #include "app/convolution/convolution_mask_file.h"
 #include "app/convolution/convolution_output.h"
 #include "app/convolution/convolution_runner.h"
@@ -24,6 +25,7 @@
 #include "app/io/schedule_json.h"
 #include "kernels/convolution/convolution_reference.h"
 #include "kernels/convolution/convolution_trace.h"
+#include "kernels/convolution/convolution_user_call.h"
 #include "kernels/convolution/convolution_variants.h"
 
 namespace cvz::cli {
@@ -56,6 +58,7 @@ struct ConvolutionOptions {
                                           "whichever backend runs it.",
                                "FILE.json"};
     QCommandLineOption schedule = schedule_option();
+    UserKernelOptions user;
 };
 
 QString exit_help() {
@@ -75,7 +78,13 @@ QString description() {
                    "cells), accumulated in float32 with fmaf, i outer and j inner; every backend, kernel variant\n"
                    "and block shape gives the same bytes. OUT is .npy (float32, shape (H, W)) or .png (each value\n"
                    "clamped to 0..255 and truncated).\n\n") +
-           exit_help();
+           user_forms_help(convolution_call_forms()) +
+           "in is the grayscale as float (h x w), the mask has side 2r+1. Your output is compared with the\n"
+           "reference within 1e-5 relative.\n\n" +
+           exit_help() +
+           "\n  1  also: your kernel (--kernel-file) did not compile (FILE:LINE:COL: error: ... above) or faulted\n"
+           "     (out of bounds, invalid access, time limit, divergent __syncthreads); OUT is then not written\n"
+           "  3  also: the GPU reported an error running your kernel";
 }
 
 // "16x8" into a block; empty on success, else why not.
@@ -135,6 +144,7 @@ int run_convolution_command(const QStringList& arguments, QTextStream& out, QTex
     const ConvolutionOptions options;
     parser.setApplicationDescription(description());
     parser.addOptions({options.mask, options.kernel, options.block, options.backend, options.metrics, options.schedule});
+    parser.addOptions(options.user.all());
     parser.addPositionalArgument("convolution", "The command.", "convolution");
     parser.addPositionalArgument("IN", "The input image: any format Qt reads (PNG, JPEG, BMP, GIF, TIFF, WebP, ...).");
     parser.addPositionalArgument("OUT", "The output: .npy (float32, shape (H, W)) or .png (clamped to 0..255, truncated).");
@@ -159,11 +169,40 @@ int run_convolution_command(const QStringList& arguments, QTextStream& out, QTex
     const std::optional<BackendChoice> backend = parse_backend_choice(parser.value(options.backend));
     if (!backend)
         return fail(ExitCode::BadUsage, "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
+    if (const QString e = user_kernel_usage_error(parser, options.user, options.kernel); !e.isEmpty())
+        return fail(ExitCode::BadUsage, e);
     const KernelInfo* kernel = find_kernel_option(KernelFamily::Convolution, parser.value(options.kernel));
     if (!kernel) return fail(ExitCode::BadUsage, unknown_kernel_message(KernelFamily::Convolution, parser.value(options.kernel)));
 
     const LoadedMask mask = resolve_mask(parser.value(options.mask));
     if (!mask.ok()) return fail(ExitCode::InputRejected, mask.error);
+
+    if (parser.isSet(options.user.file)) {
+        UserKernelArgs args;
+        if (const QString e = read_user_kernel_args(parser, options.user, &args); !e.isEmpty()) return fail(ExitCode::BadUsage, e);
+        args.block_text = parser.isSet(options.block) ? parser.value(options.block) : QString();
+        args.backend = *backend;
+        args.metrics_path = parser.value(options.metrics);
+        args.schedule_path = parser.value(options.schedule);
+        const std::optional<ConvolutionOutputKind> kind = convolution_output_kind(out_path);
+        if (!kind)
+            return fail(ExitCode::InputRejected,
+                        "cannot write '" + QDir::toNativeSeparators(out_path) + "': OUT must end in .npy or .png");
+        const LoadedImage image = load_image(in_path);
+        if (!image.ok()) return fail(ExitCode::InputRejected, image.error);
+        const RgbBuffer rgb = to_rgb_buffer(image.rgb);
+        const std::unique_ptr<user::FamilyCall> call = convolution_user_call(
+            convolution_input(rgb.bytes.data(), rgb.width, rgb.height, PixelLayout::Interleaved), rgb.width, rgb.height, mask.mask);
+        return run_user_kernel_cli(
+            QStringLiteral("convolution"), *call, args,
+            [&] {
+                const auto* values = static_cast<const float*>(call->output());
+                return write_convolution_output(out_path, *kind,
+                                                std::vector<float>(values, values + call->output_bytes() / sizeof(float)),
+                                                rgb.width, rgb.height);
+            },
+            out, err);
+    }
 
     ConvolutionLaunch launch;
     launch.kernel = ConvolutionVariant(kernel->variant);

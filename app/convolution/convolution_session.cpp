@@ -10,6 +10,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/models/kernel_resources.h"
 #include "app/models/overlay_geometry.h"
+#include "kernels/convolution/convolution_user_call.h"
 #include "kernels/convolution/convolution_reference.h"
 #include "kernels/convolution/convolution_trace.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
@@ -215,10 +216,65 @@ void ConvolutionSession::select(QPoint pixel) {
 
 // ---- runs ---------------------------------------------------------------------------------------
 
+void ConvolutionSession::setUserKernel(const KernelRef& ref) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Convolution, 0, 0};
+    if (next == user_kernel_) return;
+    user_kernel_ = next;
+    emit userKernelChanged(user_kernel_);
+    requestRun();
+}
+
 void ConvolutionSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;
     const std::uint64_t input_serial = input_serial_;
+    if (runsUserKernel()) {
+        // The user's kernel on the worker, isolated (user_run.h): its output shown as a built-in's is,
+        // its compile messages, writers and comparison kept beside it.
+        const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
+        const BackendChoice backend = backend_ == BackendChoice::Auto
+                                          ? (cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu)
+                                          : backend_;
+        emit runStarted();
+        jobs_->submit(kRunTag, this, [this, serial, input_serial, width, height, mask = mask_, launch = launch_, backend,
+                                      variant = user_variant(user_kernel_), gray = gray_, launches = launches_]() mutable
+                      -> JobRunner::Continuation {
+            // Worker thread.
+            auto run = std::make_shared<UserRunResult>();
+            ConvolutionResult result;
+            result.width = width;
+            result.height = height;
+            if (!variant) {
+                result.status = Status::error(ErrorKind::InvalidInput, "your kernel is no longer loaded: compile it again");
+            } else {
+                const std::unique_ptr<user::FamilyCall> call = convolution_user_call(*gray, width, height, mask);
+                *run = run_user_variant(*variant, *call, launch.block, backend);
+                result.status = run->ok() ? Status::ok() : run->status;
+                result.backend = run->backend;
+                result.kernel_ms = run->run_ms;
+                result.times.gpu = backend == BackendChoice::Cuda;
+                result.times.first_ms = run->run_ms;
+                result.shape_text = QStringLiteral("yours: %1 · block %2 · grid %3 · mask %4x%4")
+                                        .arg(QString::fromStdString(variant->name), dims_text(run->block),
+                                             dims_text(run->grid))
+                                        .arg(mask.side);
+                if (run->ok()) {
+                    launches->fetch_add(1);
+                    const auto* values = static_cast<const float*>(call->output());
+                    result.out.assign(values, values + call->output_bytes() / sizeof(float));
+                }
+            }
+            const QImage shown = result.status ? convolution_output_image(result.out, width, height) : QImage();
+            return [this, serial, input_serial, launch, result = std::move(result), shown, run]() mutable {
+                if (input_serial == input_serial_ && serial == run_serial_) {
+                    user_run_ = run;
+                    emit userRunFinished();
+                }
+                finishRun(serial, input_serial, launch, std::move(result), shown);
+            };
+        });
+        return;
+    }
     ConvolutionRequest request;  // the grayscale is copied in on the worker
     request.width = std::uint32_t(image_.width());
     request.height = std::uint32_t(image_.height());
@@ -264,6 +320,14 @@ std::function<TraceResult(const TraceOptions&)> ConvolutionSession::traceJob() c
     const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
     const ConvolutionLaunch launch = result_launch_;
     const ConvolutionMask mask = mask_;
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr) {
+        // Your kernel's trace over the picture's size; addresses do not depend on the pixels.
+        return [=](const TraceOptions& options) {
+            const std::unique_ptr<user::FamilyCall> call =
+                convolution_user_call(std::vector<std::uint8_t>(std::size_t(width) * height, 0), width, height, mask);
+            return trace_user_variant(*v, *call, launch.block, options);
+        };
+    }
     // Addresses do not depend on the pixels: the trace runs on a black picture of the same size.
     return [=](const TraceOptions& options) {
         return trace_convolution(nullptr, mask.values.data(), mask.side, width, height, launch, options);

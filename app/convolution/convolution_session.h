@@ -1,4 +1,6 @@
 #pragma once
+#include "app/user/user_run.h"
+#include "app/user/user_variants.h"
 #include <QImage>
 #include <QObject>
 #include <QPoint>
@@ -95,7 +97,19 @@ public:
     // The traced launch of the last answered run, for the memory trace on the worker.
     std::function<TraceResult(const TraceOptions&)> traceJob() const;
 
+    // ---- your kernel (issue 27) ----
+    // Runs the user kernel `ref` (a registered user variant of this family, user_variants.h) instead of
+    // the launch's built-in variant, with the launch's block; an invalid or built-in ref goes back to the
+    // built-ins. userKernelChanged + a run, on a real change.
+    void setUserKernel(const KernelRef& ref);
+    KernelRef userKernel() const { return user_kernel_; }
+    bool runsUserKernel() const { return is_user_ref(user_kernel_); }
+    // The last answered run of the user kernel (compile messages, fault, writers, comparison); null before.
+    std::shared_ptr<const UserRunResult> userRun() const { return user_run_; }
+
 signals:
+    void userKernelChanged(const cvz::KernelRef& ref);
+    void userRunFinished();  // userRun() is the new one (also when it failed: its fault says why)
     void imageChanged();
     void loadFailed(const QString& path, const QString& error);
     void maskChanged();
@@ -136,6 +150,9 @@ private:
     ConvolutionResult last_;
     ConvolutionLaunch result_launch_;
     int completed_runs_ = 0;
+
+    KernelRef user_kernel_{KernelFamily::Convolution, 0, 0};  // a user ref, or none
+    std::shared_ptr<const UserRunResult> user_run_;
 
     ConvolutionLaunch launch_ = ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{16, 16, 1});
     BackendChoice backend_ = BackendChoice::Auto;

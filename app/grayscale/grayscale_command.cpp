@@ -18,7 +18,9 @@
 #include "kernels/grayscale/grayscale_trace.h"
 #include "app/grayscale/pixel_layout_option.h"
 #include "app/cli/schedule_option.h"
+#include "app/cli/user_kernel_option.h"
 #include "app/grayscale/grayscale_schedule_recorder.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 
 namespace cvz::cli {
 
@@ -46,6 +48,7 @@ struct GrayscaleOptions {
                                           "line. They come from the CPU emulator's trace of the same launch, "
                                           "whichever backend runs it.",
                                "FILE.json"};
+    UserKernelOptions user;
 };
 
 // The launch of --kernel and --block: the variant's rule decides which block syntax it takes.
@@ -76,12 +79,19 @@ QString description() {
     return QString("Converts IN to grayscale with the lecture's kernel (0.2989 R + 0.5870 G + 0.1140 B, "
                    "truncated to uint8)\nand writes OUT. Alpha is dropped; every backend, kernel variant and block "
                    "shape gives the same bytes.\n\n") +
-           exit_code_help();
+           user_forms_help(grayscale_call_forms()) +
+           "x is the image in --layout (default planar for your kernel, as in the lecture: pixel i at x[i], x[i+n],\n"
+           "x[i+2n]); n = w*h. Your output may differ from the reference by one grey level.\n\n" +
+           exit_code_help() +
+           "\n  1  also: your kernel (--kernel-file) did not compile (FILE:LINE:COL: error: ... above) or faulted\n"
+           "     (out of bounds, invalid access, time limit, divergent __syncthreads); OUT is then not written\n"
+           "  3  also: the GPU reported an error running your kernel";
 }
 
 void describe(QCommandLineParser& parser, const GrayscaleOptions& options) {
     parser.setApplicationDescription(description());
     parser.addOptions({options.backend, options.layout, options.kernel, options.block, options.schedule, options.metrics});
+    parser.addOptions(options.user.all());
     parser.addPositionalArgument("grayscale", "The command.", "grayscale");
     parser.addPositionalArgument("IN", "The input image: any format Qt reads (PNG, JPEG, BMP, GIF, TIFF, WebP, ...).");
     parser.addPositionalArgument("OUT", "The output: .png (8-bit grayscale) or .npy (NumPy uint8, shape (H, W)).");
@@ -121,6 +131,35 @@ int run_grayscale_command(const QStringList& arguments, QTextStream& out, QTextS
     if (!layout)
         return fail(ExitCode::BadUsage,
                     "unknown --layout '" + parser.value(options.layout) + "': use interleaved or planar");
+
+    if (const QString e = user_kernel_usage_error(parser, options.user, options.kernel); !e.isEmpty())
+        return fail(ExitCode::BadUsage, e);
+    if (parser.isSet(options.user.file)) {
+        // Your kernel: planar unless --layout says otherwise, as the lecture's kernel reads it.
+        const PixelLayout user_layout = parser.isSet(options.layout) ? *layout : PixelLayout::Planar;
+        const std::optional<GrayOutputKind> kind = gray_output_kind(out_path);
+        if (!kind)
+            return fail(ExitCode::InputRejected,
+                        "cannot write '" + QDir::toNativeSeparators(out_path) + "': OUT must end in .png or .npy");
+        UserKernelArgs args;
+        if (const QString e = read_user_kernel_args(parser, options.user, &args); !e.isEmpty()) return fail(ExitCode::BadUsage, e);
+        args.block_text = parser.value(options.block);
+        args.backend = *backend;
+        args.metrics_path = parser.value(options.metrics);
+        args.schedule_path = parser.value(options.schedule);
+        const LoadedImage image = load_image(in_path);
+        if (!image.ok()) return fail(ExitCode::InputRejected, image.error);
+        RgbBuffer rgb = to_rgb_buffer(image.rgb);
+        const std::uint32_t w = rgb.width, h = rgb.height;
+        const std::unique_ptr<user::FamilyCall> call = grayscale_user_call(std::move(rgb.bytes), w, h, user_layout);
+        return run_user_kernel_cli(
+            QStringLiteral("grayscale"), *call, args,
+            [&] {
+                const auto* bytes = static_cast<const std::uint8_t*>(call->output());
+                return write_gray_output(out_path, *kind, std::vector<std::uint8_t>(bytes, bytes + call->output_bytes()), w, h);
+            },
+            out, err);
+    }
 
     LaunchShape shape;
     const QString block_text = parser.isSet(options.block) ? parser.value(options.block) : QStringLiteral("256");

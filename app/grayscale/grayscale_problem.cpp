@@ -8,11 +8,13 @@
 #include "app/io/image_loader.h"
 #include "app/models/kernel_resources.h"
 #include "app/grayscale/pixel_layout_option.h"
+#include "app/user/user_problem.h"
 #include "kernels/cuda/reference_timing.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"
 #include "kernels/grayscale/grayscale_timing.h"
 #include "kernels/grayscale/grayscale_trace.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 
 namespace cvz {
 
@@ -57,11 +59,36 @@ double GrayscaleProblem::throughput(double ms) const {
     return grayscale_gb_per_s(std::uint64_t(image_.width) * image_.height, ms);
 }
 
+std::unique_ptr<user::FamilyCall> GrayscaleProblem::userCall(bool corner) const {
+    // A trace's corner is cut as the built-ins' is (traceSample); addresses do not depend on the pixels.
+    std::uint32_t w = image_.width, h = image_.height;
+    if (corner) {
+        w = std::uint32_t(std::min<std::uint64_t>(image_.width, kLadderTracePixels));
+        h = w == 0 ? 0 : std::uint32_t(std::clamp<std::uint64_t>(kLadderTracePixels / w, 1, image_.height));
+    }
+    std::vector<std::uint8_t> rgb(3 * std::size_t(w) * h, 0);
+    if (pixels_ && image_.bytes.size() >= rgb.size()) std::copy_n(image_.bytes.begin(), rgb.size(), rgb.begin());
+    return grayscale_user_call(std::move(rgb), w, h, layout_);
+}
+
+UserWorkHints GrayscaleProblem::userHints() const {
+    const double pixels = double(image_.width) * double(image_.height);
+    UserWorkHints h;
+    h.lane_instructions = 7 * pixels;  // the lecture's body, as grayscale_prediction counts it
+    h.fmas = 3 * pixels;
+    h.buffer_bytes = 4 * pixels;
+    h.size_key = QStringLiteral("%1x%2/%3").arg(image_.width).arg(image_.height).arg(int(layout_));
+    return h;
+}
+
 QString GrayscaleProblem::validate(const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref)) return validate_user_choice(choice, *userCall(true));
     return QString::fromStdString(validate_grayscale_layout(grayscale_shape(choice), layout_));
 }
 
 GpuPrediction GrayscaleProblem::predict(const DeviceProfile& profile, const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref))
+        return predict_user_choice(profile, choice, [this](bool corner) { return userCall(corner); }, userHints());
     return predict_grayscale(profile, grayscale_shape(choice), image_.width, image_.height, layout_);
 }
 
@@ -71,6 +98,11 @@ TimingSweep GrayscaleProblem::time(const std::vector<LaunchChoice>& launches, co
         none.status = Status::error(ErrorKind::InvalidInput, "the image has a size but no pixels to time");
         return none;
     }
+    for (const LaunchChoice& c : launches)
+        if (is_user_ref(c.ref))
+            return time_with_user_choices(launches, options, [&](const std::vector<LaunchChoice>& builtins) {
+                return time(builtins, options);
+            }, [this](bool corner) { return userCall(corner); });
     std::vector<LaunchShape> shapes;
     shapes.reserve(launches.size());
     for (const LaunchChoice& c : launches) shapes.push_back(grayscale_shape(c));
@@ -86,12 +118,17 @@ TimingSweep GrayscaleProblem::time(const std::vector<LaunchChoice>& launches, co
 }
 
 ProblemTrace GrayscaleProblem::traceSample(const LaunchChoice& choice, const CancelToken* cancel) const {
-    TraceOptions options;
-    options.cancel = cancel;
-    ProblemTrace t;
     // Addresses do not depend on the pixels: the trace runs on black (null) input of the same size.
     const std::uint32_t w = std::min<std::uint64_t>(image_.width, kLadderTracePixels);
     const std::uint32_t h = std::uint32_t(std::clamp<std::uint64_t>(kLadderTracePixels / w, 1, image_.height));
+    if (is_user_ref(choice.ref)) {
+        ProblemTrace t = trace_user_choice(choice, [this](bool corner) { return userCall(corner); }, cancel);
+        t.fmas = 3 * std::uint64_t(w) * h;  // the corner userCall(true) cuts, as here
+        return t;
+    }
+    TraceOptions options;
+    options.cancel = cancel;
+    ProblemTrace t;
     t.traced = trace_grayscale(nullptr, w, h, layout_, grayscale_shape(choice), options);
     t.fmas = 3 * std::uint64_t(w) * h;  // luma: one multiply and two fused multiply-adds a pixel
     t.traced_size = QStringLiteral("%1 × %2").arg(w).arg(h);
@@ -159,7 +196,9 @@ AppFamily grayscale_app_family() {
     f.reference_short = QStringLiteral("copy");
     f.reference_long = QStringLiteral("a device-to-device copy");
     f.ladder_unit = QStringLiteral("GB/s");
-    f.block_resources = [](const LaunchChoice& c) { return grayscale_block_resources(grayscale_shape(c)); };
+    f.block_resources = [](const LaunchChoice& c) {
+        return is_user_ref(c.ref) ? user_block_resources(c) : grayscale_block_resources(grayscale_shape(c));
+    };
     f.cli_usage = QStringLiteral("sweep grayscale IMAGE --json FILE [--kernel NAME] [--layout ..] [--device ..] [--backend ..]");
     f.cli_options = [] { return std::vector<QCommandLineOption>{layout_option()}; };
     f.cli_inputs = 1;

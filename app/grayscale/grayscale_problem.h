@@ -7,6 +7,7 @@
 #include "app/family/family_problem.h"
 #include "app/grayscale/grayscale_choice.h"
 #include "app/io/rgb_buffer.h"
+#include "app/user/user_problem.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
 
@@ -33,6 +34,11 @@ public:
     TimingSweep time(const std::vector<LaunchChoice>& launches, const TimingOptions& options) const override;
     ProblemTrace traceSample(const LaunchChoice& choice, const CancelToken* cancel) const override;
     ReferenceTiming timeReference(const TimingOptions& options) const override;
+
+    // A user kernel's view of this problem (app/user/user_problem.h): the whole image, or the corner a
+    // trace takes; and the lecture kernel's work on it, for the prediction.
+    std::unique_ptr<user::FamilyCall> userCall(bool corner) const;
+    UserWorkHints userHints() const;
 
 private:
     RgbBuffer image_;

@@ -17,6 +17,7 @@
 #include "kernels/grayscale/grayscale_frame.h"
 #include "kernels/grayscale/grayscale_launch.h"
 #include "kernels/grayscale/grayscale_planar.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 
 namespace cvz {
 
@@ -161,9 +162,21 @@ void GrayscaleSession::select(QPoint pixel) {
 
 // ---- runs ---------------------------------------------------------------------------------------
 
+void GrayscaleSession::setUserKernel(const KernelRef& ref) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Grayscale, 0, 0};
+    if (next == user_kernel_) return;
+    user_kernel_ = next;
+    emit userKernelChanged(user_kernel_);
+    requestRun();
+}
+
 void GrayscaleSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;
+    if (runsUserKernel()) {
+        requestUserRun(serial);
+        return;
+    }
     const std::uint64_t image_serial = image_serial_;
     const QImage input = image_;  // shared, read-only on the worker
     GrayscaleRequest request;
@@ -183,6 +196,55 @@ void GrayscaleSession::requestRun() {
         result.gray = {};  // the QImage holds the pixels now
         request.input = {};
         return [this, serial, image_serial, request, result, gray] { finishRun(serial, image_serial, request, result, gray); };
+    });
+}
+
+// The user's kernel runs on the worker, isolated (user_run.h), on the picture in the session's layout;
+// its output is shown as a built-in's is, and its compile messages, writers and comparison are kept.
+void GrayscaleSession::requestUserRun(std::uint64_t serial) {
+    const std::uint64_t image_serial = image_serial_;
+    const QImage input = image_;
+    const UserVariantPtr variant = user_variant(user_kernel_);
+    GrayscaleRequest request;
+    request.layout = layout_;
+    request.shape = shape_;
+    request.backend = resolve(backend_);
+    emit runStarted();
+    jobs_->submit(kRunTag, this, [this, serial, image_serial, input, request, variant, launches = launches_]() mutable
+                  -> JobRunner::Continuation {
+        // Worker thread.
+        auto run = std::make_shared<UserRunResult>();
+        GrayscaleResult result;
+        RgbBuffer rgb = to_rgb_buffer(input);
+        result.width = rgb.width;
+        result.height = rgb.height;
+        QImage gray;
+        if (!variant) {
+            result.status = Status::error(ErrorKind::InvalidInput, "your kernel is no longer loaded: compile it again");
+        } else {
+            const std::unique_ptr<user::FamilyCall> call =
+                grayscale_user_call(std::move(rgb.bytes), result.width, result.height, request.layout);
+            *run = run_user_variant(*variant, *call, request.shape.block, request.backend);
+            result.status = run->ok() ? Status::ok() : run->status;
+            result.backend = run->backend;
+            result.kernel_ms = run->run_ms;
+            result.times.gpu = request.backend == BackendChoice::Cuda;
+            result.times.first_ms = run->run_ms;
+            result.shape_text = QStringLiteral("yours: %1 · block %2 · grid %3")
+                                    .arg(QString::fromStdString(variant->name), dims_text(run->block), dims_text(run->grid));
+            if (run->ok()) {
+                launches->fetch_add(1);
+                const auto* bytes = static_cast<const std::uint8_t*>(call->output());
+                gray = gray_to_qimage(std::vector<std::uint8_t>(bytes, bytes + call->output_bytes()), result.width, result.height);
+            }
+        }
+        return [this, serial, image_serial, request, result, gray, run] {
+            if (image_serial == image_serial_ && serial == run_serial_) {
+                user_run_ = run;
+                emit userRunFinished();
+            }
+            finishRun(serial, image_serial, request, result, gray);
+        };
     });
 }
 
@@ -270,6 +332,14 @@ std::function<TraceResult(const TraceOptions&)> GrayscaleSession::traceJob() con
     const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
     const PixelLayout layout = result_layout_;
     const LaunchShape shape = result_shape_;
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr) {
+        // Your kernel's trace over the picture's size; addresses do not depend on the pixels.
+        return [=](const TraceOptions& options) {
+            const std::unique_ptr<user::FamilyCall> call =
+                grayscale_user_call(std::vector<std::uint8_t>(3 * std::size_t(width) * height, 0), width, height, layout);
+            return trace_user_variant(*v, *call, shape.block, options);
+        };
+    }
     return [=](const TraceOptions& options) { return trace_grayscale(nullptr, width, height, layout, shape, options); };
 }
 

@@ -17,6 +17,8 @@
 #include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
 #include "app/models/wave_model.h"
+#include "app/user/user_run.h"
+#include "app/user/user_variants.h"
 #include "kernels/core/launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/trace/trace_result.h"
@@ -87,6 +89,17 @@ public:
     void setFrameSink(FrameSink* sink);
     FrameSink* frameSink() const { return sink_; }
 
+    // ---- your kernel (issue 27) ----
+    // Runs the user kernel `ref` (a registered user variant of this family, user_variants.h) instead of
+    // the shape's built-in variant, with the shape's block; an invalid or built-in ref goes back to the
+    // built-ins. userKernelChanged + a run, on a real change.
+    void setUserKernel(const KernelRef& ref);
+    KernelRef userKernel() const { return user_kernel_; }
+    bool runsUserKernel() const { return is_user_ref(user_kernel_); }
+    // The last answered run of the user kernel: its compile messages, fault, writers and comparison
+    // with the reference. Null before one.
+    std::shared_ptr<const UserRunResult> userRun() const { return user_run_; }
+
     // ---- runs ----
     // Runs the current launch again (to re-time it); changes run by themselves.
     void requestRun();
@@ -117,6 +130,8 @@ signals:
     void runStarted();
     void runFinished(const cvz::GrayscaleResult& result);  // the output is in result()
     void runFailed(const QString& error);                  // the previous result stays
+    void userKernelChanged(const cvz::KernelRef& ref);
+    void userRunFinished();  // userRun() is the new one (also when it failed: its fault says why)
 
 private:
     void replan();
@@ -126,6 +141,7 @@ private:
     // The run of `serial` as the display's frame; false when the display cannot take it (the worker
     // runs it then).
     bool runOnDisplay(std::uint64_t serial, const GrayscaleRequest& request);
+    void requestUserRun(std::uint64_t serial);
 
     JobRunner* jobs_;
     // Shared with the worker's jobs: one may still count after the session is gone.
@@ -156,6 +172,9 @@ private:
     std::uint64_t position_ = 0;
     QPoint selected_pixel_{-1, -1};
     std::int64_t selected_block_ = -1;
+
+    KernelRef user_kernel_{KernelFamily::Grayscale, 0, 0};  // a user ref, or none
+    std::shared_ptr<const UserRunResult> user_run_;
 
     FrameSink* sink_ = nullptr;
     std::unique_ptr<GrayscaleFrame> frame_;  // the picture on the device, for the display's frames

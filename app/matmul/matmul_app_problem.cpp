@@ -15,6 +15,7 @@
 #include "kernels/cuda/reference_timing.h"
 #include "kernels/matmul/matmul_timing.h"
 #include "kernels/matmul/matmul_trace.h"
+#include "kernels/matmul/matmul_user_call.h"
 
 namespace cvz {
 
@@ -50,7 +51,34 @@ QString MatmulAppProblem::inputError() const {
 
 double MatmulAppProblem::throughput(double ms) const { return matmul_gflop_per_s(m_, n_, k_, ms); }
 
+std::unique_ptr<user::FamilyCall> MatmulAppProblem::userCall(bool corner) const {
+    // A trace's corner is cut as the built-ins' is (traceSample); addresses do not depend on the values.
+    const std::uint32_t m = corner ? std::min(m_, kLadderTraceSide) : m_;
+    const std::uint32_t k = corner ? std::min(k_, kLadderTraceSide) : k_;
+    const std::uint32_t n = corner ? std::min(n_, kLadderTraceSide) : n_;
+    const bool whole = values_ && !corner && a_.size() == std::uint64_t(m) * k && b_.size() == std::uint64_t(k) * n;
+    return matmul_user_call(whole ? a_.data : std::vector<float>(std::size_t(m) * k, 0.0f),
+                            whole ? b_.data : std::vector<float>(std::size_t(k) * n, 0.0f), m, k, n);
+}
+
+UserWorkHints MatmulAppProblem::userHints() const {
+    const double fmas = double(m_) * double(n_) * double(k_);
+    UserWorkHints h;
+    h.lane_instructions = 2 * fmas;  // an FMA and the loop's index and compare per step, at the least
+    h.fmas = fmas;
+    h.buffer_bytes = 4.0 * (double(m_) * k_ + double(k_) * n_ + double(m_) * n_);
+    h.size_key = QStringLiteral("%1x%2x%3").arg(m_).arg(k_).arg(n_);
+    return h;
+}
+
+QString MatmulAppProblem::validate(const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref)) return validate_user_choice(choice, *userCall(true));
+    return {};
+}
+
 GpuPrediction MatmulAppProblem::predict(const DeviceProfile& profile, const LaunchChoice& choice) const {
+    if (is_user_ref(choice.ref))
+        return predict_user_choice(profile, choice, [this](bool corner) { return userCall(corner); }, userHints());
     return predict_matmul(profile, matmul_launch_of(choice), m_, k_, n_);
 }
 
@@ -60,6 +88,11 @@ TimingSweep MatmulAppProblem::time(const std::vector<LaunchChoice>& launches, co
         none.status = Status::error(ErrorKind::InvalidInput, "the matrices have sizes but no values to time");
         return none;
     }
+    for (const LaunchChoice& c : launches)
+        if (is_user_ref(c.ref))
+            return time_with_user_choices(launches, options, [&](const std::vector<LaunchChoice>& builtins) {
+                return time(builtins, options);
+            }, [this](bool corner) { return userCall(corner); });
     std::vector<MatmulLaunch> list;
     list.reserve(launches.size());
     for (const LaunchChoice& c : launches) list.push_back(matmul_launch_of(c));
@@ -74,6 +107,11 @@ ProblemTrace MatmulAppProblem::traceSample(const LaunchChoice& choice, const Can
     const std::uint32_t m = std::min(m_, kLadderTraceSide);
     const std::uint32_t k = std::min(k_, kLadderTraceSide);
     const std::uint32_t n = std::min(n_, kLadderTraceSide);
+    if (is_user_ref(choice.ref)) {
+        t = trace_user_choice(choice, [this](bool corner) { return userCall(corner); }, cancel);
+        t.fmas = std::uint64_t(m) * k * n;
+        return t;
+    }
     // Addresses do not depend on the values: the trace runs on zeros (null).
     t.traced = trace_matmul(nullptr, nullptr, m, k, n, matmul_launch_of(choice), options);
     t.fmas = std::uint64_t(m) * k * n;
@@ -151,8 +189,13 @@ AppFamily matmul_app_family() {
     // GFLOP/s as TFLOP/s, the unit the ceiling is quoted in.
     f.ladder_unit = QStringLiteral("TFLOP/s");
     f.ladder_unit_scale = 1e-3;
-    f.block_resources = [](const LaunchChoice& c) { return matmul_block_resources(matmul_launch_of(c)); };
-    f.compiled_issue = matmul_compiled_issue;
+    f.block_resources = [](const LaunchChoice& c) {
+        return is_user_ref(c.ref) ? user_block_resources(c) : matmul_block_resources(matmul_launch_of(c));
+    };
+    // A user kernel has no measured issue figures: the model counts its instructions instead.
+    f.compiled_issue = [](const KernelRef& ref) {
+        return is_user_ref(ref) ? std::optional<CompiledIssue>() : matmul_compiled_issue(ref);
+    };
     f.cli_usage = QStringLiteral("sweep matmul --size MxKxN --json FILE [--kernel NAME] [--device ..] [--backend ..]");
     f.cli_options = [] { return std::vector<QCommandLineOption>{size_option()}; };
     f.cli_inputs = 0;

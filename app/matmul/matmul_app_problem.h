@@ -8,6 +8,7 @@
 #include "app/family/family_problem.h"
 #include "app/matmul/matmul_choice.h"
 #include "app/io/matrix.h"
+#include "app/user/user_problem.h"
 #include "kernels/matmul/matmul_launch.h"
 
 namespace cvz {
@@ -29,11 +30,16 @@ public:
     QString throughputUnit() const override { return QStringLiteral("GFLOP/s"); }
     QString throughputKey() const override { return QStringLiteral("gflop_per_s"); }
     double throughput(double ms) const override;
-    QString validate(const LaunchChoice&) const override { return {}; }
+    QString validate(const LaunchChoice& choice) const override;
     GpuPrediction predict(const DeviceProfile& profile, const LaunchChoice& choice) const override;
     TimingSweep time(const std::vector<LaunchChoice>& launches, const TimingOptions& options) const override;
     ProblemTrace traceSample(const LaunchChoice& choice, const CancelToken* cancel) const override;
     ReferenceTiming timeReference(const TimingOptions& options) const override;
+
+    // A user kernel's view of this problem (app/user/user_problem.h): the whole product, or the corner a
+    // trace takes; and the lecture kernel's work on it, for the prediction.
+    std::unique_ptr<user::FamilyCall> userCall(bool corner) const;
+    UserWorkHints userHints() const;
 
 private:
     Matrix a_, b_;

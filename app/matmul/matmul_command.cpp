@@ -17,6 +17,8 @@
 #include "kernels/matmul/matmul_trace.h"
 #include "matmul_options.h"
 #include "app/cli/schedule_option.h"
+#include "app/cli/user_kernel_option.h"
+#include "kernels/matmul/matmul_user_call.h"
 #include "app/matmul/matmul_schedule_recorder.h"
 
 namespace cvz::cli {
@@ -50,6 +52,7 @@ struct MatmulOptions {
                                           "line. They come from the CPU emulator's trace of the same launch, "
                                           "whichever backend runs it.",
                                "FILE.json"};
+    UserKernelOptions user;
 };
 
 // The per-command paragraph: the general one in exit_codes.h speaks of images.
@@ -71,12 +74,19 @@ QString description() {
     return QString("Multiplies OUT = A @ B (float32) with a kernel of the matmul family: the lecture's naive or\n"
                    "shared-memory tiled kernel, or any other variant 'cudaviz-cli kernels' lists. Every backend,\n"
                    "exact kernel, TILE and block shape gives the same bytes.\n\n") +
-           matmul_exit_code_help();
+           user_forms_help(matmul_call_forms()) +
+           "as the lecture's matmul_k: h = rows of A and OUT, w = columns of B and OUT, k = the inner size. Your\n"
+           "output is compared with the reference within 1e-5 relative.\n\n" +
+           matmul_exit_code_help() +
+           "\n  1  also: your kernel (--kernel-file) did not compile (FILE:LINE:COL: error: ... above) or faulted\n"
+           "     (out of bounds, invalid access, time limit, divergent __syncthreads); OUT is then not written\n"
+           "  3  also: the GPU reported an error running your kernel";
 }
 
 void describe(QCommandLineParser& parser, const MatmulOptions& options) {
     parser.setApplicationDescription(description());
     parser.addOptions({options.kernel, options.tile, options.block, options.backend, options.no_second_barrier, options.schedule, options.metrics});
+    parser.addOptions(options.user.all());
     parser.addPositionalArgument("matmul", "The command.", "matmul");
     parser.addPositionalArgument("A", "The left matrix, M x K: .npy (2-D float32, float64, int32 or int64) or .csv.");
     parser.addPositionalArgument("B", "The right matrix, K x N: .npy or .csv.");
@@ -135,6 +145,44 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
     if (!backend)
         return fail(ExitCode::BadUsage,
                     "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
+    if (const QString e = user_kernel_usage_error(parser, options.user, options.kernel); !e.isEmpty())
+        return fail(ExitCode::BadUsage, e);
+    if (parser.isSet(options.user.file)) {
+        for (const QCommandLineOption& o : {options.tile, options.no_second_barrier})
+            if (parser.isSet(o)) return fail(ExitCode::BadUsage, "--" + o.names().first() + " applies to the built-in kernels only");
+        UserKernelArgs args;
+        if (const QString e = read_user_kernel_args(parser, options.user, &args); !e.isEmpty()) return fail(ExitCode::BadUsage, e);
+        args.block_text = parser.isSet(options.block) ? parser.value(options.block) : QString();
+        args.backend = *backend;
+        args.metrics_path = parser.value(options.metrics);
+        args.schedule_path = parser.value(options.schedule);
+        if (const QString e = output_path_error(out_path); !e.isEmpty())
+            return fail(ExitCode::InputRejected, "cannot write '" + native(out_path) + "': " + e);
+        LoadedMatrix a = load_matrix(a_path);
+        if (!a.ok()) return fail(ExitCode::InputRejected, a.error);
+        LoadedMatrix b = load_matrix(b_path);
+        if (!b.ok()) return fail(ExitCode::InputRejected, b.error);
+        if (const QString e = check_matmul_shapes(a.matrix, b.matrix, native(a_path), native(b_path)); !e.isEmpty())
+            return fail(ExitCode::InputRejected, e);
+        if (const QString e = check_matrix_dimensions(a.matrix.rows, b.matrix.cols); !e.isEmpty())
+            return fail(ExitCode::InputRejected, QStringLiteral("%1 (%2) @ %3 (%4) is too large for OUT: %5")
+                                                     .arg(native(a_path), shape_text(a.matrix), native(b_path),
+                                                          shape_text(b.matrix), e));
+        const std::uint32_t rows = a.matrix.rows, inner = a.matrix.cols, cols = b.matrix.cols;
+        const std::unique_ptr<user::FamilyCall> call =
+            matmul_user_call(std::move(a.matrix.data), std::move(b.matrix.data), rows, inner, cols);
+        return run_user_kernel_cli(
+            QStringLiteral("matmul"), *call, args,
+            [&] {
+                Matrix c;
+                c.rows = rows;
+                c.cols = cols;
+                const auto* values = static_cast<const float*>(call->output());
+                c.data.assign(values, values + call->output_bytes() / sizeof(float));
+                return save_matrix(out_path, c);
+            },
+            out, err);
+    }
     const KernelInfo* kernel = find_kernel_option(KernelFamily::Matmul, parser.value(options.kernel));
     if (!kernel) return fail(ExitCode::BadUsage, unknown_kernel_message(KernelFamily::Matmul, parser.value(options.kernel)));
     const std::optional<qulonglong> tile = parse_tile_number(parser.value(options.tile));

@@ -13,6 +13,7 @@
 #include "app/io/matrix_io.h"
 #include "kernels/core/index_math.h"
 #include "kernels/matmul/matmul_trace.h"
+#include "kernels/matmul/matmul_user_call.h"
 
 namespace cvz {
 
@@ -44,6 +45,7 @@ struct MatmulSession::RunOutcome {
     long long wrong_count = -1;
     std::optional<MatmulTraffic> measured;
     QString note;
+    std::shared_ptr<const UserRunResult> user_run;  // a run of your kernel
 };
 
 MatmulSession::MatmulSession(JobRunner* jobs, QObject* parent) : QObject(parent), jobs_(jobs) {
@@ -232,6 +234,49 @@ std::shared_ptr<MatmulSession::RunOutcome> MatmulSession::runOnWorker(std::share
     return out;
 }
 
+void MatmulSession::setUserKernel(const KernelRef& ref) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Matmul, 0, 0};
+    if (next == user_kernel_) return;
+    user_kernel_ = next;
+    emit userKernelChanged(user_kernel_);
+    startRun();
+}
+
+// The user's kernel on the worker, isolated (user_run.h): C as a built-in's run gives it, and the run's
+// compile messages, writers and comparison kept beside it.
+std::shared_ptr<MatmulSession::RunOutcome> MatmulSession::runUserOnWorker(std::shared_ptr<const Matrix> a,
+                                                                          std::shared_ptr<const Matrix> b,
+                                                                          UserVariantPtr variant, Dim3 block,
+                                                                          BackendChoice backend,
+                                                                          std::atomic<std::uint64_t>* launches) {
+    auto out = std::make_shared<RunOutcome>();
+    auto run = std::make_shared<UserRunResult>();
+    MatmulResult& r = out->result;
+    r.k = a->cols;
+    if (!variant) {
+        r.status = Status::error(ErrorKind::InvalidInput, "your kernel is no longer loaded: compile it again");
+    } else {
+        const std::unique_ptr<user::FamilyCall> call = matmul_user_call(a->data, b->data, a->rows, a->cols, b->cols);
+        *run = run_user_variant(*variant, *call, block, backend);
+        r.status = run->ok() ? Status::ok() : run->status;
+        r.backend = run->backend;
+        r.kernel_ms = run->run_ms;
+        r.times.gpu = backend == BackendChoice::Cuda;
+        r.times.first_ms = run->run_ms;
+        r.launch_text = QStringLiteral("yours: %1 · block %2 · grid %3")
+                            .arg(QString::fromStdString(variant->name), dims_text(run->block), dims_text(run->grid));
+        if (run->ok()) {
+            launches->fetch_add(1);
+            r.c.rows = a->rows;
+            r.c.cols = b->cols;
+            const auto* values = static_cast<const float*>(call->output());
+            r.c.data.assign(values, values + call->output_bytes() / sizeof(float));
+        }
+    }
+    out->user_run = run;
+    return out;
+}
+
 void MatmulSession::requestRun() { startRun(); }
 
 void MatmulSession::startRun() {
@@ -252,6 +297,17 @@ void MatmulSession::startRun() {
     running_ = true;
     refreshStep();
     emit runStarted();
+    if (runsUserKernel()) {
+        const BackendChoice backend = backend_ == BackendChoice::Auto
+                                          ? (cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu)
+                                          : backend_;
+        jobs_->submit(kRunTag, this, [this, a = a_, b = b_, variant = user_variant(user_kernel_), block = launch_.block,
+                                      backend, serial, launches = launches_] {
+            auto outcome = runUserOnWorker(a, b, variant, block, backend, launches.get());
+            return JobRunner::Continuation([this, serial, outcome] { finishRun(serial, outcome); });
+        });
+        return;
+    }
     jobs_->submit(kRunTag, this, [this, a = a_, b = b_, launch = launch_, backend = backend_, serial, launches = launches_] {
         auto outcome = runOnWorker(a, b, launch, backend, launches.get());
         return JobRunner::Continuation([this, serial, outcome] { finishRun(serial, outcome); });
@@ -261,6 +317,10 @@ void MatmulSession::startRun() {
 void MatmulSession::finishRun(std::uint64_t serial, const std::shared_ptr<RunOutcome>& out) {
     if (serial != run_serial_) return;  // a newer run or newer matrices superseded this one
     running_ = false;
+    if (out->user_run) {
+        user_run_ = out->user_run;
+        emit userRunFinished();
+    }
     if (out->result.status) c_ = std::make_shared<const Matrix>(std::move(out->result.c));  // not copied
     result_ = out->result;
     result_launch_ = launch_;
@@ -350,6 +410,15 @@ void MatmulSession::selectThread(Dim3 block, Dim3 thread) {
 std::function<TraceResult(const TraceOptions&)> MatmulSession::traceJob() const {
     if (!a_ || !b_ || !shapesMatch()) return nullptr;
     const std::uint32_t m = a_->rows, k = a_->cols, n = b_->cols;
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr) {
+        // Your kernel's trace over the matrices' sizes; addresses do not depend on the values.
+        const Dim3 block = result_launch_.block;
+        return [=](const TraceOptions& options) {
+            const std::unique_ptr<user::FamilyCall> call = matmul_user_call(
+                std::vector<float>(std::size_t(m) * k, 0.0f), std::vector<float>(std::size_t(k) * n, 0.0f), m, k, n);
+            return trace_user_variant(*v, *call, block, options);
+        };
+    }
     const MatmulLaunch launch = result_launch_;
     return [=](const TraceOptions& options) { return trace_matmul(nullptr, nullptr, m, k, n, launch, options); };
 }

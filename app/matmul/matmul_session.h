@@ -1,4 +1,6 @@
 #pragma once
+#include "app/user/user_run.h"
+#include "app/user/user_variants.h"
 #include <QObject>
 #include <QString>
 
@@ -102,7 +104,19 @@ public:
     Dim3 selectedBlock() const { return sel_block_; }
     Dim3 selectedThread() const;  // of the selected element within the selected block, else (0, 0)
 
+    // ---- your kernel (issue 27) ----
+    // Runs the user kernel `ref` (a registered user variant of this family, user_variants.h) instead of
+    // the launch's built-in variant, with the launch's block; an invalid or built-in ref goes back to the
+    // built-ins. userKernelChanged + a run, on a real change.
+    void setUserKernel(const KernelRef& ref);
+    KernelRef userKernel() const { return user_kernel_; }
+    bool runsUserKernel() const { return is_user_ref(user_kernel_); }
+    // The last answered run of the user kernel (compile messages, fault, writers, comparison); null before.
+    std::shared_ptr<const UserRunResult> userRun() const { return user_run_; }
+
 signals:
+    void userKernelChanged(const cvz::KernelRef& ref);
+    void userRunFinished();  // userRun() is the new one (also when it failed: its fault says why)
     void operandsChanged();
     void operandLoaded(cvz::MatmulSession::Operand which, const QString& source);
     void resultSaved(const QString& path);
@@ -116,6 +130,9 @@ signals:
 
 private:
     struct RunOutcome;
+    static std::shared_ptr<RunOutcome> runUserOnWorker(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b,
+                                                       UserVariantPtr variant, Dim3 block, BackendChoice backend,
+                                                       std::atomic<std::uint64_t>* launches);
     static std::shared_ptr<RunOutcome> runOnWorker(std::shared_ptr<const Matrix> a, std::shared_ptr<const Matrix> b,
                                                    MatmulLaunch launch, BackendChoice backend,
                                                    std::atomic<std::uint64_t>* launches);
@@ -145,6 +162,9 @@ private:
     std::uint64_t run_serial_ = 0;
     bool running_ = false;
     int completed_runs_ = 0;
+
+    KernelRef user_kernel_{KernelFamily::Matmul, 0, 0};  // a user ref, or none
+    std::shared_ptr<const UserRunResult> user_run_;
 
     MatmulPhaseModel model_;
     MatmulStep step_;

@@ -10,6 +10,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/jobs/row_job.h"
 #include "app/models/kernel_resources.h"
+#include "app/user/user_variants.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 
 namespace cvz {
@@ -85,21 +86,21 @@ std::vector<Dim3> sweep_blocks(const KernelInfo& variant) {
 // ---- rows and results ----
 
 QString SweepRow::blockText() const {
-    const KernelInfo* info = kernel_info(choice.ref);
+    const KernelInfo* info = any_kernel_info(choice.ref);
     if (info && info->block == BlockRule::OneD) return QString::number(choice.block.x);
     return QStringLiteral("%1x%2").arg(choice.block.x).arg(choice.block.y);
 }
 
 QString SweepRow::label() const {
-    const KernelInfo* info = kernel_info(choice.ref);
-    if (!info) return QString::fromStdString(to_string(choice.ref)) + QLatin1Char(' ') + blockText();
+    const KernelInfo* info = any_kernel_info(choice.ref);
+    if (!info) return QString::fromStdString(kernel_ref_text(choice.ref)) + QLatin1Char(' ') + blockText();
     const QString block = info->block == BlockRule::Tile ? QStringLiteral("TILE=%1").arg(choice.block.x) : blockText();
     return QString::fromStdString(info->label) + QLatin1Char(' ') + block;
 }
 
 bool SweepRow::in_heatmap() const {
     const auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
-    const KernelInfo* info = kernel_info(ref());
+    const KernelInfo* info = any_kernel_info(ref());
     if (!info || info->block != BlockRule::TwoD) return false;
     const Dim3& b = choice.block;
     return pow2(b.x) && pow2(b.y) && b.x <= kMaxThreads && b.y <= kMaxThreads;
@@ -126,6 +127,9 @@ std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profi
     // then the others; each group in the catalogue's order.
     std::vector<const KernelInfo*> variants;
     for (const KernelInfo& v : family_catalogue(family)) variants.push_back(&v);
+    // The user's kernels of the family (issue 27) after the built-ins; the registry keeps their infos alive.
+    const std::vector<UserVariantPtr> yours = user_variants(family);
+    for (const UserVariantPtr& v : yours) variants.push_back(&v->info);
     std::stable_partition(variants.begin(), variants.end(), [](const KernelInfo* v) { return v->block == BlockRule::TwoD; });
     std::vector<SweepRow> rows;
     for (const KernelInfo* v : variants) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/family/app_family.h"
+#include "app/user/user_variants.h"
 #include "app/jobs/backend_choice.h"
 #include "app/models/kernel_resources.h"
 #include "kernels/catalogue/kernel_catalogue.h"
@@ -67,6 +68,19 @@ std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& pro
         row.title = QString::fromStdString(info.title);
         const KernelRef ref = row.launch.ref();
         row.resources = kernel_resources(ref);
+        const BlockResources block = app_family(family).block_resources(row.launch.choice);
+        row.block_shared_bytes = block.shared_bytes;
+        row.launch.occupancy = compute_occupancy(profile, block);
+        rows.push_back(std::move(row));
+    }
+    // The user's kernels of the family (issue 27), beside the built-ins, with the resources of their
+    // NVRTC compile when there was one.
+    for (const UserVariantPtr& v : user_variants(family)) {
+        LadderRow row;
+        row.launch.choice = LaunchChoice{v->ref, v->one_d ? Dim3{256, 1, 1} : Dim3{16, 16, 1}};
+        row.name = QString::fromStdString(v->title());
+        row.title = QString::fromStdString(v->info.title);
+        if (v->resources) row.resources = *v->resources;
         const BlockResources block = app_family(family).block_resources(row.launch.choice);
         row.block_shared_bytes = block.shared_bytes;
         row.launch.occupancy = compute_occupancy(profile, block);

@@ -97,6 +97,8 @@ const std::vector<user::CallForm>& convolution_call_forms() {
     return forms;
 }
 
+user::FamilyForms convolution_user_forms() { return {convolution_call_forms(), {}}; }
+
 std::unique_ptr<user::FamilyCall> convolution_user_call(std::vector<std::uint8_t> gray, std::uint32_t width,
                                                         std::uint32_t height, ConvolutionMask mask) {
     return std::make_unique<ConvolutionUserCall>(std::move(gray), width, height, std::move(mask));

@@ -16,6 +16,8 @@
 namespace cvz {
 
 const std::vector<user::CallForm>& convolution_call_forms();
+// The same with which forms launch 1-D blocks.
+user::FamilyForms convolution_user_forms();
 
 // `gray`: height x width bytes (the grayscale family's reference output, convolution_input).
 std::unique_ptr<user::FamilyCall> convolution_user_call(std::vector<std::uint8_t> gray, std::uint32_t width,

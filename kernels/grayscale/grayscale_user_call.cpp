@@ -26,7 +26,7 @@ public:
         return {};
     }
     const std::vector<user::CallForm>& forms() const override { return grayscale_call_forms(); }
-    bool one_d(const user::CallForm& form) const override { return form.id == "gray-1d"; }
+    bool one_d(const user::CallForm& form) const override { return grayscale_user_forms().is_one_d(form); }
 
     Dim3 grid(const user::CallForm& form, const Dim3& block) const override {
         if (one_d(form)) return Dim3{unsigned(cdiv(pixels(), block.x)), 1, 1};
@@ -99,6 +99,8 @@ const std::vector<user::CallForm>& grayscale_call_forms() {
     };
     return forms;
 }
+
+user::FamilyForms grayscale_user_forms() { return {grayscale_call_forms(), {"gray-1d"}}; }
 
 std::unique_ptr<user::FamilyCall> grayscale_user_call(std::vector<std::uint8_t> rgb, std::uint32_t width,
                                                       std::uint32_t height, PixelLayout layout) {

@@ -16,6 +16,8 @@
 namespace cvz {
 
 const std::vector<user::CallForm>& grayscale_call_forms();
+// The same with which forms launch 1-D blocks.
+user::FamilyForms grayscale_user_forms();
 
 // `rgb` is interleaved (as loaders give it), width*height pixels; the launch sees it in `layout`.
 std::unique_ptr<user::FamilyCall> grayscale_user_call(std::vector<std::uint8_t> rgb, std::uint32_t width,

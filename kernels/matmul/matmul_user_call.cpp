@@ -90,6 +90,8 @@ const std::vector<user::CallForm>& matmul_call_forms() {
     return forms;
 }
 
+user::FamilyForms matmul_user_forms() { return {matmul_call_forms(), {}}; }
+
 std::unique_ptr<user::FamilyCall> matmul_user_call(std::vector<float> a, std::vector<float> b, std::uint32_t rows,
                                                    std::uint32_t inner, std::uint32_t cols) {
     return std::make_unique<MatmulUserCall>(std::move(a), std::move(b), rows, inner, cols);

@@ -14,6 +14,8 @@
 namespace cvz {
 
 const std::vector<user::CallForm>& matmul_call_forms();
+// The same with which forms launch 1-D blocks.
+user::FamilyForms matmul_user_forms();
 
 // C (rows x cols) = A (rows x inner) @ B (inner x cols), row-major float32.
 std::unique_ptr<user::FamilyCall> matmul_user_call(std::vector<float> a, std::vector<float> b, std::uint32_t rows,

@@ -36,6 +36,7 @@ std::string difference_text(const Difference& d, const std::string& buffer, cons
     std::string text = buffer + "[" + std::to_string(d.index) + "]";
     if (!where.empty()) text += " (" + where + ")";
     text += " is " + number(d.got) + ", the reference " + number(d.expected) + ": ";
+    if (!d.writer_known) return text.substr(0, text.size() - 2);  // the run did not say who wrote it
     text += d.writer.wrote() ? "written by thread " + writer_text(d.writer, grid, block) : "no thread wrote it";
     return text;
 }
@@ -59,7 +60,7 @@ Comparison compare_bytes(const std::uint8_t* got, const std::uint8_t* expected, 
         if (diff <= tolerance) continue;
         ++c.differing;
         if (c.listed.size() < max_listed)
-            c.listed.push_back({i, double(got[i]), double(expected[i]), i < writers.size() ? writers[i] : Writer{}});
+            c.listed.push_back({i, double(got[i]), double(expected[i]), i < writers.size() ? writers[i] : Writer{}, i < writers.size()});
     }
     return c;
 }
@@ -79,7 +80,7 @@ Comparison compare_floats(const float* got, const double* expected, std::uint64_
         if (diff <= relative) continue;  // a NaN fails this too
         ++c.differing;
         if (c.listed.size() < max_listed)
-            c.listed.push_back({i, g, e, i < writers.size() ? writers[i] : Writer{}});
+            c.listed.push_back({i, g, e, i < writers.size() ? writers[i] : Writer{}, i < writers.size()});
     }
     return c;
 }
@@ -110,6 +111,12 @@ std::string accepted_forms_text(const std::vector<CallForm>& forms) {
     std::string text;
     for (const CallForm& f : forms) text += (text.empty() ? "  " : "\n  ") + f.written;
     return text;
+}
+
+bool FamilyForms::is_one_d(const CallForm& form) const {
+    for (const std::string& id : one_d)
+        if (id == form.id) return true;
+    return false;
 }
 
 FormChoice pick_form(const KernelSignature& signature, const std::vector<CallForm>& forms) {

@@ -20,6 +20,7 @@ struct Difference {
     double got = 0;
     double expected = 0;
     Writer writer;
+    bool writer_known = false;  // the run recorded writers (the emulator does; the GPU does not)
 };
 
 // The output against the reference: how many elements differ beyond the family's tolerance, the
@@ -64,6 +65,14 @@ std::string accepted_forms_text(const std::vector<CallForm>& forms);
 UserArg buffer_arg(const KernelSignature& s, std::size_t index, void* data, std::size_t bytes,
                    std::size_t element_bytes, bool writable);
 UserArg int_arg(const KernelSignature& s, std::size_t index, int value);
+
+// A family's forms and which of them launch 1-D blocks (their grid rule counts elements in x): what a
+// compile needs to know before there is a problem to run on.
+struct FamilyForms {
+    std::vector<CallForm> forms;
+    std::vector<std::string> one_d;  // ids
+    bool is_one_d(const CallForm& form) const;
+};
 
 // A family's problem, ready to be run by a user kernel. It owns the buffers the launch points at: bind()
 // fills the inputs and clears the output, the run writes the output back into them, and compare()

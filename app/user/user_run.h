@@ -1,0 +1,104 @@
+#pragma once
+// Running a user kernel on a family's problem (issue 27), for the CLI and the family sessions, without
+// asking which family it is: pick the __global__ function, the call form its signature fits, the
+// block and grid (the family's rule unless a grid is given), compile it, run it isolated on the
+// emulator or the GPU, and compare its output with the family's reference. Safe on a worker thread.
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/jobs/backend_choice.h"
+#include "app/user/launch_dims.h"
+#include "app/user/user_variants.h"
+#include "kernels/core/block_schedule.h"
+#include "kernels/core/cancel_token.h"
+#include "kernels/core/dim3.h"
+#include "kernels/core/kernel_timing.h"
+#include "kernels/core/status.h"
+#include "kernels/core/variant_dispatch.h"
+#include "kernels/trace/memory_trace.h"
+#include "kernels/trace/trace_result.h"
+#include "kernels/user/user_call.h"
+#include "kernels/user/user_kernel.h"
+
+namespace cvz {
+
+struct UserRunRequest {
+    user::SourceFile source;
+    std::string kernel_name;           // empty: the file's only __global__ function
+    std::optional<Dim3> block;         // empty: 256 for a 1-D form, 16x16 otherwise
+    std::optional<Dim3> grid;          // empty: the family's rule
+    BackendChoice backend = BackendChoice::Auto;
+    double time_limit_s = 30;
+    bool writers = true;               // record who wrote each output element (for the comparison)
+    bool trace = false;                // the emulator's memory trace (--metrics); on the GPU, a second, emulated run
+    bool schedule = false;             // the block schedule of the run
+    std::size_t max_listed = 20;       // differences listed in the comparison
+    const CancelToken* cancel = nullptr;
+};
+
+// Where a run stopped, so that callers can tell the user what to fix.
+enum class UserRunStage { Source, Form, Launch, Compile, Run, Done };
+
+struct UserRunResult {
+    UserRunStage stage = UserRunStage::Source;
+    Status status;                     // InvalidInput for source, form, launch, compile and kernel faults;
+                                       // Unavailable or Device for the backend
+    user::Fault fault = user::Fault::None;
+    std::vector<user::Diagnostic> diagnostics;  // the compile's, errors and warnings
+    user::KernelSignature signature;
+    std::string form;                  // CallForm::id
+    bool one_d = false;
+    bool barriers = false;             // the compiled kernel calls __syncthreads()
+    Dim3 grid, block;
+    QString backend;                   // "CPU emulator (2 threads)", "CUDA (NVIDIA H200)"
+    double compile_s = 0;
+    double run_ms = 0;                 // the run: the kernel alone on the GPU, the emulated grid on the CPU
+    std::optional<KernelResources> resources;  // registers and static shared memory (NVRTC)
+    MemoryTrace trace;                 // when asked
+    BlockSchedule schedule;            // when asked
+    std::vector<user::Writer> writers; // of the output, one per element
+    user::Comparison comparison;       // when the run ended normally
+
+    bool ok() const { return stage == UserRunStage::Done; }
+};
+
+// Runs the request over `call`'s problem; the output is left in `call` (FamilyCall::output).
+UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& request);
+
+// Runs the registered user kernel `v` over `call`'s problem with `block` (a 1-D form takes block.x) on
+// `backend`, recording its writers, for a family session's run (the view's overlay, inspector and
+// comparison). The output is left in `call`.
+UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
+                               const CancelToken* cancel = nullptr);
+
+// The emulator's compile of `signature` in `source`, cached by text and name. `seconds` is the compile's
+// when it ran now, 0 from the cache.
+struct EmulatedCompile {
+    bool ok = false;
+    bool barriers = false;
+    std::vector<user::Diagnostic> diagnostics;
+    double seconds = 0;
+};
+EmulatedCompile compile_emulated(const user::SourceFile& source, const user::KernelSignature& signature);
+
+// The emulator's trace of `v` over `call`'s problem with `grid` x `block` (the options' sample_blocks,
+// keep_blocks and cancel honoured): the sweep's, the ladder's and the prediction's tracer. A fault or a
+// compile error is an InvalidInput status with its message.
+TraceResult trace_user_launch(const UserVariant& v, user::FamilyCall& call, Dim3 grid, Dim3 block,
+                              const TraceOptions& options, double time_limit_s = 30);
+
+// The same with the family's grid rule for `block` (a 1-D form takes block.x): a session's trace.
+TraceResult trace_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, const TraceOptions& options);
+
+// The GPU time of `v` over `call`'s problem (warm-up, repeats, the median, as the built-ins are timed),
+// in the isolated GPU runner. Unavailable without a device or without the NVRTC path.
+ShapeTiming time_user_launch(const UserVariant& v, user::FamilyCall& call, Dim3 grid, Dim3 block,
+                             const TimingOptions& options);
+
+// "out of bounds", "time limit", ...: the kind of a fault, in a word or two, before its message.
+QString fault_heading(user::Fault fault);
+
+}  // namespace cvz
