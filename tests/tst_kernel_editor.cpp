@@ -19,6 +19,8 @@
 
 #include <memory>
 
+#include "app/grayscale/grayscale_session.h"
+#include "app/jobs/job_runner.h"
 #include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
 #include "tests/support/main_window_fixtures.h"
@@ -66,6 +68,10 @@ private slots:
     void new_kernel_loads_family_lecture_kernel();
     void ctrl_s_saves_the_kernel();
     void user_variant_listed_in_chooser();
+    void compile_error_marked_in_window();
+    void bounds_fault_marked_in_window();
+    void lecture_kernel_runs_and_becomes_variant();
+    void stop_ends_an_endless_kernel();
 
 private:
     QTemporaryDir dir_;
@@ -299,6 +305,127 @@ void TestKernelEditor::user_variant_listed_in_chooser() {
     QCOMPARE(w.launchPanel()->choice().ref, registered->ref);
     QVERIFY(QTest::qWaitFor([&] { return box->currentText() == title; }, kTimeoutMs));
     remove_user_variant(registered->ref);
+}
+
+namespace {
+
+// The window on the CPU emulator with the image page's lecture kernel in the editor.
+void start_editor(MainWindow& w) {
+    QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
+    auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
+    QVERIFY(backend);
+    backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+    QCOMPARE(w.tabs()->currentIndex(), 0);
+    QVERIFY(w.editorActions()->newKernel());
+}
+
+// Compile and Run with `text`; the runFinished argument.
+bool run_text(MainWindow& w, const QString& text) {
+    EditorActions* editor = w.editorActions();
+    editor->panel()->editor()->setText(text);
+    QSignalSpy finished(editor, &EditorActions::runFinished);
+    editor->runAction()->trigger();
+    if (!finished.wait(kTimeoutMs * 3)) return false;
+    return finished.at(0).at(0).toBool();
+}
+
+QStringList messages(const KernelEditorPanel* panel) {
+    QStringList out;
+    for (int i = 0; i < panel->messageList()->count(); ++i) out << panel->messageList()->item(i)->text();
+    return out;
+}
+
+}  // namespace
+
+// A typo in the lecture's kernel: the compiler's error marked at its line in the window's editor.
+void TestKernelEditor::compile_error_marked_in_window() {
+    MainWindow w(raster_);
+    start_editor(w);
+    KernelEditorPanel* panel = w.editorActions()->panel();
+    QString text = panel->editor()->text();
+    const int line = text.left(text.indexOf(QStringLiteral("0.2989*x[i]"))).count(QLatin1Char('\n')) + 1;
+    text.replace(QStringLiteral("0.2989*x[i]"), QStringLiteral("0.2989*y[i]"));
+    QVERIFY(!run_text(w, text));
+    QCOMPARE(panel->editor()->markedLines(KernelEditor::Mark::Error), QList<int>{line});
+    QVERIFY2(panel->editor()->annotationAt(line).contains(QStringLiteral("y")), qPrintable(panel->editor()->annotationAt(line)));
+    const QString first = messages(panel).value(0);
+    QVERIFY2(first.startsWith(QStringLiteral("%1:%2:").arg(QFileInfo(panel->file()).fileName()).arg(line)) &&
+                 first.contains(QStringLiteral("error")),
+             qPrintable(messages(panel).join(QLatin1Char('\n'))));
+    QVERIFY(w.statusText().contains(QStringLiteral("did not compile")));
+    QVERIFY(!panel->isRunning());
+}
+
+// The lecture's kernel without its guard: the bounds fault named and marked at the guarded line.
+void TestKernelEditor::bounds_fault_marked_in_window() {
+    MainWindow w(raster_);
+    start_editor(w);
+    KernelEditorPanel* panel = w.editorActions()->panel();
+    QString text = panel->editor()->text();
+    const int line = text.left(text.indexOf(QStringLiteral("if (i<n) "))).count(QLatin1Char('\n')) + 1;
+    text.replace(QStringLiteral("if (i<n) "), QString());
+    QVERIFY(!run_text(w, text));
+    QCOMPARE(panel->editor()->markedLines(KernelEditor::Mark::Fault), QList<int>{line});
+    const QString all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("past the end")), qPrintable(all));
+    QVERIFY2(panel->editor()->annotationAt(line).startsWith(QStringLiteral("line %1: thread (").arg(line)),
+             qPrintable(panel->editor()->annotationAt(line)));
+    // The text is kept, saved, and the window lives on.
+    QCOMPARE(disk_text(panel->file()), text);
+    QVERIFY(w.isVisible());
+}
+
+// The lecture's kernel as it is: it matches the reference and becomes "yours: NAME" in the chooser.
+void TestKernelEditor::lecture_kernel_runs_and_becomes_variant() {
+    MainWindow w(raster_);
+    start_editor(w);
+    KernelEditorPanel* panel = w.editorActions()->panel();
+    // The lecture's kernel reads the planar layout: on interleaved pixels nearly every element differs,
+    // each listed with its writer.
+    w.session()->setLayout(PixelLayout::Interleaved);
+    QVERIFY(run_text(w, panel->editor()->text()));
+    QString all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("elements differ from the reference by more than one grey level")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("out[1] (pixel x 1, y 0) is ")) &&
+                 all.contains(QStringLiteral("written by thread (0, 0, 0)/(1, 0, 0)")),
+             qPrintable(all));
+    // The first difference is selected on the output (pixel 0, 0).
+    QCOMPARE(w.session()->selectedPixel(), QPoint(0, 0));
+    // On planar pixels, as the lecture lays them out, it matches.
+    w.session()->setLayout(PixelLayout::Planar);
+    QVERIFY(run_text(w, panel->editor()->text()));
+    all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("\nMatches the reference (within one grey level)")), qPrintable(all));
+    QVERIFY(panel->editor()->markedLines(KernelEditor::Mark::Error).isEmpty());
+    const QString title = QStringLiteral("yours: rgb_to_grayscale_kernel");
+    QVERIFY(QTest::qWaitFor([&] { return w.launchPanel()->kernelBox()->currentText() == title; }, kTimeoutMs));
+    // A second run of the same kernel keeps one entry.
+    QVERIFY(run_text(w, panel->editor()->text()));
+    QCOMPARE(w.launchPanel()->kernelBox()->findText(title), w.launchPanel()->kernelBox()->count() - 1);
+    QCOMPARE(w.launchPanel()->kernelBox()->findText(title, Qt::MatchExactly), w.launchPanel()->kernelBox()->count() - 1);
+}
+
+// An endless loop: Stop ends it (no time limit is waited for), and the editor can run again.
+void TestKernelEditor::stop_ends_an_endless_kernel() {
+    MainWindow w(raster_);
+    start_editor(w);
+    EditorActions* editor = w.editorActions();
+    KernelEditorPanel* panel = editor->panel();
+    QString text = panel->editor()->text();
+    text.replace(QStringLiteral("if (i<n) "), QStringLiteral("while (i >= 0) i += 0 * n; "));
+    panel->editor()->setText(text);
+    QSignalSpy started(editor->runner(), &JobRunner::started);
+    QSignalSpy finished(editor, &EditorActions::runFinished);
+    editor->runAction()->trigger();
+    QVERIFY(panel->isRunning());
+    QVERIFY(!editor->runAction()->isEnabled() && editor->stopAction()->isEnabled());
+    QVERIFY(started.count() || started.wait(kTimeoutMs));
+    editor->stopAction()->trigger();
+    QVERIFY(finished.wait(kTimeoutMs * 3));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    const QString all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("cancel"), Qt::CaseInsensitive) && !all.contains(QStringLiteral("time limit")), qPrintable(all));
+    QVERIFY(editor->runAction()->isEnabled() && !editor->stopAction()->isEnabled());
 }
 
 QTEST_MAIN(TestKernelEditor)

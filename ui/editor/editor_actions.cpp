@@ -1,13 +1,20 @@
 #include "ui/editor/editor_actions.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QTimer>
 
+#include "app/jobs/job_runner.h"
+#include "app/user/launch_dims.h"
+#include "app/user/user_run.h"
+#include "app/user/user_variants.h"
 #include "ui/editor/kernel_editor.h"
 #include "ui/editor/kernel_editor_panel.h"
 #include "ui/editor/kernel_store.h"
@@ -17,8 +24,25 @@
 
 namespace cvz {
 
+namespace {
+
+// The line a fault's message starts with ("line 3: thread (12, 0, 0)/(255, 0, 0) writes ..."), or 0.
+unsigned fault_line(const QString& message) {
+    static const QRegularExpression line(QStringLiteral("^line (\\d+):"));
+    const QRegularExpressionMatch m = line.match(message);
+    return m.hasMatch() ? m.captured(1).toUInt() : 0;
+}
+
+QString dims(const Dim3& d) { return dims_text(d); }
+
+}  // namespace
+
 EditorActions::EditorActions(MainWindow* window, JobRunner* jobs)
-    : QObject(window), window_(window), jobs_(jobs), store_(new KernelStore(QString(), this)) {
+    : QObject(window),
+      window_(window),
+      jobs_(jobs),
+      store_(new KernelStore(QString(), this)),
+      runner_(std::make_unique<JobRunner>()) {
     new_ = new QAction(tr("&New Kernel"), this);
     new_->setObjectName(QStringLiteral("newKernelAction"));
     new_->setToolTip(tr("Start a kernel of your own from the lecture's kernel of the current family"));
@@ -40,9 +64,12 @@ EditorActions::EditorActions(MainWindow* window, JobRunner* jobs)
     connect(new_, &QAction::triggered, this, [this] { newKernel(); });
     connect(open_, &QAction::triggered, this, &EditorActions::openKernelDialog);
     connect(save_, &QAction::triggered, this, [this] { saveKernel(); });
+    connect(run_, &QAction::triggered, this, &EditorActions::compileAndRun);
+    connect(stop_, &QAction::triggered, this, &EditorActions::stop);
 }
 
-EditorActions::~EditorActions() = default;
+// The worker first: a run still going is asked to stop (its child process is ended) and joined.
+EditorActions::~EditorActions() { runner_.reset(); }
 
 void EditorActions::addToFileMenu(QMenu* file_menu) {
     file_menu->addAction(new_);
@@ -70,6 +97,7 @@ void EditorActions::createDock() {
     connect(panel_, &KernelEditorPanel::message, this, &EditorActions::message);
     connect(panel_, &KernelEditorPanel::runRequested, run_, &QAction::trigger);
     connect(panel_, &KernelEditorPanel::stopRequested, stop_, &QAction::trigger);
+    connect(panel_, &KernelEditorPanel::elementChosen, this, &EditorActions::showElement);
     panel_->restore();
     // First opened with nothing to show: the current family's lecture kernel, ready to edit.
     connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
@@ -135,6 +163,126 @@ bool EditorActions::saveKernel() {
     if (panel_->save(&error)) return true;
     emit failed(error);
     return false;
+}
+
+}  // namespace cvz
+
+namespace cvz {
+
+void EditorActions::showElement(quint64 index) {
+    if (KernelPage* page = window_->currentPage()) page->showOutputElement(index);
+}
+
+bool EditorActions::running() const { return panel_ && panel_->isRunning(); }
+
+void EditorActions::stop() {
+    if (!running()) return;
+    ticket_.cancel();
+    panel_->setRunning(true, tr("Stopping\u2026"));
+}
+
+void EditorActions::compileAndRun() {
+    if (running()) return;
+    showDock();
+    KernelPage* page = window_->currentPage();
+    std::shared_ptr<user::FamilyCall> call(page ? page->userKernelCall() : nullptr);
+    if (!call) {
+        const QString text = tr("The page in front has no input for your kernel yet: open one first.");
+        panel_->addMessage(KernelEditorPanel::Severity::Error, text);
+        emit message(text, true);
+        return;
+    }
+    QString error;
+    if (!panel_->save(&error)) emit message(error, true);  // the run goes on with the text shown (autosaved)
+
+    const KernelFamily family = window_->launchPanel()->family();
+    UserRunRequest request;
+    request.source = panel_->source();
+    request.backend = window_->backendChoice();
+    request.writers = true;
+    // The block the launch panel set for this kernel, once it is the variant chosen there; else the
+    // family's default for the kernel's form (256, or 16x16).
+    const LaunchChoice chosen = window_->launchPanel()->choice();
+    if (const UserVariantPtr v = user_variant(chosen.ref); v && v->source.name == request.source.name)
+        request.block = launched_block(chosen);
+
+    panel_->clearMessages();
+    panel_->setRunning(true, tr("Compiling and running %1\u2026").arg(QString::fromStdString(request.source.name)));
+    run_->setEnabled(false);
+    stop_->setEnabled(true);
+    ticket_ = runner_->submit(QStringLiteral("user-kernel"), this, [this, call, request, family](JobControl& control) mutable {
+        request.cancel = &control.cancelToken();
+        auto result = std::make_shared<UserRunResult>(run_user_kernel(*call, request));
+        // Texts made here, where the problem is: which element, where it is, who wrote it.
+        QStringList differences;
+        const std::size_t out = call->output_arg();
+        const std::string buffer = out < result->signature.params.size() ? result->signature.params[out].name : "out";
+        for (const user::Difference& d : result->comparison.listed)
+            differences << QString::fromStdString(
+                user::difference_text(d, buffer, call->where(d.index), result->grid, result->block));
+        return JobRunner::Continuation([this, family, result, differences] { finishRun(family, *result, differences); });
+    });
+}
+
+void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const QStringList& differences) {
+    using Severity = KernelEditorPanel::Severity;
+    panel_->setRunning(false);
+    run_->setEnabled(true);
+    stop_->setEnabled(false);
+    panel_->showDiagnostics(r.diagnostics);
+    const QString name = QString::fromStdString(r.signature.name.empty() ? panel_->kernelName().toStdString() : r.signature.name);
+    const QString status = QString::fromStdString(r.status.message());
+
+    if (r.stage == UserRunStage::Compile) {
+        const auto errors = std::count_if(r.diagnostics.begin(), r.diagnostics.end(), [](const user::Diagnostic& d) { return d.error; });
+        emit message(tr("%1 did not compile: %n error(s), marked in the editor", nullptr, int(errors)).arg(name), true);
+        emit runFinished(false);
+        return;
+    }
+    if (!r.ok()) {
+        if (r.fault != user::Fault::None) {
+            panel_->addMessage(Severity::Fault, fault_heading(r.fault) + QLatin1Char(':'));
+            panel_->showFault(fault_line(status), status);
+            emit message(tr("%1: %2").arg(name, status), true);
+        } else {
+            // Before the compile (which kernel, its form, the launch) or the backend.
+            panel_->addMessage(Severity::Error, status);
+            emit message(status, true);
+        }
+        emit runFinished(false);
+        return;
+    }
+
+    panel_->addMessage(Severity::Info, tr("%1 ran on %2: grid %3, block %4, %5 ms (compiled in %6 s)")
+                                           .arg(name, r.backend, dims(r.grid), dims(r.block))
+                                           .arg(r.run_ms, 0, 'f', 3)
+                                           .arg(r.compile_s, 0, 'f', 2));
+    QString summary = QString::fromStdString(user::comparison_summary(r.comparison));
+    if (!summary.isEmpty()) summary[0] = summary[0].toUpper();
+    panel_->addMessage(r.comparison.matches() ? Severity::Info : Severity::Difference, summary);
+    for (int i = 0; i < differences.size() && i < int(r.comparison.listed.size()); ++i)
+        panel_->addDifference(differences[i], r.comparison.listed[std::size_t(i)].index);
+
+    // The kernel becomes a variant of the family, chosen in the launch panel.
+    UserVariant variant;
+    variant.name = r.signature.name;
+    variant.source = panel_->source();
+    variant.signature = r.signature;
+    variant.form = r.form;
+    variant.one_d = r.one_d;
+    variant.barriers = r.barriers;
+    variant.resources = r.resources;
+    const UserVariantPtr registered = register_user_variant(family, std::move(variant));
+    if (!registered) {
+        panel_->addMessage(Severity::Warning, tr("Too many kernels of yours in this family: %1 is not listed").arg(name));
+    } else if (window_->launchPanel()->family() == family) {
+        window_->launchPanel()->refreshKernels();
+        window_->launchPanel()->chooseKernel(QString::fromStdString(registered->title()));
+    }
+    // The first difference marked on the output (the others by a click in the list).
+    if (!r.comparison.listed.empty()) showElement(r.comparison.listed.front().index);
+    emit message(tr("%1 ran: %2").arg(name, summary), !r.comparison.matches());
+    emit runFinished(true);
 }
 
 }  // namespace cvz

@@ -1,6 +1,12 @@
 #pragma once
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "app/jobs/job_ticket.h"
+#include "kernels/core/kernel_variant.h"
 
 class QAction;
 class QDockWidget;
@@ -12,6 +18,7 @@ class JobRunner;
 class KernelEditorPanel;
 class KernelStore;
 class MainWindow;
+struct UserRunResult;
 
 // The kernel editor in the window (issue 27): its dock (KernelEditorPanel, under the pages, tabbed with
 // the Source view) and its actions: File > New Kernel (the current family's lecture kernel, from
@@ -41,13 +48,26 @@ public:
     bool newKernel();
     bool openKernel(const QString& path);  // false: the message says why
     bool saveKernel();
+    // Compiles the kernel and runs it over the page in front's input, on the editor's own worker (a
+    // kernel stopped only by its time limit never delays the pages' runs); runFinished() follows. The
+    // compile's messages are marked in the editor, a fault at its line, the comparison with the
+    // family's reference listed (each differing element with the thread that wrote it), and a kernel
+    // that ran becomes the family's variant "yours: NAME", chosen in the launch panel.
+    void compileAndRun();
+    void stop();  // the compile or the run in progress, as Stop does
+    bool running() const;
+    JobRunner* runner() const { return runner_.get(); }
 
 signals:
     void message(const QString& text, bool error);
     void failed(const QString& text);  // worth a message box
+    void runFinished(bool ran);        // a Compile and Run ended: true when the kernel ran to its end
 
 private:
     void openKernelDialog();
+    // On the GUI thread, with the run's outcome and the texts the worker made of it.
+    void finishRun(KernelFamily family, const UserRunResult& result, const QStringList& differences);
+    void showElement(quint64 index);  // on the page in front
 
     MainWindow* window_;
     JobRunner* jobs_;
@@ -59,6 +79,8 @@ private:
     QAction* save_ = nullptr;
     QAction* run_ = nullptr;
     QAction* stop_ = nullptr;
+    std::unique_ptr<JobRunner> runner_;
+    JobTicket ticket_;
 };
 
 }  // namespace cvz

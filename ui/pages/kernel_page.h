@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/jobs/backend_choice.h"
+#include "app/family/launch_choice.h"
 #include "app/models/device_profile.h"
 #include "kernels/user/user_call.h"
 
@@ -148,6 +149,10 @@ protected:
     void keep(const QMetaObject::Connection& connection) { connections_.append(connection); }
     const PageDocks& docks() const { return docks_; }
     void setStatus(const QString& text, bool error = false);
+    // A user kernel's choice ("yours: NAME", issue 27) as the family's first built-in of the same block
+    // rule with the same block: what the page's plan, overlay and occupancy model while the session
+    // runs the user's kernel (its session's setUserKernel). The choice itself when it is a built-in's.
+    static LaunchChoice builtinStandIn(const LaunchChoice& choice);
 
 private:
     PageDocks docks_;

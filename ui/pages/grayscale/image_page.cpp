@@ -427,7 +427,7 @@ void ImagePage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Grayscale);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(grayscale_choice(session_->shape()));
+        d.launch->setChoice(shownChoice());
     }
     d.launch->setExtraControls(launch_extras_);
     keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &ImagePage::onLaunchChosen));
@@ -458,8 +458,20 @@ void ImagePage::onUnbind() {
 
 ImagePage::~ImagePage() { delete launch_extras_; }
 
+// The session's launch as the launch panel lists it: the user's kernel while it runs one.
+LaunchChoice ImagePage::shownChoice() const {
+    const LaunchChoice built_in = grayscale_choice(session_->shape());
+    return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
+}
+
 void ImagePage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Grayscale) return;
+    // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
+    session_->setUserKernel(choice.ref);
+    if (is_user_ref(choice.ref)) {
+        session_->setShape(grayscale_shape(builtinStandIn(choice)));
+        return;
+    }
     // A layout the variant does not read gives way to the first it does.
     const KernelInfo* info = choice.info();
     if (info && !info->layouts.empty() && !reads(*info, session_->layout()))
@@ -553,7 +565,7 @@ void ImagePage::showShape() {
     showLayout();
     if (!isBound()) return;
     const QSignalBlocker block(docks().launch);
-    docks().launch->setChoice(grayscale_choice(session_->shape()));
+    docks().launch->setChoice(shownChoice());
     docks().occupancy->setBlock(grayscale_block_resources(session_->shape()));
 }
 

@@ -839,7 +839,7 @@ void MatmulPage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Matmul);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(matmul_choice(session_->launch()));
+        d.launch->setChoice(shownChoice());
     }
     d.launch->setExtraControls(launch_extras_);
     keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &MatmulPage::onLaunchChosen));
@@ -864,7 +864,15 @@ MatmulPage::~MatmulPage() { delete launch_extras_; }
 
 void MatmulPage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Matmul) return;
-    session_->setLaunch(matmul_launch(choice, session_->launch()));
+    // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
+    session_->setUserKernel(choice.ref);
+    session_->setLaunch(matmul_launch(builtinStandIn(choice), session_->launch()));
+}
+
+// The session's launch as the launch panel lists it: the user's kernel while it runs one.
+LaunchChoice MatmulPage::shownChoice() const {
+    const LaunchChoice built_in = matmul_choice(session_->launch());
+    return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
 }
 
 void MatmulPage::buildLaunchExtras() {
@@ -905,7 +913,7 @@ void MatmulPage::showDocks() {
     const MatmulPhaseModel& model = session_->model();
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(matmul_choice(l));
+        d.launch->setChoice(shownChoice());
     }
     showBarrier();
     if (model.valid()) {
