@@ -235,14 +235,15 @@ void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const
 
     if (r.stage == UserRunStage::Compile) {
         const auto errors = std::count_if(r.diagnostics.begin(), r.diagnostics.end(), [](const user::Diagnostic& d) { return d.error; });
-        emit message(tr("%1 did not compile: %n error(s), marked in the editor", nullptr, int(errors)).arg(name), true);
+        emit message(errors == 1 ? tr("%1 did not compile: 1 error, marked in the editor").arg(name)
+                                 : tr("%1 did not compile: %2 errors, marked in the editor").arg(name).arg(errors),
+                     true);
         emit runFinished(false);
         return;
     }
     if (!r.ok()) {
         if (r.fault != user::Fault::None) {
-            panel_->addMessage(Severity::Fault, fault_heading(r.fault) + QLatin1Char(':'));
-            panel_->showFault(fault_line(status), status);
+            panel_->showFault(fault_line(status), status, fault_heading(r.fault));
             emit message(tr("%1: %2").arg(name, status), true);
         } else {
             // Before the compile (which kernel, its form, the launch) or the backend.

@@ -78,7 +78,7 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     kernels_->setObjectName(QStringLiteral("savedKernels"));
     kernels_->setToolTip(tr("Your kernels, kept in %1").arg(QDir::toNativeSeparators(store_->folder())));
     kernels_->setMinimumWidth(90);
-    auto* right = new QSplitter(Qt::Vertical, split_);
+    auto* right = code_split_ = new QSplitter(Qt::Vertical, split_);
     right->setChildrenCollapsible(false);
     editor_ = new KernelEditor(right);
     editor_->setObjectName(QStringLiteral("kernelEditor"));
@@ -88,7 +88,8 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     messages_->setWordWrap(true);
     messages_->setMinimumHeight(2 * messages_->fontMetrics().height() + 6);
     messages_->hide();  // until there is something to say: the code has the height
-    right->setStretchFactor(0, 4);
+    // The code first; the messages (a run's differences are a dozen lines) a third when there are some.
+    right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 1);
     split_->setStretchFactor(0, 0);
     split_->setStretchFactor(1, 1);
@@ -265,9 +266,9 @@ void KernelEditorPanel::showDiagnostics(const std::vector<user::Diagnostic>& dia
     if (first_error != diagnostics.end()) editor_->goToLine(int(first_error->line), int(first_error->column));
 }
 
-void KernelEditorPanel::showFault(unsigned line, const QString& message) {
+void KernelEditorPanel::showFault(unsigned line, const QString& message, const QString& heading) {
     editor_->showFault(line, message);
-    addMessage(Severity::Fault, message, line);
+    addMessage(Severity::Fault, heading.isEmpty() ? message : heading + QStringLiteral(": ") + message, line);
 }
 
 void KernelEditorPanel::addMessage(Severity severity, const QString& text, unsigned line, unsigned column) {
@@ -279,6 +280,16 @@ void KernelEditorPanel::addMessage(Severity severity, const QString& text, unsig
         item->setData(kLineRole, line);
         item->setData(kColumnRole, column);
     }
+    fitMessages();
+}
+
+void KernelEditorPanel::fitMessages() {
+    const int total = code_split_->height();
+    if (total <= 0) return;
+    int rows = 0;
+    for (int i = 0; i < messages_->count() && i < 8; ++i) rows += qMax(1, messages_->sizeHintForRow(i));
+    const int wanted = qBound(messages_->minimumHeight(), rows + 2 * messages_->frameWidth() + 4, total / 2);
+    code_split_->setSizes({total - wanted, wanted});
 }
 
 void KernelEditorPanel::addDifference(const QString& text, quint64 index) {

@@ -62,7 +62,8 @@ public:
     // The results of a compile and run, shown in the editor (marks) and the message list.
     void clearMessages();
     void showDiagnostics(const std::vector<user::Diagnostic>& diagnostics);
-    void showFault(unsigned line, const QString& message);
+    // `heading` ("out of bounds") starts the list's line, not the annotation.
+    void showFault(unsigned line, const QString& message, const QString& heading = QString());
     // A line of the list; `line` > 0 makes a click go to that line of the kernel.
     void addMessage(Severity severity, const QString& text, unsigned line = 0, unsigned column = 0);
     // An output element that differs from the reference: a click on it emits elementChosen(index).
@@ -86,6 +87,7 @@ private:
     void updateTitle();
     void onEdited();
     void onMessageClicked(QListWidgetItem* item);
+    void fitMessages();  // the list as tall as its lines, up to half the height: the code keeps the rest
 
     KernelStore* store_;
     KernelEditor* editor_ = nullptr;
@@ -97,6 +99,7 @@ private:
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
     QSplitter* split_ = nullptr;
+    QSplitter* code_split_ = nullptr;  // the code over the messages
     QTimer* autosave_ = nullptr;
     QString file_;
     bool loading_ = false;  // setText: not an edit
