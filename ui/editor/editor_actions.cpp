@@ -20,6 +20,7 @@
 #include "ui/editor/kernel_store.h"
 #include "ui/editor/lecture_kernels.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/windows/dock_scroll_area.h"
 #include "ui/windows/main_window.h"
 
 namespace cvz {
@@ -88,11 +89,31 @@ void EditorActions::createDock() {
     panel_->setObjectName(QStringLiteral("kernelEditorPanel"));
     dock_ = new QDockWidget(tr("Kernel Editor"), window_);
     dock_->setObjectName(QStringLiteral("kernelEditorDock"));
-    dock_->setWidget(panel_);
+    // Scrolls when short, as every dock: no combination of open panels makes the window taller than the screen.
+    dock_->setWidget(new DockScrollArea(panel_, window_));
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
-    // Under the pages with the Source view: the code wants the window's width.
-    if (QDockWidget* source = window_->dock(PageDocks::Source)) window_->tabifyDockWidget(source, dock_);
     dock_->hide();
+    // Under the pages, a tab beside the Source view: the code wants the window's width, and the two
+    // stacked would take the page's height. Made whenever both are open (tabbing a dock with a hidden
+    // one does not last).
+    if (QDockWidget* source = window_->dock(PageDocks::Source)) {
+        // Only on opening: closing also comes while the window is being destroyed.
+        // After the show event that toggled the action: tabifying inside it does not take.
+        // The one opened last stays in front.
+        auto tab = [this, source](QDockWidget* opened) {
+            QTimer::singleShot(0, this, [this, source, opened] {
+                if (dock_->isHidden() || source->isHidden()) return;
+                if (!window_->tabifiedDockWidgets(dock_).contains(source)) window_->tabifyDockWidget(source, dock_);
+                opened->raise();
+            });
+        };
+        connect(dock_->toggleViewAction(), &QAction::toggled, this, [this, tab](bool open) {
+            if (open) tab(dock_);
+        });
+        connect(source->toggleViewAction(), &QAction::toggled, this, [source, tab](bool open) {
+            if (open) tab(source);
+        });
+    }
     if (QMenu* panels = window_->panelsMenu()) panels->addAction(dock_->toggleViewAction());
     connect(panel_, &KernelEditorPanel::message, this, &EditorActions::message);
     connect(panel_, &KernelEditorPanel::runRequested, run_, &QAction::trigger);

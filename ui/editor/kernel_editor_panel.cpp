@@ -78,11 +78,14 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     kernels_->setObjectName(QStringLiteral("savedKernels"));
     kernels_->setToolTip(tr("Your kernels, kept in %1").arg(QDir::toNativeSeparators(store_->folder())));
     kernels_->setMinimumWidth(90);
+    // Short when the window is: the dock shares the bottom area with the Source view and the
+    // Execution bar, and must never make the window taller than the screen.
+    kernels_->setMinimumHeight(2 * kernels_->fontMetrics().height());
     auto* right = code_split_ = new QSplitter(Qt::Vertical, split_);
     right->setChildrenCollapsible(false);
     editor_ = new KernelEditor(right);
     editor_->setObjectName(QStringLiteral("kernelEditor"));
-    editor_->setMinimumHeight(4 * editor_->fontMetrics().height());
+    editor_->setMinimumHeight(3 * editor_->fontMetrics().height());
     messages_ = new QListWidget(right);
     messages_->setObjectName(QStringLiteral("kernelMessages"));
     messages_->setWordWrap(true);

@@ -579,8 +579,9 @@ void MainWindow::shareBottomDocks() {
 QStringList MainWindow::panelNames() {
     return {QStringLiteral("launch"), QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
             QStringLiteral("sms"),    QStringLiteral("memory"),   QStringLiteral("source"),    QStringLiteral("schedule"),
-            QStringLiteral("timeline"), QStringLiteral("sweep"),  QStringLiteral("ladder"),    QStringLiteral("editor")};
-    // schedule before the timeline it is tabbed with: the controls in front
+            QStringLiteral("timeline"), QStringLiteral("sweep"),  QStringLiteral("ladder")};  // schedule before the
+                                                                                             // timeline it is tabbed with:
+                                                                                             // the controls in front
 }
 
 QString MainWindow::showPanels(const QStringList& names) {
@@ -609,8 +610,6 @@ QString MainWindow::showPanels(const QStringList& names) {
             openSweep();
         } else if (name == QLatin1String("ladder")) {
             openLadder();
-        } else if (name == QLatin1String("editor")) {
-            editor_->showDock();
         }
     }
     QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles
