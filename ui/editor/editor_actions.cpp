@@ -92,6 +92,8 @@ void EditorActions::createDock() {
     // Scrolls when short, as every dock: no combination of open panels makes the window taller than the screen.
     dock_->setWidget(new DockScrollArea(panel_, window_));
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
+    // In the Source view's place, above the Execution bar (not beside it).
+    if (QDockWidget* source = window_->dock(PageDocks::Source)) window_->tabifyDockWidget(source, dock_);
     dock_->hide();
     // Under the pages, a tab beside the Source view: the code wants the window's width, and the two
     // stacked would take the page's height. Made whenever both are open (tabbing a dock with a hidden
@@ -279,9 +281,10 @@ void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const
                                            .arg(name, r.backend, dims(r.grid), dims(r.block))
                                            .arg(r.run_ms, 0, 'f', 3)
                                            .arg(r.compile_s, 0, 'f', 2));
-    QString summary = QString::fromStdString(user::comparison_summary(r.comparison));
-    if (!summary.isEmpty()) summary[0] = summary[0].toUpper();
-    panel_->addMessage(r.comparison.matches() ? Severity::Info : Severity::Difference, summary);
+    const QString summary = QString::fromStdString(user::comparison_summary(r.comparison));
+    QString sentence = summary;
+    if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
+    panel_->addMessage(r.comparison.matches() ? Severity::Info : Severity::Difference, sentence);
     for (int i = 0; i < differences.size() && i < int(r.comparison.listed.size()); ++i)
         panel_->addDifference(differences[i], r.comparison.listed[std::size_t(i)].index);
 
