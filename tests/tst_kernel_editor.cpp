@@ -21,6 +21,8 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
+#include "app/matmul/matmul_session.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
 #include "tests/support/main_window_fixtures.h"
@@ -72,6 +74,7 @@ private slots:
     void bounds_fault_marked_in_window();
     void lecture_kernel_runs_and_becomes_variant();
     void stop_ends_an_endless_kernel();
+    void matmul_kernel_on_its_page();
 
 private:
     QTemporaryDir dir_;
@@ -426,6 +429,41 @@ void TestKernelEditor::stop_ends_an_endless_kernel() {
     const QString all = messages(panel).join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("cancel"), Qt::CaseInsensitive) && !all.contains(QStringLiteral("time limit")), qPrintable(all));
     QVERIFY(editor->runAction()->isEnabled() && !editor->stopAction()->isEnabled());
+}
+
+// Another family, through the same code: the matrices page's lecture kernel (2-D form, floats) matches
+// its reference and is listed there; a transposed index is listed element by element with its writer.
+void TestKernelEditor::matmul_kernel_on_its_page() {
+    MainWindow w(raster_);
+    QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
+    auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
+    backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+    w.tabs()->setCurrentWidget(w.matmulPage());
+    QVERIFY(QTest::qWaitFor([&] { return w.matmulPage()->session()->a() && !w.jobs()->busy(); }, kTimeoutMs));
+    EditorActions* editor = w.editorActions();
+    QVERIFY(editor->newKernel());
+    KernelEditorPanel* panel = editor->panel();
+    QCOMPARE(panel->kernelName(), QStringLiteral("matmul"));
+    const QString lecture = panel->editor()->text();
+    QVERIFY2(run_text(w, lecture), qPrintable(messages(panel).join(QLatin1Char('\n'))));
+    QString all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("\nMatches the reference (within 1e-05 relative)")), qPrintable(all));
+    const QString title = QStringLiteral("yours: matmul_k");
+    QVERIFY(QTest::qWaitFor([&] { return w.launchPanel()->kernelBox()->currentText() == title; }, kTimeoutMs));
+
+    QString wrong = lecture;
+    wrong.replace(QStringLiteral("n[i*w+c]"), QStringLiteral("n[c*k+i]"));  // B read as if transposed
+    QVERIFY(run_text(w, wrong));
+    all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("elements differ from the reference")) && all.contains(QStringLiteral("written by thread (")),
+             qPrintable(all));
+    // The first difference is the element selected on the page.
+    const QRegularExpressionMatch first = QRegularExpression(QStringLiteral("\\n\\w+\\[(\\d+)\\]")).match(all);
+    QVERIFY2(first.hasMatch(), qPrintable(all));
+    const quint64 index = first.captured(1).toULongLong();
+    const quint64 cols = w.matmulPage()->session()->b()->cols;
+    QCOMPARE(w.matmulPage()->session()->selectedRow(), int(index / cols));
+    QCOMPARE(w.matmulPage()->session()->selectedCol(), int(index % cols));
 }
 
 QTEST_MAIN(TestKernelEditor)
