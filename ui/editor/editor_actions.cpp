@@ -15,6 +15,7 @@
 #include "app/user/launch_dims.h"
 #include "app/user/user_run.h"
 #include "app/user/user_variants.h"
+#include "kernels/user/source_scan.h"
 #include "ui/editor/kernel_editor.h"
 #include "ui/editor/kernel_editor_panel.h"
 #include "ui/editor/kernel_store.h"
@@ -235,6 +236,15 @@ void EditorActions::compileAndRun() {
     stop_->setEnabled(true);
     ticket_ = runner_->submit(QStringLiteral("user-kernel"), this, [this, call, request, family](JobControl& control) mutable {
         request.cancel = &control.cancelToken();
+        // A file of several kernels (helpers, or a naive and a tiled version): the first that fits one of
+        // the family's forms, as the CLI's --kernel-name would name it.
+        const std::vector<user::KernelSignature> kernels = user::find_kernels(request.source);
+        if (kernels.size() > 1)
+            for (const user::KernelSignature& k : kernels)
+                if (user::pick_form(k, call->forms()).form) {
+                    request.kernel_name = k.name;
+                    break;
+                }
         auto result = std::make_shared<UserRunResult>(run_user_kernel(*call, request));
         // Texts made here, where the problem is: which element, where it is, who wrote it.
         QStringList differences;
