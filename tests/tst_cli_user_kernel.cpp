@@ -6,7 +6,9 @@
 // with several kernels, --grid, and the options' usage errors.
 #include <QtTest>
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -383,6 +385,26 @@ private slots:
         QCOMPARE(help.code, 0);
         QVERIFY(help.out.contains("--kernel-file") && help.out.contains("(float* m, float* n, float* out, int h, int w, int k)"));
         QVERIFY(!QFile::exists(dir.filePath("o.png")));
+    }
+
+    // A kernel file that is no kernel: a message naming the file, exit 1, OUT not written.
+    void bad_kernel_files() {
+        QTemporaryDir dir;
+        const QString in = write_image(dir, 5, 3);
+        const QString empty = write_text(dir, "empty.cu", "// nothing here\n");
+        const QString binary = write_text(dir, "binary.cu", QByteArray("ab\0cd", 5));
+        QVERIFY(QDir(dir.path()).mkdir("folder.cu"));
+        const struct { QString file; const char* says; } cases[] = {
+            {empty, "no __global__ function"},
+            {binary, "not a text file"},
+            {dir.filePath("folder.cu"), "directory"},
+        };
+        for (const auto& c : cases) {
+            const CliRun run = run_cli({"grayscale", in, dir.filePath("o.png"), "--kernel-file", c.file, "--backend", "cpu"});
+            QCOMPARE(run.code, 1);
+            QVERIFY2(run.err.contains(QFileInfo(c.file).fileName()) && run.err.contains(c.says), qPrintable(describe(run)));
+            QVERIFY(!QFile::exists(dir.filePath("o.png")));
+        }
     }
 
     void schedule_of_a_user_kernel() {

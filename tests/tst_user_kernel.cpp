@@ -5,6 +5,7 @@
 // message while this process lives on. No GPU, no wall clock: limits are asserted by their Fault only.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -27,6 +28,15 @@
 
 using namespace cvz;
 using namespace cvz::user;
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CVZ_TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef CVZ_TEST_UNDER_TSAN
+#define CVZ_TEST_UNDER_TSAN 0
+#endif
 
 Q_DECLARE_METATYPE(cvz::Dim3)
 
@@ -109,11 +119,13 @@ EmulatedRunOptions serial() {
 class TestUserKernel : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void signatures_as_the_lecture_writes_them();
     void several_kernels_need_a_name();
     void a_signature_that_fits_no_form();
     void code_in_comments_and_strings_is_not_a_kernel();
     void compile_error_at_the_users_line();
+    void cancelled_compile();
     void large_local_array_is_refused();
     void lecture_grayscale_1d_data();
     void lecture_grayscale_1d();
@@ -124,6 +136,9 @@ private slots:
     void lecture_matmul_tiled_data();
     void lecture_matmul_tiled();
     void lecture_convolution();
+    void the_lecture_math_works();
+    void lines_survive_the_shared_rewrite();
+    void undefined_function_is_named();
     void metrics_equal_builtin_gray_2d();
     void metrics_equal_builtin_matmul_naive();
     void metrics_equal_builtin_matmul_tiled();
@@ -146,6 +161,14 @@ private slots:
     void damaged_trace_is_a_message();
     void child_process_ends();
 };
+
+void TestUserKernel::initTestCase() {
+    // The runner is built with this test, except in a ThreadSanitizer build, which cannot have it.
+#if defined(__SANITIZE_THREAD__) || CVZ_TEST_UNDER_TSAN
+    QSKIP("cudaviz-kernel-runner is not built under ThreadSanitizer (its runtime owns the __tsan_ entry points)");
+#endif
+    QVERIFY2(!kernel_runner_path().empty(), "cudaviz-kernel-runner not found");
+}
 
 void TestUserKernel::signatures_as_the_lecture_writes_them() {
     const SourceFile f{"k.cu",
@@ -237,6 +260,16 @@ void TestUserKernel::compile_error_at_the_users_line() {
     QVERIFY2(format(d).rfind("broken.cu:3:23: error: ", 0) == 0, format(d).c_str());
     QVERIFY2(d.message.find("'y'") != std::string::npos || d.message.find("\xe2\x80\x98y\xe2\x80\x99") != std::string::npos,
              d.message.c_str());
+}
+
+void TestUserKernel::cancelled_compile() {
+    const SourceFile f{"k.cu", lecture_kernel("matmul.cu")};
+    CancelToken cancel;
+    cancel.request();
+    CompileOutput out;
+    QVERIFY(!EmulatedKernel::compile(f, find_kernels(f).at(0), &out, &cancel).valid());
+    QVERIFY(!out.ok);
+    QCOMPARE(out.diagnostics.back().message, std::string("the compile was cancelled"));
 }
 
 void TestUserKernel::large_local_array_is_refused() {
@@ -413,6 +446,75 @@ void TestUserKernel::lecture_convolution() {
     }
 }
 
+void TestUserKernel::the_lecture_math_works() {
+    // float and double, fmaf, sqrtf, min/max, integer ops, a __device__ helper, a CUDA header, and two
+    // __shared__ arrays in one declaration over two lines.
+    const EmulatedKernel k = compile("math.cu",
+                                     "#include <cuda_runtime.h>\n"
+                                     "__device__ float helper(float a, int b) { return fmaf(a, (float)b, 0.5f); }\n"
+                                     "__global__ void k(float* m, float* n, float* out, int h, int w, int k) {\n"
+                                     "    __shared__ int a[32],\n"
+                                     "                   b[32];\n"
+                                     "    int t = threadIdx.x, i = blockIdx.x*blockDim.x + t;\n"
+                                     "    a[t] = (i * 7) % 5 + (i << 2) - (i & 3) + i / 3;\n"
+                                     "    b[t] = max(i - 40, 0) + min(i, 9);\n"
+                                     "    __syncthreads();\n"
+                                     "    if (i < h) {\n"
+                                     "        double d = 0.5 * m[i] + n[i];\n"
+                                     "        out[i] = sqrtf(fabsf(m[i])) + helper(n[i], a[31 - t]) + (float)d + b[t] + max(m[i], 0.f);\n"
+                                     "    }\n"
+                                     "}\n");
+    QVERIFY(k.valid());
+    const int n = 77;
+    const std::vector<float> m = random_floats(n, 4), nn = random_floats(n, 5);
+    std::vector<float> out(n), expected(n);
+    for (int i = 0; i < n; ++i) {
+        const int t = i % 32, j = i - t + 31 - t;  // the thread whose a[] this one reads
+        const int a = (j * 7) % 5 + (j << 2) - (j & 3) + j / 3, b = std::max(i - 40, 0) + std::min(i, 9);
+        const double d = 0.5 * m[i] + nn[i];
+        expected[i] = std::sqrt(std::fabs(m[i])) + std::fmaf(nn[i], float(a), 0.5f) + float(d) + float(b) + std::max(m[i], 0.f);
+    }
+    UserLaunch launch;
+    launch.block = Dim3{32, 1, 1};
+    launch.grid = Dim3{3, 1, 1};
+    launch.args = {buffer("m", const_cast<float*>(m.data()), n * 4, 4, false), buffer("n", const_cast<float*>(nn.data()), n * 4, 4, false),
+                   buffer("out", out.data(), n * 4, 4, true), integer("h", n), integer("w", 1), integer("k", 1)};
+    const EmulatedRunResult r = run_emulated(k, launch, {});
+    QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
+    QVERIFY(std::memcmp(out.data(), expected.data(), n * 4) == 0);
+}
+
+void TestUserKernel::lines_survive_the_shared_rewrite() {
+    // The tiled kernel with an error after its __shared__ declarations: reported at its own line.
+    std::string text = lecture_kernel("matmul_tiled.cu");
+    const std::string line = "        __syncthreads();\n";
+    const std::size_t at = text.find(line);
+    QVERIFY(at != std::string::npos);
+    text.replace(at, line.size(), "        __syncthreads(;\n");
+    const int expected_line = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    const SourceFile f{"tiled.cu", text};
+    CompileOutput out;
+    QVERIFY(!EmulatedKernel::compile(f, find_kernels(f).at(0), &out).valid());
+    QVERIFY(!out.diagnostics.empty());
+    QCOMPARE(out.diagnostics.front().line, unsigned(expected_line));
+    QCOMPARE(out.diagnostics.front().file, std::string("tiled.cu"));
+}
+
+void TestUserKernel::undefined_function_is_named() {
+    const EmulatedKernel k = compile("undef.cu",
+                                     "__device__ int helper(int x);\n"
+                                     "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                                     "    out[0] = helper(x[0]);\n"
+                                     "}\n");
+    QVERIFY(k.valid());  // a declaration compiles: the missing body shows when the kernel is loaded
+    std::vector<std::uint8_t> x(1), out(1);
+    UserLaunch launch;
+    launch.args = {buffer("x", x.data(), 1, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)};
+    const EmulatedRunResult r = run_emulated(k, launch, {});
+    QCOMPARE(r.fault, Fault::Crashed);
+    QVERIFY2(r.message.find("helper(int)") != std::string::npos, r.message.c_str());
+}
+
 void TestUserKernel::metrics_equal_builtin_gray_2d() {
     const unsigned width = 97, height = 61;
     const Dim3 block{16, 8, 1};
@@ -544,11 +646,17 @@ void TestUserKernel::dynamic_shared_memory() {
     launch.grid = Dim3{3, 1, 1};
     launch.args = {buffer("in", in.data(), n * 4, 4, false), buffer("unused", unused.data(), 4, 4, false),
                    buffer("out", out.data(), n * 4, 4, true), integer("h", 1), integer("w", 1), integer("k", n)};
-    EmulatedRunOptions o;
+    EmulatedRunOptions o = serial();
     o.dynamic_shared_bytes = 32 * 4;
     const EmulatedRunResult r = run_emulated(k, launch, o);
     QVERIFY2(r.ok(), r.message.c_str());
     for (int i = 0; i < n; ++i) QCOMPARE(out[i], float((i / 32) * 32 + 31 - i % 32));
+    // Too few dynamic bytes: thread 8 is the first past the end of 8 floats.
+    o.dynamic_shared_bytes = 8 * 4;
+    const EmulatedRunResult short_shared = run_emulated(k, launch, o);
+    QCOMPARE(short_shared.fault, Fault::Bounds);
+    QCOMPARE(short_shared.message, std::string("line 4: thread (0, 0, 0)/(8, 0, 0) writes shared memory 1 byte past its end "
+                                               "(32 bytes of dynamic shared memory after 48 KiB of static)"));
 }
 
 void TestUserKernel::bounds_past_the_end_is_named() {

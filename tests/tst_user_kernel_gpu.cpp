@@ -16,27 +16,43 @@
 #include <vector>
 
 #include "kernels/core/block_schedule.h"
+#include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/grayscale/grayscale_timing.h"
+#include "kernels/matmul/matmul_cuda.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_timing.h"
+#include "kernels/user/nvrtc_cubin.h"
 #include "kernels/user/nvrtc_log.h"
 #include "kernels/user/nvrtc_program.h"
 #include "kernels/user/user_gpu.h"
+#include "kernels/user/source_scan.h"
 #include "kernels/user/user_gpu_protocol.h"
+#include "kernels/convolution/convolution_reference.h"
 
 using namespace cvz;
 using namespace cvz::user;
 
 namespace {
 
-// The lecture's kernels as a learner pastes them.
-const char* kGray1d = R"(__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {
-    int i = blockIdx.x*blockDim.x + threadIdx.x;
-    if (i<n) out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];
+// The lecture's kernels as the learner pastes them: resources/kernels/*.cu.
+// $CUDAVIZ_KERNELS_DIR overrides the folder where the program runs away from its source tree (the GPU machine).
+std::string lecture(const char* file) {
+    const QString dir = qEnvironmentVariable("CUDAVIZ_KERNELS_DIR", CUDAVIZ_SOURCE_DIR "/resources/kernels");
+    QFile f(dir + "/" + file);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(f.fileName()));
+    return f.readAll().toStdString();
 }
-)";
+
+// The signature as the app reads it (source_scan.h).
+KernelSignature scan(const std::string& text) {
+    const SourceFile file{"kernel.cu", text};
+    KernelSignature sig;
+    const Status s = select_kernel(file, find_kernels(file), "", &sig);
+    if (!s) qFatal("%s", s.message().c_str());
+    return sig;
+}
 
 // A user copy of the built-in gray_2d (interleaved RGB, the same fused multiply-adds).
 const char* kGray2d = R"(// one thread per pixel, 2-D
@@ -52,17 +68,6 @@ __global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, in
 }
 )";
 
-const char* kMatmulK = R"(__global__ void matmul_k(float* m, float* n, float* out, int h, int w, int k) {
-    int r = blockIdx.y*blockDim.y + threadIdx.y;
-    int c = blockIdx.x*blockDim.x + threadIdx.x;
-
-    if (r>=h || c>=w) return;
-    float o = 0;
-    for (int i = 0; i<k; ++i) o += m[r*k+i] * n[i*w+c];
-    out[r*w+c] = o;
-}
-)";
-
 // A user copy of the built-in matmul_naive (explicit fmaf, as the built-in).
 const char* kMatmulNaive = R"(__global__ void matmul_naive(const float* a, const float* b, float* c, int h, int w, int k) {
     int r = blockIdx.y*blockDim.y + threadIdx.y;
@@ -71,40 +76,6 @@ const char* kMatmulNaive = R"(__global__ void matmul_naive(const float* a, const
     float acc = 0.0f;
     for (int i = 0; i < k; ++i) acc = fmaf(a[r*k + i], b[i*w + col], acc);
     c[r*w + col] = acc;
-}
-)";
-
-const char* kMatmulTiled = R"(#define TILE 16
-__global__ void matmul_tiled(float* m, float* n, float* out, int h, int w, int k) {
-    __shared__ float ms[TILE][TILE];
-    __shared__ float ns[TILE][TILE];
-    int tr = threadIdx.y, tc = threadIdx.x;
-    int r = blockIdx.y*TILE + tr, c = blockIdx.x*TILE + tc;
-    float p = 0.0f;
-    for (int ph = 0; ph < (k + TILE - 1)/TILE; ++ph) {
-        int idx = ph*TILE;
-        ms[tr][tc] = (r<h && idx+tc<k) ? m[r*k + idx+tc] : 0.0f;
-        ns[tr][tc] = (c<w && idx+tr<k) ? n[(idx+tr)*w + c] : 0.0f;
-        __syncthreads();
-        for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
-        __syncthreads();
-    }
-    if (r<h && c<w) out[r*w + c] = p;
-}
-)";
-
-const char* kConv = R"(__global__ void conv2d(float* in, float* mask, float* out, int w, int h, int r) {
-    int c = blockIdx.x*blockDim.x + threadIdx.x;
-    int row = blockIdx.y*blockDim.y + threadIdx.y;
-    if (c >= w || row >= h) return;
-    int side = 2*r + 1;
-    float sum = 0.0f;
-    for (int dy = -r; dy <= r; ++dy)
-        for (int dx = -r; dx <= r; ++dx) {
-            int y = row + dy, x = c + dx;
-            if (y >= 0 && y < h && x >= 0 && x < w) sum += in[y*w + x] * mask[(dy + r)*side + dx + r];
-        }
-    out[row*w + c] = sum;
 }
 )";
 
@@ -121,10 +92,6 @@ KernelSignature matmul_sig(const char* name, unsigned line, bool constant_inputs
     const char* in = constant_inputs ? "const float*" : "float*";
     return {name, line, {param(in, "m", ParamKind::FloatPtr), param(in, "n", ParamKind::FloatPtr), param("float*", "out", ParamKind::FloatPtr),
                          param("int", "h", ParamKind::Int), param("int", "w", ParamKind::Int), param("int", "k", ParamKind::Int)}};
-}
-KernelSignature conv_sig() {
-    return {"conv2d", 1, {param("float*", "in", ParamKind::FloatPtr), param("float*", "mask", ParamKind::FloatPtr), param("float*", "out", ParamKind::FloatPtr),
-                          param("int", "w", ParamKind::Int), param("int", "h", ParamKind::Int), param("int", "r", ParamKind::Int)}};
 }
 
 UserArg buffer(const char* name, void* data, std::size_t bytes, std::size_t element, bool writable) {
@@ -165,7 +132,7 @@ std::string all_messages(const GpuCompileOutput& c) {
     return s + c.status.message();
 }
 
-GpuCompileOutput compile_ok(const char* text, const KernelSignature& sig, const char* file = "kernel.cu") {
+GpuCompileOutput compile_ok(const std::string& text, const KernelSignature& sig, const char* file = "kernel.cu") {
     GpuCompileOutput c = compile_for_gpu(SourceFile{file, text}, sig, 90);
     if (!c.compiled()) qWarning("%s", all_messages(c).c_str());
     return c;
@@ -184,7 +151,7 @@ private:
     bool gpu() {
         if (!probed_) {
             probed_ = true;
-            GpuCompileOutput c = compile_for_gpu(SourceFile{"probe.cu", kGray1d}, gray1d_sig(), 0);
+            GpuCompileOutput c = compile_for_gpu(SourceFile{"probe.cu", lecture("grayscale_1d.cu")}, gray1d_sig(), 0);
             if (!c.compiled()) {
                 no_gpu_ = QString::fromStdString("NVRTC: " + all_messages(c));
             } else {
@@ -257,26 +224,26 @@ private slots:
     }
 
     void lecture_kernels_compile_data() {
+        QTest::addColumn<QString>("file");  // under resources/kernels, or "" for `text`
         QTest::addColumn<QString>("text");
-        QTest::addColumn<int>("which");
         QTest::addColumn<QString>("demangled");
         QTest::addColumn<int>("shared");
-        QTest::newRow("gray 1-D") << QString(kGray1d) << 0 << "rgb_to_grayscale_kernel(unsigned char*, unsigned char*, int)" << 0;
-        QTest::newRow("gray 2-D") << QString(kGray2d) << 1 << "gray_2d(unsigned char const*, unsigned char*, int, int)" << 0;
-        QTest::newRow("matmul_k") << QString(kMatmulK) << 2 << "matmul_k(float*, float*, float*, int, int, int)" << 0;
-        QTest::newRow("matmul tiled") << QString(kMatmulTiled) << 3 << "matmul_tiled(float*, float*, float*, int, int, int)" << 2 * 16 * 16 * 4;
-        QTest::newRow("conv") << QString(kConv) << 4 << "conv2d(float*, float*, float*, int, int, int)" << 0;
-        QTest::newRow("matmul naive copy") << QString(kMatmulNaive) << 5 << "matmul_naive(float const*, float const*, float*, int, int, int)" << 0;
+        QTest::newRow("gray 1-D") << "grayscale_1d.cu" << "" << "rgb_to_grayscale_kernel(unsigned char*, unsigned char*, int)" << 0;
+        QTest::newRow("gray 2-D") << "grayscale_2d.cu" << "" << "rgb_to_grayscale_2d(unsigned char*, unsigned char*, int, int)" << 0;
+        QTest::newRow("matmul_k") << "matmul.cu" << "" << "matmul_k(float*, float*, float*, int, int, int)" << 0;
+        QTest::newRow("matmul tiled") << "matmul_tiled.cu" << "" << "matmul_tiled_k(float*, float*, float*, int, int, int)" << 2 * 16 * 16 * 4;
+        QTest::newRow("convolution") << "convolution.cu" << "" << "convolution_k(float*, float*, float*, int, int, int)" << 0;
+        QTest::newRow("gray_2d copy") << "" << QString(kGray2d) << "gray_2d(unsigned char const*, unsigned char*, int, int)" << 0;
+        QTest::newRow("matmul_naive copy") << "" << QString(kMatmulNaive) << "matmul_naive(float const*, float const*, float*, int, int, int)" << 0;
     }
     void lecture_kernels_compile() {
+        QFETCH(QString, file);
         QFETCH(QString, text);
-        QFETCH(int, which);
         QFETCH(QString, demangled);
         QFETCH(int, shared);
-        const KernelSignature sigs[] = {gray1d_sig(), gray2d_sig(), matmul_sig("matmul_k", 1), matmul_sig("matmul_tiled", 2), conv_sig(),
-                                        matmul_sig("matmul_naive", 1, true)};
-        const std::string source = text.toStdString();
-        GpuCompileOutput c = compile_for_gpu(SourceFile{"lecture.cu", source}, sigs[which], 90);
+        const std::string source = file.isEmpty() ? text.toStdString() : lecture(qPrintable(file));
+        const KernelSignature sig = scan(source);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"lecture.cu", source}, sig, 90);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QVERIFY2(c.compiled(), all_messages(c).c_str());
         QVERIFY2(c.diagnostics.empty(), all_messages(c).c_str());
@@ -287,22 +254,34 @@ private slots:
         QCOMPARE(int(c.static_shared_bytes), shared);
         QCOMPARE(c.barriers, shared ? 1 : 0);  // the tiled kernel's __syncthreads
         QVERIFY(c.compile_ms > 0);
-        qInfo("%s: %d registers, %zu bytes shared, compiled in %.0f ms", sigs[which].name.c_str(), c.registers, c.static_shared_bytes, c.compile_ms);
+        // The CUBIN says what ptxas said (the fallback when the code comes from the compute cache).
+        const CubinResources elf = cubin_resources(c.cubin, c.lowered_name, 90);
+        QVERIFY(elf.found);
+        QCOMPARE(elf.registers, c.registers);
+        QCOMPARE(elf.barriers, c.barriers);
+        QCOMPARE(int(elf.shared_bytes), shared);
+        QVERIFY(!cubin_resources(c.cubin, "no_such_kernel", 90).found);
+        QVERIFY(!cubin_resources(c.cubin.substr(0, 100), c.lowered_name, 90).found);  // cut short: not found, no crash
+        QVERIFY(!cubin_resources("not an elf", c.lowered_name, 90).found);
+        qInfo("%s: %d registers, %zu bytes shared, compiled in %.0f ms", sig.name.c_str(), c.registers, c.static_shared_bytes, c.compile_ms);
 
         // The schedule-recording compile of the same text.
         NvrtcRequest rec;
         rec.program_name = "rec.cu";
-        rec.source = schedule_recording_source(SourceFile{"lecture.cu", source}, sigs[which]);
+        rec.source = schedule_recording_source(SourceFile{"lecture.cu", source}, sig);
         rec.options = {"--gpu-architecture=sm_90", "-std=c++17"};
+        rec.name_expressions = {"cudaviz_recorded"};
         NvrtcResult r = nvrtc_compile(rec);
         QVERIFY2(r.status && r.compiled && !r.cubin.empty(), r.log.c_str());
+        QCOMPARE(r.lowered_names, std::vector<std::string>{"cudaviz_recorded"});  // a kernel, not a __device__ function
+        QVERIFY2(r.log.find("warning") == std::string::npos, r.log.c_str());
     }
 
     void signature_is_cross_checked() {
         // A signature read as (float*, ...) while the kernel takes bytes: refused at the kernel's line.
         KernelSignature wrong = gray1d_sig();
         wrong.params[0] = param("float*", "x", ParamKind::FloatPtr);
-        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, wrong, 90);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", lecture("grayscale_1d.cu")}, wrong, 90);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QVERIFY(!c.compiled());
         QCOMPARE(c.diagnostics.size(), std::size_t(1));
@@ -313,7 +292,7 @@ private slots:
         // A name that is no kernel of the file.
         KernelSignature missing = gray1d_sig();
         missing.name = "not_there";
-        c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, missing, 90);
+        c = compile_for_gpu(SourceFile{"k.cu", lecture("grayscale_1d.cu")}, missing, 90);
         QVERIFY(!c.compiled());
         QCOMPARE(c.diagnostics.size(), std::size_t(1));
         QVERIFY(c.diagnostics[0].error);
@@ -386,69 +365,72 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string req = dir.filePath("req").toStdString(), resp = dir.filePath("resp").toStdString();
-        std::vector<unsigned char> bytes = {1, 2, 3, 4, 5};
-        RunnerRequest q;
+        GpuRunnerRequest q;
         q.cubin = std::string("\x7f" "ELF\0binary", 10);
         q.function = "_Z4grayPhS_i";
         q.grid = Dim3{7, 5, 1};
         q.block = Dim3{16, 8, 1};
         q.time = true;
         q.repeats = 9;
-        RunnerArg b;
+        GpuRunnerArg b;
         b.buffer = true;
         b.writable = true;
         b.name = "out";
-        b.data = bytes.data();
-        b.bytes = bytes.size();
-        RunnerArg n;
+        b.bytes = 5;
+        b.element_bytes = 4;
+        b.path = "/tmp/somewhere/buffer0";
+        GpuRunnerArg n;
         n.value = -42;
         n.name = "n";
         q.args = {b, n};
-        QCOMPARE(write_request(req, q), std::string());
-        RunnerRequest back;
-        QCOMPARE(read_request(req, &back), std::string());
+        QCOMPARE(write_gpu_request(req, q), std::string());
+        GpuRunnerRequest back;
+        QCOMPARE(read_gpu_request(req, &back), std::string());
         QCOMPARE(back.cubin, q.cubin);
         QCOMPARE(back.function, q.function);
         QVERIFY(back.grid == q.grid && back.block == q.block);
         QVERIFY(back.time);
         QCOMPARE(back.repeats, 9);
         QCOMPARE(back.args.size(), std::size_t(2));
-        QVERIFY(back.args[0].contents == bytes);
-        QVERIFY(back.args[0].writable);
+        QVERIFY(back.args[0].buffer && back.args[0].writable);
+        QCOMPARE(back.args[0].bytes, std::uint64_t(5));
+        QCOMPARE(back.args[0].element_bytes, std::uint64_t(4));
+        QCOMPARE(back.args[0].path, b.path);
+        QVERIFY(!back.args[1].buffer);
         QCOMPARE(back.args[1].value, -42);
 
-        RunnerResponse s;
-        s.outcome = RunnerOutcome::DeviceFault;
+        GpuRunnerResponse s;
+        s.outcome = GpuRunnerOutcome::DeviceFault;
         s.message = "the GPU stopped the kernel";
+        s.registers = 17;
         s.schedule = {BlockTiming{3, 10, 20}};
         s.samples_ms = {0.5, 0.25};
-        s.outputs = {bytes};
-        QCOMPARE(write_response(resp, s), std::string());
-        RunnerResponse sb;
-        QCOMPARE(read_response(resp, &sb), std::string());
-        QVERIFY(sb.outcome == RunnerOutcome::DeviceFault);
+        QCOMPARE(write_gpu_response(resp, s), std::string());
+        GpuRunnerResponse sb;
+        QCOMPARE(read_gpu_response(resp, &sb), std::string());
+        QVERIFY(sb.outcome == GpuRunnerOutcome::DeviceFault);
         QCOMPARE(sb.message, s.message);
+        QCOMPARE(sb.registers, 17);
         QCOMPARE(sb.schedule.size(), std::size_t(1));
         QCOMPARE(sb.schedule[0].end_ns, std::uint64_t(20));
         QVERIFY(sb.samples_ms == s.samples_ms);
-        QVERIFY(sb.outputs == s.outputs);
 
         // Truncated, foreign and missing files are messages naming the file.
         QFile f(QString::fromStdString(req));
         QVERIFY(f.resize(f.size() - 3));
-        RunnerRequest cut;
-        QVERIFY(read_request(req, &cut).find("truncated") != std::string::npos);
+        GpuRunnerRequest cut;
+        QVERIFY(read_gpu_request(req, &cut).find("truncated") != std::string::npos);
         QFile g(QString::fromStdString(resp));
         QVERIFY(g.open(QIODevice::WriteOnly));
         g.write("not a response at all");
         g.close();
-        RunnerResponse foreign;
-        QVERIFY(read_response(resp, &foreign).find("not a cudaviz GPU runner response") != std::string::npos);
-        QVERIFY(read_response(dir.filePath("none").toStdString(), &foreign).find("cannot open") != std::string::npos);
+        GpuRunnerResponse foreign;
+        QVERIFY(read_gpu_response(resp, &foreign).find("not a cudaviz GPU runner response") != std::string::npos);
+        QVERIFY(read_gpu_response(dir.filePath("none").toStdString(), &foreign).find("cannot open") != std::string::npos);
     }
 
     void runner_refuses_a_bad_launch_before_starting() {
-        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, gray1d_sig(), 90);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", lecture("grayscale_1d.cu")}, gray1d_sig(), 90);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {integer("n", 1)}};
@@ -464,7 +446,7 @@ private slots:
     void no_gpu_is_a_clear_skip() {
         if (gpu()) QSKIP("a GPU is present");
         // Without a device the run ends as Unavailable with its reason, and nothing is written.
-        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", kGray1d}, gray1d_sig(), 0);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", lecture("grayscale_1d.cu")}, gray1d_sig(), 0);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QCOMPARE(c.sm, 90);  // no device: sm_90
         std::vector<unsigned char> in(30, 9), out(10, 7);
@@ -475,6 +457,32 @@ private slots:
         QVERIFY(!r.message.empty());
         QCOMPARE(out, std::vector<unsigned char>(10, 7));
         qInfo("without a GPU: %s", r.message.c_str());
+    }
+
+    // Without a driver, the runner started on the toolkit's stub libcuda (whose cuInit fails) still
+    // reads its request and maps the buffers' shared files before it touches the GPU, and answers.
+    void runner_answers_on_the_stub_driver() {
+#ifndef CUDAVIZ_CUDA_STUBS_DIR
+        QSKIP("built without the CUDA toolkit");
+#else
+        if (gpu()) QSKIP("a GPU is present");
+        const QString stub = CUDAVIZ_CUDA_STUBS_DIR "/libcuda.so";
+        if (!QFile::exists(stub)) QSKIP("the toolkit has no stub libcuda.so");
+        QTemporaryDir dir;
+        QVERIFY(QFile::link(stub, dir.filePath("libcuda.so.1")));
+        const QByteArray saved = qgetenv("LD_LIBRARY_PATH");
+        qputenv("LD_LIBRARY_PATH", QFile::encodeName(dir.path()) + (saved.isEmpty() ? "" : ":" + saved));
+        GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
+        std::vector<unsigned char> in(300, 9), out(100, 7);
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{128, 1, 1}, {buffer("x", in.data(), 300, 1, false), buffer("out", out.data(), 100, 1, true), integer("n", 100)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        if (saved.isEmpty()) qunsetenv("LD_LIBRARY_PATH");
+        else qputenv("LD_LIBRARY_PATH", saved);
+        QVERIFY(!r.ran);
+        QCOMPARE(r.status.kind(), ErrorKind::Unavailable);
+        QVERIFY2(r.message.rfind("no usable GPU: cuInit: ", 0) == 0, r.message.c_str());  // the runner's own answer
+        QCOMPARE(out, std::vector<unsigned char>(100, 7));
+#endif
     }
 
     // --- with a GPU ----------------------------------------------------------------------------
@@ -502,7 +510,7 @@ private slots:
         im.height = std::uint32_t(h);
         im.layout = PixelLayout::Planar;
         grayscale_reference(im);
-        GpuCompileOutput c = compile_ok(kGray1d, gray1d_sig());
+        GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(n, block)), 1, 1}, Dim3{unsigned(block), 1, 1},
                      {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("n", n)}};
@@ -579,7 +587,8 @@ private slots:
                 same[std::size_t(r) * w + c] = o;
             }
         matmul_reference(MatmulProblem{a.data(), b.data(), ref.data(), std::uint32_t(h), std::uint32_t(k), std::uint32_t(w)});
-        GpuCompileOutput c = which == 0 ? compile_ok(kMatmulK, matmul_sig("matmul_k", 1)) : compile_ok(kMatmulTiled, matmul_sig("matmul_tiled", 2));
+        const std::string text = lecture(which == 0 ? "matmul.cu" : "matmul_tiled.cu");
+        GpuCompileOutput c = compile_ok(text, scan(text));
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
                      {buffer("m", a.data(), a.size() * 4, 4, false), buffer("n", b.data(), b.size() * 4, 4, false),
@@ -592,34 +601,80 @@ private slots:
         QVERIFY2(rel <= 1e-5, std::to_string(rel).c_str());
     }
 
+    void convolution_exact_data() {
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("bx");
+        QTest::addColumn<int>("by");
+        QTest::newRow("97x61 5x5 @16x16") << 97 << 61 << 5 << 16 << 16;
+        QTest::newRow("1x131 3x3 @8x8") << 1 << 131 << 3 << 8 << 8;
+        QTest::newRow("131x1 7x7 @32x3") << 131 << 1 << 7 << 32 << 3;
+    }
     void convolution_exact() {
         if (!gpu()) QSKIP(qPrintable(no_gpu_));
-        const int w = 97, h = 61, radius = 2, side = 2 * radius + 1;
-        std::vector<float> in = random_values<float>(std::size_t(w) * h, 5), mask = random_values<float>(std::size_t(side) * side, 6);
-        std::vector<float> out(in.size(), 0), same(in.size());
-        for (int row = 0; row < h; ++row)
-            for (int c = 0; c < w; ++c) {
-                float sum = 0;
-                for (int dy = -radius; dy <= radius; ++dy)
-                    for (int dx = -radius; dx <= radius; ++dx) {
-                        const int y = row + dy, x = c + dx;
-                        if (y >= 0 && y < h && x >= 0 && x < w) sum += in[std::size_t(y) * w + x] * mask[std::size_t(dy + radius) * side + dx + radius];
-                    }
-                same[std::size_t(row) * w + c] = sum;
-            }
-        GpuCompileOutput c = compile_ok(kConv, conv_sig());
+        QFETCH(int, w);
+        QFETCH(int, h);
+        QFETCH(int, side);
+        QFETCH(int, bx);
+        QFETCH(int, by);
+        const std::vector<unsigned char> gray = random_values<unsigned char>(std::size_t(w) * h, 5);
+        std::vector<float> in(gray.begin(), gray.end()), mask = random_values<float>(std::size_t(side) * side, 6);
+        std::vector<float> out(in.size(), -1.f), ref(in.size());
+        ConvolutionProblem p;
+        p.gray = gray.data();
+        p.mask = mask.data();
+        p.out = ref.data();
+        p.width = std::uint32_t(w);
+        p.height = std::uint32_t(h);
+        p.mask_side = std::uint32_t(side);
+        convolution_reference(p);
+        const std::string text = lecture("convolution.cu");
+        GpuCompileOutput c = compile_ok(text, scan(text));
         QVERIFY(c.compiled());
-        UserLaunch l{Dim3{unsigned(cdiv(w, 8)), unsigned(cdiv(h, 8)), 1}, Dim3{8, 8, 1},
+        UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
                      {buffer("in", in.data(), in.size() * 4, 4, false), buffer("mask", mask.data(), mask.size() * 4, 4, false),
-                      buffer("out", out.data(), out.size() * 4, 4, true), integer("w", w), integer("h", h), integer("r", radius)}};
+                      buffer("out", out.data(), out.size() * 4, 4, true), integer("w", w), integer("h", h), integer("r", side / 2)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
-        QVERIFY(out == same);
+        QVERIFY(std::memcmp(out.data(), ref.data(), out.size() * 4) == 0);  // the reference's fmaf order: its bits
+    }
+
+    void gray_2d_lecture_planar_data() {
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("bx");
+        QTest::addColumn<int>("by");
+        QTest::newRow("97x61 @16x16") << 97 << 61 << 16 << 16;
+        QTest::newRow("1x127 @5x3") << 1 << 127 << 5 << 3;
+        QTest::newRow("127x1 @64x1") << 127 << 1 << 64 << 1;
+    }
+    void gray_2d_lecture_planar() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        QFETCH(int, w);
+        QFETCH(int, h);
+        QFETCH(int, bx);
+        QFETCH(int, by);
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 14), out(std::size_t(w) * h, 0), ref(out.size(), 0);
+        GrayscaleImage im{rgb.data(), ref.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Planar};
+        grayscale_reference(im);
+        const std::string text = lecture("grayscale_2d.cu");
+        GpuCompileOutput c = compile_ok(text, scan(text));
+        QVERIFY(c.compiled());
+        UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
+                     {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+        GpuRunResult r = run_on_gpu(c, l);
+        QVERIFY2(r.ran, r.message.c_str());
+        int worst = 0;
+        for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::abs(int(out[i]) - int(ref[i])));
+        QVERIFY2(worst <= 1, std::to_string(worst).c_str());  // double constants, as the lecture writes them
     }
 
     void out_of_bounds_faults_in_the_runner_only() {
         if (!gpu()) QSKIP(qPrintable(no_gpu_));
-        // No guard, and an index far past the end: the device reports an illegal address.
+        // No guard, and an index far past the end. Only an address outside every mapping faults: 16 MB
+        // past a 100-byte buffer landed in mapped memory on the H200 and was silently written; 256 MB
+        // past gave cudaErrorInvalidAddressSpace.
         const char* text = "__global__ void bad(unsigned char* x, unsigned char* out, int n) {\n"
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
                            "    out[i + (1 << 28)] = x[i];\n"
@@ -634,12 +689,12 @@ private slots:
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Device));
         QCOMPARE(r.status.kind(), ErrorKind::Device);
-        QVERIFY2(r.message.find("illegal") != std::string::npos, r.message.c_str());
+        QVERIFY2(r.message.find("outside its buffer") != std::string::npos, r.message.c_str());
         QCOMPARE(out, std::vector<unsigned char>(100, 5));  // nothing came back
         qInfo("out of bounds: %s", r.message.c_str());
 
         // The next run, in a new runner, is fine.
-        GpuCompileOutput good = compile_ok(kGray1d, gray1d_sig());
+        GpuCompileOutput good = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         GpuRunResult next = run_on_gpu(good, l);
         QVERIFY2(next.ran, next.message.c_str());
         QCOMPARE(int(out[99]), int(std::uint8_t(0.2989 + 0.5870 + 0.1140)));
@@ -648,8 +703,8 @@ private slots:
     void spinning_kernel_stops_at_the_time_limit() {
         if (!gpu()) QSKIP(qPrintable(no_gpu_));
         const char* text = "__global__ void spin(unsigned char* x, unsigned char* out, int n) {\n"
-                           "    volatile int go = 1;\n"
-                           "    while (go) { }\n"
+                           "    volatile unsigned char* flag = x;\n"
+                           "    while (flag[0] != 2) { }\n"
                            "    out[0] = x[0];\n"
                            "}\n";
         KernelSignature s = gray1d_sig();
@@ -677,7 +732,7 @@ private slots:
         QCOMPARE(int(r.fault), int(Fault::Cancelled));
 
         // The GPU serves the next run.
-        GpuCompileOutput good = compile_ok(kGray1d, gray1d_sig());
+        GpuCompileOutput good = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         GpuRunResult next = run_on_gpu(good, l);
         QVERIFY2(next.ran, next.message.c_str());
     }
@@ -699,6 +754,7 @@ private slots:
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY2(r.message.empty(), r.message.c_str());
         QVERIFY(out == ref);
+        QCOMPARE(r.registers, c.registers);  // the driver agrees with ptxas
         QCOMPARE(r.schedule.size(), std::size_t(grid.volume()));
         QVERIFY(r.sms > 0);
         BlockSchedule schedule;
@@ -708,6 +764,35 @@ private slots:
         QCOMPARE(check_block_schedule(schedule), std::string());
         qInfo("schedule of %zu blocks on %s (%d SMs): block 0 on SM %d, last end at %llu ns", r.schedule.size(), r.device.c_str(), r.sms,
               schedule.blocks[0].sm, (unsigned long long)schedule.blocks.back().end_ns);
+    }
+
+    // The user's copies of gray_2d and matmul_naive give the built-ins' bytes on the GPU. One launch
+    // each, so that Nsight Compute can profile this case alone and compare their memory figures
+    // (scripts: `ncu --target-processes all -k regex:"grayscale_kernel|gray_2d|matmul_kernel|matmul_naive"`).
+    void user_copies_equal_builtins() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const int w = 1920, h = 1080;
+        std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 11), mine(std::size_t(w) * h, 1), theirs(mine.size(), 2);
+        GrayscaleImage im{rgb.data(), theirs.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
+        Status s = grayscale_cuda(im, LaunchShape::two_d(16, 16));
+        QVERIFY2(s, s.message().c_str());
+        UserLaunch gl{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
+                      {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", mine.data(), mine.size(), 1, true), integer("w", w), integer("h", h)}};
+        GpuRunResult r = run_on_gpu(compile_ok(kGray2d, gray2d_sig()), gl);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(mine == theirs);
+
+        const int n = 257;
+        std::vector<float> a = random_values<float>(std::size_t(n) * n, 12), b = random_values<float>(std::size_t(n) * n, 13);
+        std::vector<float> cm(std::size_t(n) * n, 1.f), cb(cm.size(), 2.f);
+        s = matmul_cuda(MatmulProblem{a.data(), b.data(), cb.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)}, MatmulLaunch::naive(16, 16));
+        QVERIFY2(s, s.message().c_str());
+        UserLaunch ml{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
+                      {buffer("a", a.data(), a.size() * 4, 4, false), buffer("b", b.data(), b.size() * 4, 4, false),
+                       buffer("c", cm.data(), cm.size() * 4, 4, true), integer("h", n), integer("w", n), integer("k", n)}};
+        r = run_on_gpu(compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true)), ml);
+        QVERIFY2(r.ran, r.message.c_str());
+        QVERIFY(std::memcmp(cm.data(), cb.data(), cm.size() * 4) == 0);  // the same fmaf chain: the same bits
     }
 
     // Figures, not a pass/fail comparison: the user's copies beside the built-ins, timed the same way.
@@ -751,8 +836,9 @@ private slots:
             GpuRunResult r = run_on_gpu(c, l, o);
             QVERIFY2(r.ran && r.timing.timed, r.message.c_str());
             const double b = builtin.shapes[0].median_ms, u = r.timing.median_ms;
-            std::printf("TIMING matmul_naive %d^3 @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f; user %d registers\n", n, b, u, u / b,
-                        c.registers);
+            std::printf("TIMING matmul_naive %d^3 @16x16: built-in %.4f ms, user %.4f ms, user/built-in %.3f; user %d registers (ptxas), %d (driver)\n", n, b, u, u / b,
+                        c.registers, r.registers);
+            if (c.registers == 0) std::printf("NVRTC %s log without registers:\n%s\n", nvrtc_version().c_str(), c.log.c_str());
         }
         std::fflush(stdout);
     }

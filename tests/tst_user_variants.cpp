@@ -7,7 +7,23 @@
 
 #include <cstring>
 
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+
+#include "app/convolution/convolution_app_problem.h"
+#include "app/convolution/convolution_session.h"
+#include "app/grayscale/grayscale_problem.h"
+#include "app/grayscale/grayscale_session.h"
+#include "app/io/rgb_buffer.h"
+#include "app/jobs/job_runner.h"
+#include "app/matmul/matmul_app_problem.h"
+#include "app/matmul/matmul_session.h"
+#include "app/models/device_profile.h"
+#include "app/tuning/block_sweep.h"
+#include "app/tuning/ladder.h"
 #include "app/user/launch_dims.h"
+#include "app/user/user_compile.h"
 #include "app/user/user_variants.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/convolution/convolution_reference.h"
@@ -17,6 +33,8 @@
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_user_call.h"
 #include "support/random_data.h"
+#include "support/test_images.h"
+#include "test_paths.h"
 
 using namespace cvz;
 using namespace cvz::user;
@@ -49,6 +67,13 @@ KernelSignature float_signature(const char* name, std::vector<const char*> names
     return s;
 }
 
+std::vector<std::uint8_t> gray_bytes_of(const QImage& image) {
+    const QImage g = image.convertToFormat(QImage::Format_Grayscale8);
+    std::vector<std::uint8_t> out;
+    for (int y = 0; y < g.height(); ++y) out.insert(out.end(), g.constScanLine(y), g.constScanLine(y) + g.width());
+    return out;
+}
+
 // Emulates a correct 1-D run of the lecture's kernel on the bound launch: what a runner leaves behind.
 void run_gray_1d_by_hand(const UserLaunch& launch, std::vector<Writer>* writers) {
     const auto* x = static_cast<const std::uint8_t*>(launch.args[0].data);
@@ -63,6 +88,30 @@ void run_gray_1d_by_hand(const UserLaunch& launch, std::vector<Writer>* writers)
             (*writers)[i] = Writer{b, t};
         }
 }
+
+constexpr int kRunTimeoutMs = 120000;  // a bound on a hang, never a measure of speed
+
+user::SourceFile lecture_source(const char* name) {
+    QFile f(cvz::test::source_dir() + "/resources/kernels/" + name);
+    user::SourceFile s;
+    s.name = name;
+    if (f.open(QIODevice::ReadOnly)) s.text = f.readAll().toStdString();
+    return s;
+}
+
+// A user copy of gray_2d: the built-in's accesses and arithmetic, planar.
+const char* const kGray2dCopy =
+    "__global__ void gray2d(const unsigned char* x, unsigned char* out, int w, int h) {\n"
+    "    int c = blockIdx.x*blockDim.x + threadIdx.x;\n"
+    "    int r = blockIdx.y*blockDim.y + threadIdx.y;\n"
+    "    if (c < w && r < h) {\n"
+    "        int i = r*w + c, n = w*h;\n"
+    "        float acc = 0.2989f * x[i];\n"
+    "        acc = fmaf(0.5870f, x[i + n], acc);\n"
+    "        acc = fmaf(0.1140f, x[i + 2*n], acc);\n"
+    "        out[i] = (unsigned char)acc;\n"
+    "    }\n"
+    "}\n";
 
 }  // namespace
 
@@ -130,7 +179,7 @@ private slots:
         UserVariant v;
         v.form = "conv";
         int made = 0;
-        for (int i = 0; i < kMostUserVariants + 5; ++i) {
+        for (unsigned i = 0; i < kMostUserVariants + 5; ++i) {
             v.name = "k" + std::to_string(i);
             if (register_user_variant(KernelFamily::Convolution, v)) ++made;
         }
@@ -138,6 +187,14 @@ private slots:
         // Replacing a registered name still works when the family is full.
         v.name = "k0";
         QVERIFY(register_user_variant(KernelFamily::Convolution, v));
+        // Removing makes room; the numbers go round the range rather than coming straight back.
+        const KernelRef first = find_user_variant(KernelFamily::Convolution, "k0")->ref;
+        for (const UserVariantPtr& e : user_variants(KernelFamily::Convolution)) remove_user_variant(e->ref);
+        QVERIFY(user_variants(KernelFamily::Convolution).empty());
+        v.name = "again";
+        const UserVariantPtr again = register_user_variant(KernelFamily::Convolution, v);
+        QVERIFY(again && again->ref != first && is_user_ref(again->ref));
+        remove_user_variant(again->ref);
     }
 
     void grayscale_forms_and_grid_rule() {
@@ -168,7 +225,7 @@ private slots:
 
     void grayscale_binding_reads_the_chosen_layout() {
         const std::uint32_t w = 5, h = 3, n = w * h;
-        const std::vector<std::uint8_t> rgb = test::random_bytes(3 * n, 7);
+        const std::vector<std::uint8_t> rgb = ::test::random_bytes(3 * n, 7);
         for (PixelLayout layout : {PixelLayout::Planar, PixelLayout::Interleaved}) {
             const auto call = grayscale_user_call(rgb, w, h, layout);
             const KernelSignature s = gray_1d_signature();
@@ -201,7 +258,7 @@ private slots:
 
     void matmul_binding_follows_the_lecture() {
         const std::uint32_t rows = 3, inner = 7, cols = 5;  // A 3x7, B 7x5
-        const auto call = matmul_user_call(test::random_floats(rows * inner, 1), test::random_floats(inner * cols, 2), rows, inner, cols);
+        const auto call = matmul_user_call(::test::random_floats(rows * inner, 1), ::test::random_floats(inner * cols, 2), rows, inner, cols);
         QVERIFY(call->input_error().empty());
         const std::vector<CallForm>& forms = matmul_call_forms();
         const KernelSignature s = float_signature("matmul_k", {"m", "n", "out", "h", "w", "k"});
@@ -224,7 +281,7 @@ private slots:
 
     void convolution_binding_passes_the_grayscale_as_float() {
         const std::uint32_t w = 7, h = 3;
-        const std::vector<std::uint8_t> gray = test::random_bytes(w * h, 4);
+        const std::vector<std::uint8_t> gray = ::test::random_bytes(w * h, 4);
         ConvolutionMask mask;
         QVERIFY(named_mask("gauss5", &mask));
         const auto call = convolution_user_call(gray, w, h, mask);
@@ -258,7 +315,7 @@ private slots:
     // listed with the thread that wrote them, and unwritten ones say so.
     void comparison_lists_elements_and_writers() {
         const std::uint32_t w = 13, h = 3, n = w * h;
-        std::vector<std::uint8_t> rgb = test::random_bytes(3 * n, 9);
+        std::vector<std::uint8_t> rgb = ::test::random_bytes(3 * n, 9);
         const auto call = grayscale_user_call(rgb, w, h, PixelLayout::Planar);
         const Dim3 block{8, 1, 1};
         const Dim3 grid = call->grid(grayscale_call_forms()[0], block);
@@ -325,6 +382,183 @@ private slots:
         // block (2, 1, 1) = 2 + 3 * (1 + 2 * 1) = 11; thread (3, 0, 1) = 3 + 4 * (0 + 2 * 1) = 11
         QCOMPARE(writer_text(Writer{11, 11}, grid, block), std::string("(2, 1, 1)/(3, 0, 1)"));
         QCOMPARE(writer_text(Writer{}, grid, block), std::string("no thread"));
+    }
+
+    void compile_registers_a_variant_or_reports_the_error() {
+        const UserCompileOutcome ok = compile_user_variant(KernelFamily::Grayscale, grayscale_user_forms(),
+                                                           lecture_source("grayscale_1d.cu"));
+        QVERIFY2(ok.ok(), qPrintable(ok.error));
+        QCOMPARE(ok.variant->name, std::string("rgb_to_grayscale_kernel"));
+        QCOMPARE(ok.variant->form, std::string("gray-1d"));
+        QVERIFY(ok.variant->one_d);
+        QCOMPARE(any_kernel_info(ok.variant->ref)->block, BlockRule::OneD);
+        const UserCompileOutcome tiled =
+            compile_user_variant(KernelFamily::Matmul, matmul_user_forms(), lecture_source("matmul_tiled.cu"));
+        QVERIFY2(tiled.ok(), qPrintable(tiled.error));
+        QVERIFY(tiled.variant->barriers);
+#if CUDAVIZ_HAVE_CUDA
+        // NVRTC compiles without a GPU: its ptxas figures are the occupancy model's inputs.
+        QVERIFY(tiled.variant->resources);
+        QCOMPARE(tiled.variant->resources->static_shared_bytes, 2 * 16 * 16 * 4);
+        QVERIFY(tiled.variant->resources->registers > 0);
+        const BlockResources block = app_family(KernelFamily::Matmul).block_resources(LaunchChoice{tiled.variant->ref, Dim3{16, 16, 1}});
+        QCOMPARE(block.shared_bytes, 2048);
+        QCOMPARE(block.regs_per_thread, tiled.variant->resources->registers);
+#endif
+
+        const std::size_t before = user_variants(KernelFamily::Grayscale).size();
+        const UserCompileOutcome bad = compile_user_variant(
+            KernelFamily::Grayscale, grayscale_user_forms(),
+            {"bad.cu", "__global__ void g(unsigned char* x, unsigned char* out, int n) {\n  out[0] = y;\n}\n"});
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error.startsWith("bad.cu:2:"), qPrintable(bad.error));
+        QVERIFY(!bad.diagnostics.empty());
+        QCOMPARE(bad.diagnostics.front().line, 2u);
+        QCOMPARE(user_variants(KernelFamily::Grayscale).size(), before);
+        const UserCompileOutcome wrong =
+            compile_user_variant(KernelFamily::Matmul, matmul_user_forms(), lecture_source("grayscale_1d.cu"));
+        QVERIFY(!wrong.ok());
+        QVERIFY2(wrong.error.contains("(float* m, float* n, float* out, int h, int w, int k)"), qPrintable(wrong.error));
+    }
+
+    // The generic code's way to a user variant: the family's problem validates, traces and predicts it
+    // like a built-in, and its trace equals the built-in's with the same accesses.
+    void problem_traces_and_predicts_a_user_variant() {
+        const UserCompileOutcome copy =
+            compile_user_variant(KernelFamily::Grayscale, grayscale_user_forms(), {"gray2d.cu", kGray2dCopy});
+        QVERIFY2(copy.ok(), qPrintable(copy.error));
+        const FamilyProblemPtr problem = make_grayscale_problem(to_rgb_buffer(cvz::test::make_test_image(61, 37)), PixelLayout::Planar);
+        const LaunchChoice mine{copy.variant->ref, Dim3{16, 8, 1}};
+        const LaunchChoice builtin{find_kernel(KernelFamily::Grayscale, "gray_2d")->ref(), Dim3{16, 8, 1}};
+        QVERIFY(problem->validate(mine).isEmpty());
+        QVERIFY(!problem->validate(LaunchChoice{mine.ref, Dim3{64, 32, 1}}).isEmpty());  // 2048 threads
+        const ProblemTrace a = problem->traceSample(mine, nullptr);
+        const ProblemTrace b = problem->traceSample(builtin, nullptr);
+        QVERIFY2(a.traced.status, a.traced.status.message().c_str());
+        QVERIFY(b.traced.status);
+        QCOMPARE(a.fmas, b.fmas);
+        QCOMPARE(a.traced.trace.totals.global_ld.requests, b.traced.trace.totals.global_ld.requests);
+        QCOMPARE(a.traced.trace.totals.global_ld.sectors, b.traced.trace.totals.global_ld.sectors);
+        QCOMPARE(a.traced.trace.totals.global_st.requests, b.traced.trace.totals.global_st.requests);
+        QCOMPARE(a.traced.trace.totals.global_st.sectors, b.traced.trace.totals.global_st.sectors);
+        const DeviceProfile profile = builtin_device_profiles().first();
+        const GpuPrediction p = problem->predict(profile, mine);
+        QVERIFY2(p.ok(), qPrintable(p.error));
+        QVERIFY(p.total_us > 0);
+        QCOMPARE(p.sampling.contains("registers assumed"), !copy.variant->resources.has_value());
+        const BlockResources r = app_family(KernelFamily::Grayscale).block_resources(mine);
+        QCOMPARE(r.threads, 128);
+
+        // The sweep and the ladder list it beside the built-ins, and the ladder traces its row.
+        bool swept = false;
+        for (const SweepRow& row : sweep_rows(KernelFamily::Grayscale, profile))
+            if (row.choice.ref == copy.variant->ref) {
+                swept = true;
+                QVERIFY(row.label().startsWith("yours"));
+            }
+        QVERIFY(swept);
+        const std::vector<LadderRow> rungs = ladder_rows(KernelFamily::Grayscale, profile);
+        const auto rung = std::find_if(rungs.begin(), rungs.end(), [](const LadderRow& r) { return r.name == "yours: gray2d"; });
+        QVERIFY(rung != rungs.end());
+        QVERIFY(rung->launch.occupancy.blocks_per_sm > 0);
+        SweepRequest request;
+        request.problem = problem;
+        request.profile = profile;
+        const LadderFigures figures = trace_ladder_row(request, *rung);
+        QVERIFY2(figures.traced, qPrintable(figures.error));
+        const ProblemTrace at_16x16 = problem->traceSample(LaunchChoice{builtin.ref, rung->launch.choice.block}, nullptr);
+        QCOMPARE(figures.metrics.global_ld.sectors, at_16x16.traced.trace.totals.global_ld.sectors);
+        QCOMPARE(figures.metrics.global_st.requests, at_16x16.traced.trace.totals.global_st.requests);
+
+        // Without a GPU, timing a user variant says why beside the built-ins' results.
+        if (!cuda_device_available()) {
+            TimingOptions options;
+            const TimingSweep t = problem->time({builtin, mine}, options);
+            QVERIFY(!t.status);
+            QCOMPARE(t.shapes.size(), std::size_t(2));
+            QVERIFY(!t.shapes[1].timed);
+        }
+    }
+
+    void grayscale_session_runs_a_user_variant() {
+        const UserCompileOutcome v =
+            compile_user_variant(KernelFamily::Grayscale, grayscale_user_forms(), lecture_source("grayscale_2d.cu"));
+        QVERIFY2(v.ok(), qPrintable(v.error));
+        JobRunner jobs;
+        GrayscaleSession session(&jobs);
+        session.setBackend(BackendChoice::Cpu);
+        session.setLayout(PixelLayout::Planar);
+        session.setShape(LaunchShape::two_d(7, 5));
+        const QImage picture = cvz::test::make_test_image(37, 23, 4);
+        QSignalSpy finished(&session, &GrayscaleSession::runFinished);
+        session.setImage(picture);
+        QVERIFY(finished.count() == 1 || finished.wait(kRunTimeoutMs));
+        QSignalSpy user_done(&session, &GrayscaleSession::userRunFinished);
+        session.setUserKernel(v.variant->ref);
+        QVERIFY(session.runsUserKernel());
+        QVERIFY(user_done.wait(kRunTimeoutMs));
+        QVERIFY(session.userRun());
+        QVERIFY2(session.userRun()->ok(), session.userRun()->status.message().c_str());
+        QVERIFY(session.userRun()->comparison.matches());
+        QCOMPARE(session.userRun()->grid, (Dim3{6, 5, 1}));
+        QCOMPARE(session.userRun()->writers.size(), std::size_t(37 * 23));
+        QCOMPARE(session.userRun()->writers[0].thread, 0u);
+        QVERIFY(finished.count() == 2 || finished.wait(kRunTimeoutMs));
+        const std::vector<std::uint8_t> got = gray_bytes_of(session.result());
+        RgbBuffer rgb = to_rgb_buffer(picture);
+        std::vector<std::uint8_t> want(37 * 23);
+        grayscale_reference(GrayscaleImage{rgb.bytes.data(), want.data(), 37, 23, PixelLayout::Interleaved});
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i) QVERIFY(std::abs(int(got[i]) - int(want[i])) <= 1);
+        // The trace job follows the user kernel.
+        const TraceResult trace = session.traceJob()(TraceOptions{});
+        QVERIFY2(trace.status, trace.status.message().c_str());
+        QVERIFY(trace.trace.totals.global_st.requests > 0);
+        // So does the schedule recording: every block once, the output the run's.
+        const ScheduleRun recorded = session.scheduleJob()();
+        QVERIFY2(recorded.status, recorded.status.message().c_str());
+        QCOMPARE(recorded.schedule.blocks.size(), std::size_t(6 * 5));
+        QVERIFY(check_block_schedule(recorded.schedule).empty());
+        QCOMPARE(recorded.output, got);
+        // Back to the built-ins.
+        session.setUserKernel(KernelRef{});
+        QVERIFY(!session.runsUserKernel());
+    }
+
+    void matmul_and_convolution_sessions_run_user_variants() {
+        const UserCompileOutcome mm =
+            compile_user_variant(KernelFamily::Matmul, matmul_user_forms(), lecture_source("matmul_tiled.cu"));
+        QVERIFY2(mm.ok(), qPrintable(mm.error));
+        JobRunner jobs;
+        MatmulSession matmul(&jobs);
+        matmul.setBackend(BackendChoice::Cpu);
+        matmul.setLaunch(MatmulLaunch::of(MatmulVariant::Naive, Dim3{16, 16, 1}, 0));
+        QSignalSpy mm_done(&matmul, &MatmulSession::userRunFinished);
+        matmul.setUserKernel(mm.variant->ref);
+        Matrix a, b;
+        a.rows = 19, a.cols = 23, b.rows = 23, b.cols = 7;
+        a.data = ::test::random_floats(a.size(), 5);
+        b.data = ::test::random_floats(b.size(), 6);
+        matmul.setMatrices(a, b);
+        QVERIFY(mm_done.wait(kRunTimeoutMs));
+        QVERIFY2(matmul.userRun()->ok(), matmul.userRun()->status.message().c_str());
+        QVERIFY2(matmul.userRun()->comparison.matches(), user::comparison_summary(matmul.userRun()->comparison).c_str());
+        QVERIFY(matmul.c());
+        QCOMPARE(matmul.c()->rows, 19u);
+        QCOMPARE(matmul.c()->cols, 7u);
+
+        const UserCompileOutcome cv =
+            compile_user_variant(KernelFamily::Convolution, convolution_user_forms(), lecture_source("convolution.cu"));
+        QVERIFY2(cv.ok(), qPrintable(cv.error));
+        ConvolutionSession conv(&jobs);
+        conv.setBackend(BackendChoice::Cpu);
+        QSignalSpy cv_done(&conv, &ConvolutionSession::userRunFinished);
+        conv.setUserKernel(cv.variant->ref);
+        conv.setImage(cvz::test::make_test_image(29, 13, 1));
+        QVERIFY(cv_done.wait(kRunTimeoutMs));
+        QVERIFY2(conv.userRun()->ok(), conv.userRun()->status.message().c_str());
+        QVERIFY(conv.userRun()->comparison.matches());
+        QCOMPARE(conv.output().size(), std::size_t(29 * 13));
     }
 
     void dims_text_parses_blocks_and_grids() {

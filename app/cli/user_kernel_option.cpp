@@ -119,7 +119,7 @@ int run_user_kernel_cli(const QString& command, user::FamilyCall& call, const Us
             return fail(ExitCode::InputRejected, e);
 
     out << r.backend << " · yours: " << kernel << " · block " << dims_text(r.block) << " · grid " << dims_text(r.grid)
-        << " · " << QString::number(r.run_ms, 'f', 3) << " ms\n";
+        << " · " << r.time_text << "\n";
     out << "output " << QString::fromStdString(user::comparison_summary(r.comparison)) << "\n";
     const std::string buffer = r.signature.params.size() > call.output_arg() ? r.signature.params[call.output_arg()].name : "out";
     for (const user::Difference& d : r.comparison.listed)

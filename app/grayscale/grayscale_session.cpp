@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "app/grayscale/grayscale_schedule_recorder.h"
 #include "app/jobs/frame_sink.h"
 #include "app/io/image_loader.h"
 #include "app/jobs/job_runner.h"
@@ -326,6 +327,26 @@ bool GrayscaleSession::runOnDisplay(std::uint64_t serial, const GrayscaleRequest
         this, [this, serial, image_serial, request, result, gray] { finishRun(serial, image_serial, request, result, gray); },
         Qt::QueuedConnection);
     return true;
+}
+
+std::function<ScheduleRun()> GrayscaleSession::scheduleJob() const {
+    GrayscaleRequest request;
+    request.layout = layout_;
+    request.shape = shape_;
+    request.backend = resolve(backend_);
+    const QImage input = image_;  // shared, read-only on the worker
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr) {
+        return [v, request, input] {
+            RgbBuffer rgb = to_rgb_buffer(input);
+            const std::uint32_t w = rgb.width, h = rgb.height;
+            const std::unique_ptr<user::FamilyCall> call = grayscale_user_call(std::move(rgb.bytes), w, h, request.layout);
+            return record_user_schedule(*v, *call, request.shape.block, request.backend);
+        };
+    }
+    return [request, input]() mutable {
+        request.input = to_rgb_buffer(input);
+        return record_grayscale_schedule(request);
+    };
 }
 
 std::function<TraceResult(const TraceOptions&)> GrayscaleSession::traceJob() const {

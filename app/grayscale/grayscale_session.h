@@ -17,6 +17,7 @@
 #include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
 #include "app/models/wave_model.h"
+#include "app/trace/schedule_recorder.h"
 #include "app/user/user_run.h"
 #include "app/user/user_variants.h"
 #include "kernels/core/launch_shape.h"
@@ -99,6 +100,10 @@ public:
     // The last answered run of the user kernel: its compile messages, fault, writers and comparison
     // with the reference. Null before one.
     std::shared_ptr<const UserRunResult> userRun() const { return user_run_; }
+
+    // The current launch (your kernel or the built-in) recorded with its block schedule, for the
+    // schedule panel to run on the worker.
+    std::function<ScheduleRun()> scheduleJob() const;
 
     // ---- runs ----
     // Runs the current launch again (to re-time it); changes run by themselves.

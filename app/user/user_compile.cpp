@@ -1,8 +1,11 @@
 #include "app/user/user_compile.h"
 
+#include <optional>
+
 #include "app/user/user_run.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_call.h"
+#include "kernels/user/user_gpu.h"
 
 namespace cvz {
 
@@ -31,7 +34,18 @@ UserCompileOutcome compile_user_variant(KernelFamily family, const user::FamilyF
             }
         return out;
     }
+    // NVRTC too (no GPU needed): registers and static shared memory for the occupancy model and the
+    // prediction, and its messages where it refuses what the host compiler took.
+    std::optional<KernelResources> resources;
+    const user::GpuCompileOutput gpu = user::compile_for_gpu(source, signature, 0);
+    if (gpu.compiled())
+        resources = KernelResources{gpu.registers, int(gpu.static_shared_bytes)};
+    else if (gpu.status)
+        for (const user::Diagnostic& d : gpu.diagnostics)
+            if (d.error) out.diagnostics.push_back(d);
+
     UserVariant v;
+    v.resources = resources;
     v.name = signature.name;
     v.source = source;
     v.signature = signature;

@@ -19,7 +19,9 @@ namespace cvz {
 struct UserCompileOutcome {
     UserVariantPtr variant;                     // null on failure
     QString error;                              // why not: no kernel, several without a name, no form fits, a compile error
-    std::vector<user::Diagnostic> diagnostics;  // the compiler's, errors and warnings, on the user's lines
+    // The host compiler's, errors and warnings, on the user's lines; when it took the file, NVRTC's
+    // errors follow (the kernel then runs on the emulator only).
+    std::vector<user::Diagnostic> diagnostics;
     double seconds = 0;                         // the compile's
     bool ok() const { return variant != nullptr; }
 };

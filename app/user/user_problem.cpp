@@ -129,7 +129,10 @@ TimingSweep time_with_user_choices(const std::vector<LaunchChoice>& launches, co
     for (const LaunchChoice& c : launches)
         if (!is_user_ref(c.ref)) builtins.push_back(c);
     TimingSweep sweep = builtins.empty() ? TimingSweep{} : time_builtins(builtins);
-    if (!builtins.empty() && !sweep.status) return sweep;
+    if (!builtins.empty() && !sweep.status) {
+        sweep.shapes.resize(launches.size());  // the whole sweep failed: every shape untimed, in order
+        return sweep;
+    }
     std::vector<ShapeTiming> merged;
     merged.reserve(launches.size());
     std::size_t next_builtin = 0;

@@ -188,6 +188,28 @@ UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim
     return run_user_kernel(call, request);
 }
 
+ScheduleRun record_user_schedule(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
+                                 const CancelToken* cancel) {
+    UserRunRequest request;
+    request.source = v.source;
+    request.kernel_name = v.name;
+    request.block = v.one_d ? Dim3{block.x, 1, 1} : block;
+    request.backend = backend;
+    request.writers = false;
+    request.schedule = true;
+    request.cancel = cancel;
+    const UserRunResult r = run_user_kernel(call, request);
+    ScheduleRun run;
+    if (!r.ok()) {
+        run.status = r.status;
+        return run;
+    }
+    run.schedule = r.schedule;
+    const auto* bytes = static_cast<const std::uint8_t*>(call.output());
+    run.output.assign(bytes, bytes + call.output_bytes());
+    return run;
+}
+
 QString fault_heading(user::Fault fault) {
     switch (fault) {
         case user::Fault::None: return {};
@@ -256,6 +278,9 @@ UserRunResult& run_on_device(user::FamilyCall& call, const user::CallForm& form,
                     message.empty() ? std::string("the GPU runner failed") : message);
     }
     r.run_ms = run.timing.timed ? run.timing.median_ms : run.run_ms;
+    r.time_text = run.timing.timed
+                      ? QStringLiteral("kernel %1 ms warm (median of %2 after a warm-up)").arg(r.run_ms, 0, 'f', 3).arg(run.timing.launches)
+                      : QStringLiteral("kernel %1 ms (one launch)").arg(r.run_ms, 0, 'f', 3);
     if (req.schedule) {
         r.schedule.backend = "cuda";
         r.schedule.device = run.device;
@@ -318,6 +343,7 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& req)
     user::EmulatedRunResult run = user::run_emulated(kernel, launch, options);
     r.backend = cpu_backend_label();
     r.run_ms = run.seconds * 1e3;
+    r.time_text = QStringLiteral("emulated in %1 ms (the isolated runner, start to end)").arg(r.run_ms, 0, 'f', 1);
     if (!run.status) return fail(r, UserRunStage::Run, run.status.kind(), run.status.message());
     if (run.fault != user::Fault::None) {
         r.fault = run.fault;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/jobs/backend_choice.h"
+#include "app/trace/schedule_recorder.h"
 #include "app/user/launch_dims.h"
 #include "app/user/user_variants.h"
 #include "kernels/core/block_schedule.h"
@@ -55,7 +56,9 @@ struct UserRunResult {
     Dim3 grid, block;
     QString backend;                   // "CPU emulator (2 threads)", "CUDA (NVIDIA H200)"
     double compile_s = 0;
-    double run_ms = 0;                 // the run: the kernel alone on the GPU, the emulated grid on the CPU
+    double run_ms = 0;                 // the kernel's time: on the GPU the warm median (CUDA events), on the
+                                       // emulator the isolated runner's whole run
+    QString time_text;                 // run_ms said with what it is: "kernel 0.113 ms warm (median of 20)"
     std::optional<KernelResources> resources;  // registers and static shared memory (NVRTC)
     MemoryTrace trace;                 // when asked
     BlockSchedule schedule;            // when asked
@@ -73,6 +76,11 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& requ
 // comparison). The output is left in `call`.
 UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
                                const CancelToken* cancel = nullptr);
+
+// Runs `v` as run_user_variant does, recording its block schedule (on the GPU %smid and %globaltimer
+// per block, on the emulator the host worker and a steady clock); `output` holds the run's output bytes.
+ScheduleRun record_user_schedule(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
+                                 const CancelToken* cancel = nullptr);
 
 // The emulator's compile of `signature` in `source`, cached by text and name. `seconds` is the compile's
 // when it ran now, 0 from the cache.

@@ -46,9 +46,19 @@ UserVariantPtr register_user_variant(KernelFamily family, UserVariant variant) {
     if (same != r.entries.end()) {
         variant.ref = (*same)->ref;
     } else {
+        const auto live = [&](unsigned slot) {
+            return std::any_of(r.entries.begin(), r.entries.end(), [&](const UserVariantPtr& e) {
+                return e->ref.family == family && e->ref.variant == kFirstUserVariant + slot;
+            });
+        };
+        unsigned count = 0;
+        for (const UserVariantPtr& e : r.entries) count += e->ref.family == family;
+        if (count >= kMostUserVariants) return nullptr;
+        // Numbers go round the whole range before one comes back: a stale choice of a removed kernel
+        // finds nothing (or, long after, another kernel of yours), never a built-in.
         unsigned& next = r.next[unsigned(family)];
-        if (next >= kMostUserVariants) return nullptr;
-        variant.ref = KernelRef{family, std::uint8_t(kFirstUserVariant + next), 0};
+        while (live(next % kUserVariantSlots)) ++next;
+        variant.ref = KernelRef{family, std::uint8_t(kFirstUserVariant + next % kUserVariantSlots), 0};
         ++next;
     }
     variant.info = info_of(variant);

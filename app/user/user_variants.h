@@ -19,7 +19,8 @@ namespace cvz {
 
 // Variant numbers from here on are user kernels; the built-in tables stay far below it.
 constexpr std::uint8_t kFirstUserVariant = 128;
-constexpr std::uint8_t kMostUserVariants = 100;
+constexpr unsigned kUserVariantSlots = 256 - kFirstUserVariant;
+constexpr unsigned kMostUserVariants = 100;  // registered at once, per family
 
 struct UserVariant {
     KernelRef ref;
@@ -52,7 +53,8 @@ UserVariantPtr user_variant(const KernelRef& ref);
 std::vector<UserVariantPtr> user_variants(KernelFamily family);
 // The entry of `family` called `name`, or null.
 UserVariantPtr find_user_variant(KernelFamily family, const std::string& name);
-// Forgets `ref`; its number is not reused in this process (a stale LaunchChoice then finds nothing).
+// Forgets `ref`; its number comes back only after the family's other free numbers were used (a stale
+// LaunchChoice then finds nothing).
 void remove_user_variant(const KernelRef& ref);
 // Records the NVRTC compile's resources of `ref` (a new entry replaces the old one).
 void set_user_variant_resources(const KernelRef& ref, const KernelResources& resources);

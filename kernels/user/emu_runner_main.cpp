@@ -12,13 +12,16 @@
 //
 //   cudaviz-kernel-runner JOB      (JOB: runner_job.h's text; answer: kRunnerOk or kRunnerFault on fd 3)
 #include <dlfcn.h>
-#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -35,6 +38,7 @@
 #include "../trace/memory_trace_io.h"
 #include "../trace/sampled_grid.h"
 #include "child_process.h"
+#include "emu_runner_lines.h"
 #include "emulated_source.h"
 #include "runner_job.h"
 #include "shared_buffer.h"
@@ -65,12 +69,6 @@ struct Buffer {
     std::size_t element_bytes = 1;
     Writer* writers = nullptr;
     const char* name = "";
-};
-
-struct LineRow {
-    std::uintptr_t address = 0;
-    unsigned line = 0;
-    bool user = false;
 };
 
 struct ArgArea {
@@ -106,7 +104,7 @@ Buffer g_buffers[kMaxArgs];
 unsigned g_buffer_count = 0;
 ArgArea g_args;
 std::uintptr_t g_object_lo = 0, g_object_bytes = 0;
-std::vector<LineRow> g_lines;
+LineTable g_lines;
 std::string g_file_name;
 const char* g_user_file = "";
 const char* g_other_file = kPreludeName;
@@ -169,13 +167,9 @@ PcSite lookup_pc(std::uintptr_t pc) {
     s.pc = pc;
     s.file = g_other_file;
     // The call instruction ends just before the return address.
-    auto it = std::upper_bound(g_lines.begin(), g_lines.end(), pc - 1,
-                               [](std::uintptr_t a, const LineRow& r) { return a < r.address; });
-    if (it != g_lines.begin()) {
-        --it;
-        s.line = it->line;
-        if (it->user) s.file = g_user_file;
-    }
+    const LineTable::Row row = g_lines.at(pc - 1);
+    s.line = row.line;
+    if (row.user) s.file = g_user_file;
     return s;
 }
 
@@ -227,43 +221,61 @@ std::string thread_text(const Current* c) {
 
 // --- The access hooks ----------------------------------------------------------------------------------
 
-__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
-                                                     const void* return_address) {
-    Current* const c = t_current;
-    if (!c) return;  // not inside a kernel thread (the object's constructors)
-    const auto p = reinterpret_cast<std::uintptr_t>(address);
-    for (unsigned k = 0; k < g_buffer_count; ++k) {
-        const Buffer& b = g_buffers[k];
-        if (p - b.base < b.bytes) {
-            if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
-            if (g_recorder) {
-                if (g_access_budget && ++t_block_accesses > g_access_budget) {
-                    budget_fault(c, site_of(return_address));
-                }
-                const PcSite& s = site_of(return_address);
-                c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-            }
-            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
-            return;
-        }
-    }
-    const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
-    if (p - shared < g_shared_total) {
-        if (g_recorder) {
-            if (g_access_budget && ++t_block_accesses > g_access_budget) budget_fault(c, site_of(return_address));
-            const PcSite& s = site_of(return_address);
-            c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
-        }
-        return;
-    }
+// An access in no buffer and not in the block's shared memory: near a buffer (in its guard) it is out of
+// its bounds; the entry reading its arguments, the thread's own locals and the object's own data are
+// not traced; anything else is invalid. Out of line, so that the common path needs no stack frame.
+__attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const void* return_address) {
     for (unsigned k = 0; k < g_buffer_count; ++k)
         if (p - g_buffers[k].reserved_lo < g_buffers[k].reserved_bytes)
             bounds_fault(g_buffers[k], p, a, site_of(return_address));
-    // The entry reading its arguments, the thread's own locals, the object's own data: not traced.
+    // Just outside the block's shared memory (an extern __shared__ array with too few dynamic bytes).
+    if (const Current* c = t_current) {
+        const auto shared = reinterpret_cast<std::uintptr_t>(c->ctx->shared_);
+        constexpr std::uintptr_t kNear = 64 * 1024;
+        if (p - (shared - kNear) < g_shared_total + 2 * kNear) {
+            const bool before = p < shared;
+            const std::uint64_t by = before ? shared - p : p - shared - g_shared_total + 1;
+            fault(Fault::Bounds, user_line(site_of(return_address)) + thread_text(c) +
+                                     (a == Access::Store ? " writes " : " reads ") + "shared memory " +
+                                     std::to_string(by) + (by == 1 ? " byte " : " bytes ") +
+                                     (before ? "before its start" : "past its end") + " (" +
+                                     std::to_string(g_shared_total - kStaticShared) +
+                                     " bytes of dynamic shared memory after 48 KiB of static)");
+        }
+    }
     if (p - reinterpret_cast<std::uintptr_t>(&g_args) < sizeof g_args) return;
     if (p - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < kStackReach) return;
     if (p - g_object_lo < g_object_bytes) return;
     invalid_fault(p, site_of(return_address));
+}
+
+__attribute__((always_inline)) inline void record(Current* c, const void* address, std::size_t bytes, Access a,
+                                                  const void* return_address) {
+    if (g_access_budget && __builtin_expect(++t_block_accesses > g_access_budget, 0))
+        budget_fault(c, site_of(return_address));
+    const PcSite& s = site_of(return_address);
+    c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
+}
+
+__attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
+                                                     const void* return_address) {
+    Current* const c = t_current;
+    if (__builtin_expect(!c, 0)) return;  // not inside a kernel thread (the object's constructors)
+    const auto p = reinterpret_cast<std::uintptr_t>(address);
+    for (unsigned k = 0; k < g_buffer_count; ++k) {
+        const Buffer& b = g_buffers[k];
+        if (p - b.base < b.bytes) {
+            if (__builtin_expect(p - b.base + bytes > b.bytes, 0)) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+            if (g_recorder) record(c, address, bytes, a, return_address);
+            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            return;
+        }
+    }
+    if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
+        if (g_recorder) record(c, address, bytes, a, return_address);
+        return;
+    }
+    outside_buffers(p, a, return_address);
 }
 
 }  // namespace
@@ -428,10 +440,11 @@ void on_signal(int signal, siginfo_t* info, void* context) {
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
+    // Mapped, not allocated: AddressSanitizer unmaps a thread's alternate stack when the thread ends.
     stack_t s{};
     s.ss_size = 64 * 1024;
-    s.ss_sp = new char[s.ss_size];  // lives as long as the thread (the process)
-    ::sigaltstack(&s, nullptr);
+    s.ss_sp = ::mmap(nullptr, s.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s.ss_sp != MAP_FAILED) ::sigaltstack(&s, nullptr);
 }
 
 void run_thread(const EmuContext& ctx) {
@@ -466,51 +479,6 @@ void run_thread(const EmuContext& ctx) {
     }
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// The object's line table, rows by address, each marked whether it is a line of the user's file.
-std::string load_lines(const std::string& object, std::uintptr_t bias) {
-    const int fd = ::open(object.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return "cannot open " + object;
-    Dwarf* dw = dwarf_begin(fd, DWARF_C_READ);
-    if (!dw) {
-        ::close(fd);
-        return object + " has no debugging information";
-    }
-    Dwarf_Off offset = 0, next = 0;
-    std::size_t header = 0;
-    while (dwarf_nextcu(dw, offset, &next, &header, nullptr, nullptr, nullptr) == 0) {
-        Dwarf_Die cu;
-        Dwarf_Lines* lines = nullptr;
-        std::size_t count = 0;
-        if (dwarf_offdie(dw, offset + header, &cu) && dwarf_getsrclines(&cu, &lines, &count) == 0) {
-            for (std::size_t k = 0; k < count; ++k) {
-                Dwarf_Line* l = dwarf_onesrcline(lines, k);
-                Dwarf_Addr address = 0;
-                int line = 0;
-                bool end = false;
-                dwarf_lineaddr(l, &address);
-                dwarf_lineno(l, &line);
-                dwarf_lineendsequence(l, &end);
-                const char* src = dwarf_linesrc(l, nullptr, nullptr);
-                const std::string file = src ? src : "";
-                LineRow row;
-                row.address = bias + std::uintptr_t(address);
-                row.line = end ? 0 : unsigned(line);
-                row.user = !end && (file == g_file_name || ends_with(file, "/" + g_file_name));
-                g_lines.push_back(row);
-            }
-        }
-        offset = next;
-    }
-    dwarf_end(dw);
-    ::close(fd);
-    std::stable_sort(g_lines.begin(), g_lines.end(), [](const LineRow& a, const LineRow& b) { return a.address < b.address; });
-    return {};
-}
-
 // The address range of the loaded object's segments (its own data may be read: string literals, tables).
 void find_object_range(void* handle) {
     link_map* map = nullptr;
@@ -536,6 +504,20 @@ void find_object_range(void* handle) {
         g_object_lo = search.lo;
         g_object_bytes = search.hi - search.lo;
     }
+}
+
+// "foo(int)" from dlopen's "...: undefined symbol: _Z3fooi"; empty for any other error.
+std::string undefined_symbol(const std::string& error) {
+    const std::string key = "undefined symbol: ";
+    const std::size_t at = error.find(key);
+    if (at == std::string::npos) return {};
+    std::string symbol = error.substr(at + key.size());
+    symbol = symbol.substr(0, symbol.find_first_of(" \t\n,"));
+    int status = 0;
+    char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && readable) symbol = readable;
+    std::free(readable);
+    return symbol;
 }
 
 std::string read_file(const std::string& path) {
@@ -645,13 +627,16 @@ int main(int argc, char** argv) {
     void* handle = ::dlopen(job.object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* e = ::dlerror();
-        setup_error(std::string("cannot load the compiled kernel: ") + (e ? e : "unknown error"));
+        const std::string error = e ? e : "unknown error";
+        if (const std::string name = undefined_symbol(error); !name.empty())
+            fault(Fault::Crashed, "the kernel calls " + name + ", which is defined nowhere (a function declared without a body?)");
+        setup_error("cannot load the compiled kernel: " + error);
     }
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
     if (!g_entry) setup_error("the compiled kernel has no entry point");
     link_map* map = nullptr;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
-    if (std::string e = load_lines(job.object, map->l_addr); !e.empty()) setup_error(e);
+    if (std::string e = g_lines.load(job.object, map->l_addr, g_file_name); !e.empty()) setup_error(e);
     find_object_range(handle);
 
     struct sigaction action {};
@@ -689,7 +674,9 @@ int main(int argc, char** argv) {
     }
     if (job.schedule && !write_file(job.schedule_path, serialize_block_schedule(schedule)))
         setup_error("cannot write " + job.schedule_path);
-    std::fflush(stdout);
+    std::fflush(nullptr);
     say(std::string(kRunnerOk) + "\n");
-    return 0;
+    // Straight out, as after a fault: nothing is left to tidy that the exit does not free, and a
+    // sanitizer's exit-time report (a build with ASan) would only turn a good run into a failed one.
+    ::_exit(0);
 }

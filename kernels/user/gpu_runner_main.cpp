@@ -12,13 +12,14 @@
 
 #include "../cuda/clock_spin_up.h"
 #include "../cuda/launch_timer.h"
+#include "shared_buffer.h"
 #include "user_gpu_protocol.h"
 
 namespace {
 
-using cvz::user::RunnerOutcome;
-using cvz::user::RunnerRequest;
-using cvz::user::RunnerResponse;
+using cvz::user::GpuRunnerOutcome;
+using cvz::user::GpuRunnerRequest;
+using cvz::user::GpuRunnerResponse;
 
 std::string cu_text(CUresult r) {
     const char* name = nullptr;
@@ -70,52 +71,69 @@ struct Launcher {
     }
 };
 
-void set(RunnerResponse* out, RunnerOutcome outcome, std::string message) {
+void set(GpuRunnerResponse* out, GpuRunnerOutcome outcome, std::string message) {
     out->outcome = outcome;
     out->message = std::move(message);
 }
 
-// After a synchronising call failed while the kernel ran.
-void kernel_failed(RunnerResponse* out, cudaError_t e) {
-    set(out, RunnerOutcome::DeviceFault, fault_message(rt_text(e), e == cudaErrorIllegalAddress));
+// After a synchronising call failed while the kernel ran. An address far outside every allocation
+// can come back as an invalid address space rather than an illegal address: both are a bad pointer.
+void kernel_failed(GpuRunnerResponse* out, cudaError_t e) {
+    const bool address = e == cudaErrorIllegalAddress || e == cudaErrorInvalidAddressSpace || e == cudaErrorMisalignedAddress;
+    set(out, GpuRunnerOutcome::DeviceFault, fault_message(rt_text(e), address));
 }
 
-void run(RunnerRequest& q, RunnerResponse* out) {
-    if (CUresult r = cuInit(0); r != CUDA_SUCCESS) return set(out, RunnerOutcome::Unavailable, "no usable GPU: cuInit: " + cu_text(r));
+void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
+    // The buffers' files first: a request that cannot be mapped is refused before the GPU is touched.
+    std::vector<cvz::user::SharedBuffer> shared(q.args.size());
+    for (std::size_t i = 0; i < q.args.size(); ++i) {
+        const cvz::user::GpuRunnerArg& a = q.args[i];
+        if (!a.buffer) continue;
+        std::string error;
+        shared[i] = cvz::user::SharedBuffer::open(a.path, std::size_t(a.bytes), a.writable, &error);
+        if (!shared[i].valid()) return set(out, GpuRunnerOutcome::BadRequest, "buffer " + a.name + ": " + error);
+    }
+
+    if (CUresult r = cuInit(0); r != CUDA_SUCCESS) return set(out, GpuRunnerOutcome::Unavailable, "no usable GPU: cuInit: " + cu_text(r));
     int count = 0;
     if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0)
-        return set(out, RunnerOutcome::Unavailable, "no CUDA device: " + (e == cudaSuccess ? std::string("none found") : rt_text(e)));
+        return set(out, GpuRunnerOutcome::Unavailable, "no CUDA device: " + (e == cudaSuccess ? std::string("none found") : rt_text(e)));
     if (q.device < 0 || q.device >= count)
-        return set(out, RunnerOutcome::Unavailable, "no CUDA device " + std::to_string(q.device) + " (there are " + std::to_string(count) + ")");
+        return set(out, GpuRunnerOutcome::Unavailable, "no CUDA device " + std::to_string(q.device) + " (there are " + std::to_string(count) + ")");
     cudaDeviceProp prop{};
-    if (cudaError_t e = cudaSetDevice(q.device); e != cudaSuccess) return set(out, RunnerOutcome::Unavailable, "cudaSetDevice: " + rt_text(e));
-    if (cudaError_t e = cudaGetDeviceProperties(&prop, q.device); e != cudaSuccess) return set(out, RunnerOutcome::Unavailable, rt_text(e));
+    if (cudaError_t e = cudaSetDevice(q.device); e != cudaSuccess) return set(out, GpuRunnerOutcome::Unavailable, "cudaSetDevice: " + rt_text(e));
+    if (cudaError_t e = cudaGetDeviceProperties(&prop, q.device); e != cudaSuccess) return set(out, GpuRunnerOutcome::Unavailable, rt_text(e));
     out->device = prop.name;
     out->sms = prop.multiProcessorCount;
     if (cudaError_t e = cudaFree(nullptr); e != cudaSuccess)  // makes the primary context current for the driver API
-        return set(out, RunnerOutcome::Unavailable, "cannot create a CUDA context: " + rt_text(e));
+        return set(out, GpuRunnerOutcome::Unavailable, "cannot create a CUDA context: " + rt_text(e));
 
     CUmodule module = nullptr;
     if (CUresult r = cuModuleLoadData(&module, q.cubin.data()); r != CUDA_SUCCESS)
-        return set(out, RunnerOutcome::Unavailable, "the GPU cannot load the compiled kernel: " + cu_text(r));
+        return set(out, GpuRunnerOutcome::Unavailable, "the GPU cannot load the compiled kernel: " + cu_text(r));
     Launcher launch;
     launch.grid = q.grid;
     launch.block = q.block;
     if (CUresult r = cuModuleGetFunction(&launch.function, module, q.function.c_str()); r != CUDA_SUCCESS)
-        return set(out, RunnerOutcome::Unavailable, "no kernel " + q.function + " in the module: " + cu_text(r));
+        return set(out, GpuRunnerOutcome::Unavailable, "no kernel " + q.function + " in the module: " + cu_text(r));
+    int registers = 0, static_shared = 0;
+    if (cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, launch.function) == CUDA_SUCCESS) out->registers = registers;
+    if (cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, launch.function) == CUDA_SUCCESS)
+        out->static_shared_bytes = std::uint64_t(static_shared);
 
     // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten).
     DeviceMemory memory;
     std::vector<CUdeviceptr> pointers(q.args.size());
     std::vector<int> ints(q.args.size());
     for (std::size_t i = 0; i < q.args.size(); ++i) {
-        const cvz::user::RunnerArg& a = q.args[i];
+        const cvz::user::GpuRunnerArg& a = q.args[i];
         if (a.buffer) {
             void* p = nullptr;
-            if (cudaError_t e = memory.allocate(a.contents.size(), &p); e != cudaSuccess)
-                return set(out, RunnerOutcome::Refused, "cannot allocate " + std::to_string(a.contents.size()) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
-            if (cudaError_t e = cudaMemcpy(p, a.contents.data(), a.contents.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
-                return set(out, RunnerOutcome::Unavailable, "copying " + a.name + " to the GPU: " + rt_text(e));
+            if (cudaError_t e = memory.allocate(std::size_t(a.bytes), &p); e != cudaSuccess)
+                return set(out, GpuRunnerOutcome::Refused, "cannot allocate " + std::to_string(a.bytes) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
+            if (cudaError_t e = a.bytes ? cudaMemcpy(p, shared[i].data(), std::size_t(a.bytes), cudaMemcpyHostToDevice) : cudaSuccess;
+                e != cudaSuccess)
+                return set(out, GpuRunnerOutcome::Unavailable, "copying " + a.name + " to the GPU: " + rt_text(e));
             pointers[i] = CUdeviceptr(p);
             launch.params.push_back(&pointers[i]);
         } else {
@@ -125,7 +143,7 @@ void run(RunnerRequest& q, RunnerResponse* out) {
     }
     cudaStream_t stream = nullptr;
     if (cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); e != cudaSuccess)
-        return set(out, RunnerOutcome::Unavailable, "cudaStreamCreate: " + rt_text(e));
+        return set(out, GpuRunnerOutcome::Unavailable, "cudaStreamCreate: " + rt_text(e));
 
     // The run whose output goes back.
     cudaEvent_t begin = nullptr, end = nullptr;
@@ -133,8 +151,8 @@ void run(RunnerRequest& q, RunnerResponse* out) {
     cudaEventCreate(&end);
     cudaEventRecord(begin, stream);
     if (CUresult r = launch(stream); r != CUDA_SUCCESS) {
-        if (is_refusal(r)) return set(out, RunnerOutcome::Refused, "CUDA refused the launch: " + cu_text(r));
-        return set(out, RunnerOutcome::DeviceFault, fault_message(cu_text(r), r == CUDA_ERROR_ILLEGAL_ADDRESS));
+        if (is_refusal(r)) return set(out, GpuRunnerOutcome::Refused, "CUDA refused the launch: " + cu_text(r));
+        return set(out, GpuRunnerOutcome::DeviceFault, fault_message(cu_text(r), r == CUDA_ERROR_ILLEGAL_ADDRESS));
     }
     cudaEventRecord(end, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return kernel_failed(out, e);
@@ -142,14 +160,13 @@ void run(RunnerRequest& q, RunnerResponse* out) {
     cudaEventElapsedTime(&ms, begin, end);
     out->run_ms = ms;
     for (std::size_t i = 0; i < q.args.size(); ++i) {
-        const cvz::user::RunnerArg& a = q.args[i];
-        if (!a.buffer || !a.writable) continue;
-        std::vector<unsigned char> bytes(a.contents.size());
-        if (cudaError_t e = cudaMemcpy(bytes.data(), reinterpret_cast<void*>(pointers[i]), bytes.size(), cudaMemcpyDeviceToHost); e != cudaSuccess)
+        const cvz::user::GpuRunnerArg& a = q.args[i];
+        if (!a.buffer || !a.writable || a.bytes == 0) continue;
+        if (cudaError_t e = cudaMemcpy(shared[i].data(), reinterpret_cast<void*>(pointers[i]), std::size_t(a.bytes), cudaMemcpyDeviceToHost);
+            e != cudaSuccess)
             return kernel_failed(out, e);
-        out->outputs.push_back(std::move(bytes));
     }
-    set(out, RunnerOutcome::Ran, "");
+    set(out, GpuRunnerOutcome::Ran, "");
 
     // Timing, as the built-ins time a launch shape: spin the clocks up, warm up, hold the stream, median.
     if (q.time) {
@@ -221,11 +238,11 @@ int main(int argc, char** argv) {
                              "Runs a user's kernel for cudaviz (started by the app, not by hand).\n");
         return 2;
     }
-    RunnerRequest request;
-    RunnerResponse response;
-    if (std::string error = cvz::user::read_request(argv[1], &request); !error.empty()) set(&response, RunnerOutcome::BadRequest, error);
+    GpuRunnerRequest request;
+    GpuRunnerResponse response;
+    if (std::string error = cvz::user::read_gpu_request(argv[1], &request); !error.empty()) set(&response, GpuRunnerOutcome::BadRequest, error);
     else run(request, &response);
-    if (std::string error = cvz::user::write_response(argv[2], response); !error.empty()) {
+    if (std::string error = cvz::user::write_gpu_response(argv[2], response); !error.empty()) {
         std::fprintf(stderr, "cudaviz-gpu-runner: %s\n", error.c_str());
         return 1;
     }

@@ -42,6 +42,8 @@ SharedBuffer& SharedBuffer::operator=(SharedBuffer&& o) noexcept {
         region_ = o.region_;
         region_bytes_ = o.region_bytes_;
         valid_empty_ = o.valid_empty_;
+        fd_ = o.fd_;
+        o.fd_ = -1;
         o.data_ = o.region_ = nullptr;
         o.bytes_ = o.region_bytes_ = 0;
         o.valid_empty_ = false;
@@ -51,6 +53,8 @@ SharedBuffer& SharedBuffer::operator=(SharedBuffer&& o) noexcept {
 
 void SharedBuffer::unmap() {
     if (region_) ::munmap(region_, region_bytes_);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
     region_ = data_ = nullptr;
     region_bytes_ = bytes_ = 0;
 }
@@ -68,6 +72,27 @@ SharedBuffer SharedBuffer::create(const std::string& path, std::size_t bytes, st
     }
     ::close(fd);
     return open(path, bytes, true, error);
+}
+
+SharedBuffer SharedBuffer::create_anonymous(const std::string& name, std::size_t bytes, std::string* error) {
+    const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
+    if (fd < 0) {
+        *error = failure("cannot make shared memory", name);
+        return {};
+    }
+    if (::ftruncate(fd, off_t(bytes)) != 0) {
+        *error = failure("cannot size shared memory", name);
+        ::close(fd);
+        return {};
+    }
+    const std::string path = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd);
+    SharedBuffer b = open(path, bytes, true, error);
+    if (!b.valid()) {
+        ::close(fd);
+        return {};
+    }
+    b.fd_ = fd;
+    return b;
 }
 
 SharedBuffer SharedBuffer::open(const std::string& path, std::size_t bytes, bool writable, std::string* error) {

@@ -19,6 +19,9 @@ public:
 
     // A new file `path` of `bytes` bytes (zeros), mapped read-write. On failure: invalid, *error set.
     static SharedBuffer create(const std::string& path, std::size_t bytes, std::string* error);
+    // Memory with no file behind it (memfd: no disk, no write-back), mapped read-write; path() is
+    // "/proc/PID/fd/N", which another process of the same user opens while this buffer lives.
+    static SharedBuffer create_anonymous(const std::string& name, std::size_t bytes, std::string* error);
     // An existing file, mapped read-write or read-only; `bytes` must be its size.
     static SharedBuffer open(const std::string& path, std::size_t bytes, bool writable, std::string* error);
     // The same with `guard_bytes` (rounded up to pages) of inaccessible address space before and after
@@ -43,6 +46,7 @@ private:
     void* region_ = nullptr;  // what is unmapped at the end
     std::size_t region_bytes_ = 0;
     bool valid_empty_ = false;
+    int fd_ = -1;  // kept open by create_anonymous: it is what path() names
 };
 
 // A private directory (mode 0700) under $TMPDIR or /tmp, removed with what it holds when destroyed.

@@ -1,5 +1,6 @@
 #include "user_emulated.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -91,7 +92,9 @@ bool parse_message(const std::string& line, std::string* file, unsigned* row, un
 // The compiler's messages mapped onto the user's file: its own lines as they are; the prelude's and the
 // entry's (a call that does not fit the kernel, a clash with a name the prelude defines) at the kernel's line.
 std::vector<Diagnostic> diagnostics(const std::string& log, const SourceFile& file, const KernelSignature& kernel) {
-    std::vector<Diagnostic> out;
+    // The user's own lines first: an error there (an unclosed macro call) often shows in the wrapping
+    // code too, where it says less.
+    std::vector<Diagnostic> own, mapped;
     std::istringstream in(log);
     std::string line;
     while (std::getline(in, line)) {
@@ -99,16 +102,22 @@ std::vector<Diagnostic> diagnostics(const std::string& log, const SourceFile& fi
         std::string where;
         if (!parse_message(line, &where, &d.line, &d.column, &d.error, &d.message)) continue;
         d.file = file.name;
-        if (where != file.name) {
-            const bool ours = where == kPreludeName || where == kEntryName;
-            d.message = (ours ? std::string("in the code cudaviz wraps the kernel in: ")
-                              : "in " + where + ":" + std::to_string(d.line) + ": ") + d.message;
-            d.line = kernel.line;
-            d.column = 0;
+        if (d.message.find("[-Werror=stack-usage=]") != std::string::npos)
+            d.message += " (the emulator runs each thread on a small stack of its own: keep a thread's local arrays "
+                         "under 32 KiB, or put large ones in __shared__ or global memory)";
+        if (where == file.name) {
+            own.push_back(std::move(d));
+            continue;
         }
-        out.push_back(std::move(d));
+        const bool ours = where == kPreludeName || where == kEntryName;
+        d.message = (ours ? std::string("in the code cudaviz wraps the kernel in: ")
+                          : "in " + where + ":" + std::to_string(d.line) + ": ") + d.message;
+        d.line = kernel.line;
+        d.column = 0;
+        mapped.push_back(std::move(d));
     }
-    return out;
+    own.insert(own.end(), mapped.begin(), mapped.end());
+    return own;
 }
 
 std::string seconds_text(double s) {
@@ -129,7 +138,8 @@ std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s
 
 }  // namespace
 
-EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out) {
+EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out,
+                                       const CancelToken* cancel) {
     *out = CompileOutput{};
     const auto fail = [&](std::string message, unsigned line = 0) {
         Diagnostic d;
@@ -152,6 +162,13 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     state->signature = kernel;
     state->barriers = unit.barriers;
     if (!write_text(source, unit.text)) return fail("cannot write " + source);
+    // The CUDA headers a kernel file may include: empty here, the prelude declares what they would.
+    const std::string include = state->dir.file("include");
+    if (::mkdir(include.c_str(), 0700) != 0) return fail("cannot make " + include);
+    for (const char* h : {"cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h",
+                          "device_functions.h"})
+        if (!write_text(include + "/" + h, "// cudaviz: the emulator's prelude declares what this header would\n"))
+            return fail("cannot write " + include + "/" + h);
 
     // Compile only with -fsanitize=thread (the hooks are the runner's; linking TSan's runtime would make
     // the object unloadable), with a debug line table for the access sites, no contraction (the
@@ -161,10 +178,13 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     cc.argv = {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
                "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
                "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging",
-               "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden", "-fdiagnostics-color=never",
-               "-fno-diagnostics-show-caret", "-fmax-errors=30", "-c", "-x", "c++", source, "-o", object};
+               "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
+               "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
     cc.time_limit_s = 120;
+    cc.cancel = cancel;
     ChildResult r = run_child(cc);
+    if (r.end == ChildResult::End::Cancelled) return fail("the compile was cancelled");
+    if (r.end == ChildResult::End::TimeLimit) return fail("the compiler took more than 120 s and was stopped");
     out->seconds = r.seconds;
     out->log = r.output;
     out->diagnostics = diagnostics(r.output, file, kernel);
@@ -178,7 +198,9 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     ChildSpec ld;
     ld.argv = {compiler(), "-shared", "-o", state->object, object};
     ld.time_limit_s = 120;
+    ld.cancel = cancel;
     r = run_child(ld);
+    if (r.end == ChildResult::End::Cancelled) return fail("the compile was cancelled");
     out->seconds += r.seconds;
     out->log += r.output;
     if (!r.succeeded()) return fail("linking the kernel failed: " + tail(r.output.empty() ? r.error : r.output, 2000));
@@ -261,14 +283,14 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         r.bytes = a.bytes;
         r.element_bytes = a.element_bytes ? a.element_bytes : 1;
         r.writable = a.writable;
-        r.path = dir.file("buffer" + std::to_string(k));
-        buffers[k] = SharedBuffer::create(r.path, a.bytes, &error);
+        buffers[k] = SharedBuffer::create_anonymous("cudaviz-" + r.name, a.bytes, &error);
+        r.path = buffers[k].path();
         if (!buffers[k].valid()) return refuse(ErrorKind::Unavailable, error);
         if (a.bytes) std::memcpy(buffers[k].data(), a.data, a.bytes);
         if (options.writers && a.writable) {
-            r.writers_path = dir.file("writers" + std::to_string(k));
             const std::size_t n = a.bytes / r.element_bytes;
-            writers[k] = SharedBuffer::create(r.writers_path, n * sizeof(Writer), &error);
+            writers[k] = SharedBuffer::create_anonymous("cudaviz-writers-" + r.name, n * sizeof(Writer), &error);
+            r.writers_path = writers[k].path();
             if (!writers[k].valid()) return refuse(ErrorKind::Unavailable, error);
             Writer* w = static_cast<Writer*>(writers[k].data());
             for (std::size_t e = 0; e < n; ++e) w[e] = Writer{};

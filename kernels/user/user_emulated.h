@@ -31,7 +31,9 @@ public:
     EmulatedKernel() = default;
     // Compiles `kernel` of `file`. Never throws; on failure the kernel is invalid and out->diagnostics
     // say why, at the user's lines.
-    static EmulatedKernel compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out);
+    // `cancel`, when given, stops the compiler (the kernel is then invalid, with a message saying so).
+    static EmulatedKernel compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out,
+                                  const CancelToken* cancel = nullptr);
 
     bool valid() const { return state_ != nullptr; }
     const KernelSignature& signature() const;

@@ -1,28 +1,20 @@
 #include "user_gpu.h"
 
 #include <cxxabi.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
+#include "child_process.h"
+#include "nvrtc_cubin.h"
 #include "nvrtc_log.h"
 #include "nvrtc_program.h"
+#include "shared_buffer.h"
 #include "user_gpu_protocol.h"
-
-extern char** environ;
 
 namespace cvz::user {
 
@@ -115,15 +107,6 @@ Diagnostic error_at(const SourceFile& source, unsigned line, std::string message
     return d;
 }
 
-// "gray(unsigned char* x, unsigned char* out, int n)". KernelSignature::text() says the same; it is
-// defined with the emulator's side (user_kernel.cpp), which this file does not need to link with.
-std::string written(const KernelSignature& s) {
-    std::string t = s.name + "(";
-    for (std::size_t i = 0; i < s.params.size(); ++i)
-        t += (i ? ", " : "") + s.params[i].type + (s.params[i].name.empty() ? "" : " " + s.params[i].name);
-    return t + ")";
-}
-
 bool has_error(const std::vector<Diagnostic>& ds) {
     for (const Diagnostic& d : ds)
         if (d.error) return true;
@@ -181,28 +164,37 @@ GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature
         for (std::size_t i = 0; same && i < types.size(); ++i) same = kind_of(types[i]) == signature.params[i].kind;
         if (!same) {
             out.diagnostics.push_back(error_at(source, signature.line,
-                                               "the compiler sees " + out.demangled + ", not " + written(signature)));
+                                               "the compiler sees " + out.demangled + ", not " + signature.text()));
             out.cubin.clear();
             return out;
         }
     }
+    bool from_ptxas = false;
     for (const PtxasResources& r : parse_ptxas_resources(result.log)) {
         if (r.function != out.lowered_name) continue;
+        from_ptxas = true;
         out.registers = r.registers;
         out.barriers = r.barriers;
         out.static_shared_bytes = r.shared_bytes;
         out.stack_bytes = r.stack_bytes;
+    }
+    if (!from_ptxas) {  // the machine code came from the compute cache: read the CUBIN itself
+        const CubinResources r = cubin_resources(out.cubin, out.lowered_name, sm);
+        out.registers = r.registers;
+        out.barriers = r.barriers;
+        out.static_shared_bytes = r.shared_bytes;
     }
     return out;
 }
 
 std::string schedule_recording_source(const SourceFile& source, const KernelSignature& signature) {
     std::string s;
-    // The user's kernels become __device__ functions; the macro comes back after their text.
-    s += "#pragma push_macro(\"__global__\")\n#undef __global__\n#define __global__ __device__\n";
+    // The user's kernels become __device__ functions. NVRTC knows no push_macro: the wrapper below
+    // spells __global__ as the attribute it stands for (crt/host_defines.h).
+    s += "#undef __global__\n#define __global__ __device__\n";
     s += "#line 1 \"" + quoted_for_line(source.name) + "\"\n";
     s += source.text;
-    s += "\n#pragma pop_macro(\"__global__\")\n#line 1 \"cudaviz-schedule-recording\"\n";
+    s += "\n#line 1 \"cudaviz-schedule-recording\"\n";
     // As kernels/cuda/schedule_recording_context.cuh: one atomic per warp (its lowest active lane),
     // before and after the body; thread 0 writes %smid; %globaltimer read hi, lo, hi.
     s += R"(static __device__ __forceinline__ unsigned long long cudaviz_global_timer() {
@@ -222,7 +214,7 @@ static __device__ __forceinline__ bool cudaviz_warp_leader() {
     return lane == unsigned(__ffs(__activemask()) - 1);
 }
 )";
-    s += "extern \"C\" __global__ void ";
+    s += "extern \"C\" __attribute__((global)) void ";
     s += kRecordedKernel;
     s += "(";
     std::string call;
@@ -258,77 +250,12 @@ std::string self_dir() {
     return slash == std::string::npos ? std::string() : p.substr(0, slash);
 }
 
-// The runner's private folder: the request, the response and its stderr; removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        const char* base = std::getenv("TMPDIR");
-        std::string pattern = std::string(base && *base ? base : "/tmp") + "/cudaviz-gpu-XXXXXX";
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        if (::mkdtemp(buf.data())) path_ = buf.data();
-    }
-    ~TempDir() {
-        if (path_.empty()) return;
-        for (const char* f : {"request", "response", "response.part", "runner.log"}) ::unlink((path_ + "/" + f).c_str());
-        ::rmdir(path_.c_str());
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
-std::string read_tail(const std::string& path, std::size_t most) {
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+#if CUDAVIZ_HAVE_CUDA
+// The end of the runner's output, for a message.
+std::string tail_of(std::string text, std::size_t most) {
     if (text.size() > most) text = "..." + text.substr(text.size() - most);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text;
-}
-
-enum class Ended { Exited, Signalled, TimeLimit, Cancelled, WaitFailed };
-
-// Waits for `pid`, killing it at `limit_s` or when `cancel` is requested (checked every 20 ms; the
-// wait itself sleeps in poll() on a pidfd, or in short naps where the kernel has none).
-Ended wait_for(pid_t pid, double limit_s, const CancelToken* cancel, int* code) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
-    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
-    Ended why = Ended::Exited;
-    for (;;) {
-        int status = 0;
-        const pid_t got = ::waitpid(pid, &status, WNOHANG);
-        if (got == pid) {
-            if (pidfd >= 0) ::close(pidfd);
-            if (why != Ended::Exited) return why;
-            if (WIFSIGNALED(status)) {
-                *code = WTERMSIG(status);
-                return Ended::Signalled;
-            }
-            *code = WEXITSTATUS(status);
-            return Ended::Exited;
-        }
-        if (got < 0 && errno != EINTR) {
-            if (pidfd >= 0) ::close(pidfd);
-            return Ended::WaitFailed;
-        }
-        if (why == Ended::Exited) {
-            if (cancel && cancel->requested()) why = Ended::Cancelled;
-            else if (std::chrono::steady_clock::now() >= deadline) why = Ended::TimeLimit;
-            if (why != Ended::Exited) {
-                ::kill(pid, SIGKILL);
-                continue;
-            }
-        }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-        const int nap = int(std::max<long long>(1, std::min<long long>(20, left)));
-        if (pidfd >= 0) {
-            pollfd p{pidfd, POLLIN, 0};
-            ::poll(&p, 1, nap);
-        } else {
-            ::poll(nullptr, 0, nap);
-        }
-    }
 }
 
 std::string seconds_text(double s) {
@@ -336,6 +263,7 @@ std::string seconds_text(double s) {
     o << s;
     return o.str();
 }
+#endif
 
 GpuRunResult failed(ErrorKind kind, std::string message, Fault fault = Fault::None) {
     GpuRunResult r;
@@ -372,7 +300,7 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
     if (!compiled.compiled()) return failed(ErrorKind::InvalidInput, "the kernel has not compiled for the GPU");
     const KernelSignature& sig = compiled.signature;
     if (launch.args.size() != sig.params.size())
-        return failed(ErrorKind::InvalidInput, std::to_string(launch.args.size()) + " arguments for " + written(sig) + ", which takes " +
+        return failed(ErrorKind::InvalidInput, std::to_string(launch.args.size()) + " arguments for " + sig.text() + ", which takes " +
                                                    std::to_string(sig.params.size()));
     if (launch.grid.volume() == 0 || launch.block.volume() == 0)
         return failed(ErrorKind::InvalidInput, "an empty grid or block cannot be launched");
@@ -385,7 +313,7 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         return failed(ErrorKind::Unavailable, runner.empty() ? "cudaviz-gpu-runner was not found (beside the program, in $CUDAVIZ_GPU_RUNNER or on PATH)"
                                                              : runner + " cannot be run");
 
-    RunnerRequest request;
+    GpuRunnerRequest request;
     request.cubin = compiled.cubin;
     request.function = compiled.lowered_name;
     request.device = options.device;
@@ -403,103 +331,85 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         rec.program_name = kProgramName;
         rec.source = schedule_recording_source(compiled.source, sig);
         rec.options = compile_options(compiled.sm);
+        rec.name_expressions = {kRecordedKernel};
         NvrtcResult r = nvrtc_compile(rec);
-        if (!r.status || !r.compiled || r.cubin.empty()) {
+        if (!r.status || !r.compiled || r.cubin.empty() || r.lowered_names.empty() || r.lowered_names[0] != kRecordedKernel) {
             std::string why = r.status ? r.log : r.status.message();
             return failed(ErrorKind::InvalidInput, "the schedule-recording compile of the kernel failed:\n" + why);
         }
         request.recorded_cubin = std::move(r.cubin);
     }
-    for (const UserArg& a : launch.args) {
-        RunnerArg r;
+    std::string error;
+    TempDir dir = TempDir::make("cudaviz-gpu", &error);
+    if (!dir.valid()) return failed(ErrorKind::Unavailable, "cannot make a temporary folder: " + error);
+    // Every buffer in a shared file, outputs too: a kernel may leave some of their elements unwritten.
+    std::vector<SharedBuffer> shared(launch.args.size());
+    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+        const UserArg& a = launch.args[k];
+        GpuRunnerArg r;
         r.buffer = a.kind == UserArg::Kind::Buffer;
         r.writable = a.writable;
         r.value = a.value;
         r.name = a.name;
         r.bytes = a.bytes;
         r.element_bytes = a.element_bytes;
-        r.data = a.data;
+        if (r.buffer) {
+            r.path = dir.file("buffer" + std::to_string(k));
+            shared[k] = SharedBuffer::create(r.path, a.bytes, &error);
+            if (!shared[k].valid()) return failed(ErrorKind::Unavailable, "buffer " + a.name + ": " + error);
+            if (a.bytes) std::memcpy(shared[k].data(), a.data, a.bytes);
+        }
         request.args.push_back(std::move(r));
     }
+    const std::string request_path = dir.file("request"), response_path = dir.file("response");
+    if (std::string e = write_gpu_request(request_path, request); !e.empty()) return failed(ErrorKind::Unavailable, e);
 
-    TempDir dir;
-    if (dir.path().empty()) return failed(ErrorKind::Unavailable, std::string("cannot make a temporary folder: ") + std::strerror(errno));
-    const std::string request_path = dir.path() + "/request", response_path = dir.path() + "/response",
-                      log_path = dir.path() + "/runner.log";
-    if (std::string e = write_request(request_path, request); !e.empty()) return failed(ErrorKind::Unavailable, e);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> argv_text = {runner, request_path, response_path};
-    std::vector<char*> argv;
-    for (std::string& s : argv_text) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    const auto started = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    const int spawned = ::posix_spawn(&pid, runner.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) return failed(ErrorKind::Unavailable, runner + " could not be started: " + std::strerror(spawned));
-
-    int code = 0;
-    const Ended ended = wait_for(pid, options.time_limit_s, options.cancel, &code);
-    const double runner_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    ChildSpec spec;
+    spec.argv = {runner, request_path, response_path};
+    spec.time_limit_s = options.time_limit_s;
+    spec.cancel = options.cancel;
+    spec.output_limit = 64 * 1024;
+    const ChildResult child = run_child(spec);
+    const std::string output = tail_of(child.output, 2000);
     GpuRunResult result;
-    switch (ended) {
-        case Ended::TimeLimit:
+    switch (child.end) {
+        case ChildResult::End::NotStarted:
+            result = failed(ErrorKind::Unavailable, runner + " could not be started: " + child.error);
+            break;
+        case ChildResult::End::TimeLimit:
             result = failed(ErrorKind::Device, "the time limit of " + seconds_text(options.time_limit_s) +
                                                    " s was reached: the kernel was stopped (an endless loop?)",
                             Fault::TimeLimit);
             break;
-        case Ended::Cancelled:
+        case ChildResult::End::Cancelled:
             result.fault = Fault::Cancelled;
             result.message = "the run was cancelled";
             break;
-        case Ended::WaitFailed:
-            result = failed(ErrorKind::Device, std::string("lost track of the GPU runner: ") + std::strerror(errno), Fault::Crashed);
-            break;
-        case Ended::Signalled:
-            result = failed(ErrorKind::Device, "the GPU runner was ended by signal " + std::to_string(code) + " (" + strsignal(code) +
-                                                   ")" + (read_tail(log_path, 2000).empty() ? "" : ": " + read_tail(log_path, 2000)),
+        case ChildResult::End::Signalled:
+            result = failed(ErrorKind::Device, "the GPU runner was ended by " + signal_text(child.signal) + (output.empty() ? "" : ": " + output),
                             Fault::Crashed);
             break;
-        case Ended::Exited: {
-            RunnerResponse response;
-            const std::string error = code == 0 ? read_response(response_path, &response) : std::string("exit status ") + std::to_string(code);
-            if (!error.empty()) {
-                const std::string log = read_tail(log_path, 2000);
-                if (code == 127 && log.find("error while loading shared libraries") != std::string::npos)
-                    result = failed(ErrorKind::Unavailable, "the GPU runner cannot start (no NVIDIA driver?): " + log);
+        case ChildResult::End::Exited: {
+            GpuRunnerResponse response;
+            const std::string why = child.exit_code == 0 ? read_gpu_response(response_path, &response)
+                                                        : "exit status " + std::to_string(child.exit_code);
+            if (!why.empty()) {
+                if (child.exit_code == 127 && output.find("error while loading shared libraries") != std::string::npos)
+                    result = failed(ErrorKind::Unavailable, "the GPU runner cannot start (no NVIDIA driver?): " + output);
                 else
-                    result = failed(ErrorKind::Device, "the GPU runner failed (" + error + ")" + (log.empty() ? "" : ": " + log), Fault::Crashed);
+                    result = failed(ErrorKind::Device, "the GPU runner failed (" + why + ")" + (output.empty() ? "" : ": " + output), Fault::Crashed);
                 break;
             }
-            result.device = response.device;
-            result.sms = response.sms;
             switch (response.outcome) {
-                case RunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
-                case RunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
-                case RunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
-                case RunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
-                case RunnerOutcome::Ran: {
-                    // The outputs must match the writable buffers one for one before any is copied back.
-                    std::size_t next = 0;
-                    bool fits_all = true;
-                    for (const UserArg& a : launch.args)
-                        if (a.kind == UserArg::Kind::Buffer && a.writable)
-                            fits_all = fits_all && next < response.outputs.size() && response.outputs[next++].size() == a.bytes;
-                    if (!fits_all || next != response.outputs.size()) {
-                        result = failed(ErrorKind::Device, "the GPU runner returned buffers of the wrong sizes", Fault::Crashed);
-                        break;
+                case GpuRunnerOutcome::Unavailable: result = failed(ErrorKind::Unavailable, response.message); break;
+                case GpuRunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
+                case GpuRunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
+                case GpuRunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
+                case GpuRunnerOutcome::Ran: {
+                    for (std::size_t k = 0; k < launch.args.size(); ++k) {
+                        const UserArg& a = launch.args[k];
+                        if (a.kind == UserArg::Kind::Buffer && a.writable && a.bytes) std::memcpy(a.data, shared[k].data(), a.bytes);
                     }
-                    next = 0;
-                    for (const UserArg& a : launch.args)
-                        if (a.kind == UserArg::Kind::Buffer && a.writable) {
-                            const auto& bytes = response.outputs[next++];
-                            if (!bytes.empty()) std::memcpy(a.data, bytes.data(), bytes.size());
-                        }
                     result.ran = true;
                     result.message = response.message;  // notes on timing or schedule, if any failed
                     result.run_ms = response.run_ms;
@@ -517,10 +427,12 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
             }
             result.device = response.device;
             result.sms = response.sms;
+            result.registers = response.registers;
+            result.static_shared_bytes = std::size_t(response.static_shared_bytes);
             break;
         }
     }
-    result.runner_ms = runner_ms;
+    result.runner_ms = child.seconds * 1000;
     return result;
 #endif
 }

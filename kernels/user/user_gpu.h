@@ -33,7 +33,8 @@ struct GpuCompileOutput {
     std::string lowered_name;    // its symbol in the module ("_Z4grayPhS_i"; the name itself for extern "C")
     std::string demangled;       // "gray(unsigned char*, unsigned char*, int)", "" for extern "C"
 
-    // From --ptxas-options=-v, for the occupancy model.
+    // From --ptxas-options=-v, for the occupancy model; from the CUBIN when NVRTC took the code from the
+    // compute cache and ptxas said nothing (stack_bytes is then 0).
     int registers = 0;
     int barriers = 0;
     std::size_t static_shared_bytes = 0;
@@ -60,19 +61,31 @@ struct GpuRunOptions {
     bool time = false;              // time the kernel (TimingOptions' warm-up, repeats, budget; the median)
     TimingOptions timing;           // cancel and progress are not used: see `cancel` below
     bool record_schedule = false;   // record the block schedule (a second compile, see above)
-    double time_limit_s = 30;       // the runner is stopped past this (wall clock, from its start)
+    double time_limit_s = 30;       // the runner is stopped past this (wall clock from its start, so CUDA's
+                                    // start-up, about 0.3-1 s, counts too)
     const CancelToken* cancel = nullptr;  // stops the runner when requested
     std::string runner;             // the runner's path; empty: find_gpu_runner()
 };
 
+// How a run ended:
+//   ran                    the output is in the writable buffers; `message` may note a timing or schedule
+//                          that could not be taken (the run itself is good)
+//   Unavailable            no runner, no driver, no device, a module this GPU cannot load
+//   InvalidInput           not compiled, arguments that do not fit, a launch CUDA refused (too many threads)
+//   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault
+//   Device + Fault::TimeLimit  stopped at options.time_limit_s
+//   Device + Fault::Crashed    the runner itself died or answered nonsense
+//   ok + Fault::Cancelled      options.cancel was requested: stopped, nothing to report
 struct GpuRunResult {
-    Status status;            // ok; Unavailable (no runner, no driver, no device); InvalidInput; Device
-    Fault fault = Fault::None;  // how the kernel's run ended when not normally (status then says it too)
-    std::string message;      // the user's message for the fault, ready to show
+    Status status;
+    Fault fault = Fault::None;
+    std::string message;      // the user's message, ready to show (status's message too when not ok)
     bool ran = false;         // the kernel ran to its end and the writable buffers were copied back
     std::string device;       // "NVIDIA H200"
     int sms = 0;
     double run_ms = 0;        // the one launch whose output came back (CUDA events)
+    int registers = 0;        // of the loaded kernel, as the driver reports them
+    std::size_t static_shared_bytes = 0;
     ShapeTiming timing;       // when options.time
     std::vector<BlockTiming> schedule;  // when options.record_schedule: per linear block id
     double runner_ms = 0;     // the runner's whole life, start to exit

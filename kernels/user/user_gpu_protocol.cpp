@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::uint32_t kRequestMagic = 0x43565251;   // "QRVC"
 constexpr std::uint32_t kResponseMagic = 0x43565253;  // "SRVC"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 3;
 
 struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
@@ -30,10 +30,6 @@ public:
     void str(const std::string& s) {
         u64(s.size());
         raw(s.data(), s.size());
-    }
-    void bytes(const void* p, std::uint64_t n) {
-        u64(n);
-        raw(p, n);
     }
     bool ok() const { return ok_; }
 
@@ -66,11 +62,6 @@ public:
         std::string s(length(), '\0');
         raw(s.data(), s.size());
         return s;
-    }
-    std::vector<unsigned char> bytes() {
-        std::vector<unsigned char> v(length());
-        raw(v.data(), v.size());
-        return v;
     }
     bool ok() const { return ok_; }
     bool at_end() const { return left_ == 0; }
@@ -132,7 +123,7 @@ std::string write_whole(const std::string& path, Fill&& fill) {
 
 }  // namespace
 
-std::string write_request(const std::string& path, const RunnerRequest& q) {
+std::string write_gpu_request(const std::string& path, const GpuRunnerRequest& q) {
     return write_whole(path, [&](Writer& w) {
         w.u32(kRequestMagic);
         w.u32(kVersion);
@@ -150,18 +141,21 @@ std::string write_request(const std::string& path, const RunnerRequest& q) {
         w.f64(q.spin_up_ms);
         w.u32(std::uint32_t(q.hold));
         w.u64(q.args.size());
-        for (const RunnerArg& a : q.args) {
+        for (const GpuRunnerArg& a : q.args) {
             w.u32(std::uint32_t(a.buffer));
             w.u32(std::uint32_t(a.writable));
             w.i32(a.value);
             w.str(a.name);
             w.u64(a.element_bytes);
-            if (a.buffer) w.bytes(a.data, a.bytes);
+            if (a.buffer) {
+                w.u64(a.bytes);
+                w.str(a.path);
+            }
         }
     });
 }
 
-std::string read_request(const std::string& path, RunnerRequest* q) {
+std::string read_gpu_request(const std::string& path, GpuRunnerRequest* q) {
     std::string error;
     std::uint64_t size = 0;
     File f = open_read(path, &size, &error);
@@ -185,15 +179,15 @@ std::string read_request(const std::string& path, RunnerRequest* q) {
     if (count > 4096) return path + ": " + std::to_string(count) + " arguments (at most 4096)";
     q->args.clear();
     for (std::uint64_t i = 0; i < count && r.ok(); ++i) {
-        RunnerArg a;
+        GpuRunnerArg a;
         a.buffer = r.u32() != 0;
         a.writable = r.u32() != 0;
         a.value = r.i32();
         a.name = r.str();
         a.element_bytes = r.u64();
         if (a.buffer) {
-            a.contents = r.bytes();
-            a.bytes = a.contents.size();
+            a.bytes = r.u64();
+            a.path = r.str();
         }
         q->args.push_back(std::move(a));
     }
@@ -201,7 +195,7 @@ std::string read_request(const std::string& path, RunnerRequest* q) {
     return {};
 }
 
-std::string write_response(const std::string& path, const RunnerResponse& s) {
+std::string write_gpu_response(const std::string& path, const GpuRunnerResponse& s) {
     return write_whole(path, [&](Writer& w) {
         w.u32(kResponseMagic);
         w.u32(kVersion);
@@ -210,6 +204,8 @@ std::string write_response(const std::string& path, const RunnerResponse& s) {
         w.str(s.device);
         w.i32(s.sms);
         w.f64(s.run_ms);
+        w.i32(s.registers);
+        w.u64(s.static_shared_bytes);
         w.u64(s.samples_ms.size());
         for (double ms : s.samples_ms) w.f64(ms);
         w.u64(s.schedule.size());
@@ -218,12 +214,10 @@ std::string write_response(const std::string& path, const RunnerResponse& s) {
             w.u64(b.start_ns);
             w.u64(b.end_ns);
         }
-        w.u64(s.outputs.size());
-        for (const auto& o : s.outputs) w.bytes(o.data(), o.size());
     });
 }
 
-std::string read_response(const std::string& path, RunnerResponse* s) {
+std::string read_gpu_response(const std::string& path, GpuRunnerResponse* s) {
     std::string error;
     std::uint64_t size = 0;
     File f = open_read(path, &size, &error);
@@ -231,12 +225,14 @@ std::string read_response(const std::string& path, RunnerResponse* s) {
     Reader r(f.get(), size);
     if (r.u32() != kResponseMagic || r.u32() != kVersion) return path + ": not a cudaviz GPU runner response (or another version)";
     const std::uint32_t outcome = r.u32();
-    if (outcome > std::uint32_t(RunnerOutcome::BadRequest)) return path + ": unknown outcome " + std::to_string(outcome);
-    s->outcome = RunnerOutcome(outcome);
+    if (outcome > std::uint32_t(GpuRunnerOutcome::BadRequest)) return path + ": unknown outcome " + std::to_string(outcome);
+    s->outcome = GpuRunnerOutcome(outcome);
     s->message = r.str();
     s->device = r.str();
     s->sms = r.i32();
     s->run_ms = r.f64();
+    s->registers = r.i32();
+    s->static_shared_bytes = r.u64();
     const std::uint64_t samples = r.length() ;
     for (std::uint64_t i = 0; i < samples && r.ok(); ++i) s->samples_ms.push_back(r.f64());
     const std::uint64_t blocks = r.length();
@@ -247,8 +243,6 @@ std::string read_response(const std::string& path, RunnerResponse* s) {
         b.end_ns = r.u64();
         s->schedule.push_back(b);
     }
-    const std::uint64_t outputs = r.length();
-    for (std::uint64_t i = 0; i < outputs && r.ok(); ++i) s->outputs.push_back(r.bytes());
     if (!r.ok() || !r.at_end()) return path + ": the response is truncated or malformed";
     return {};
 }
