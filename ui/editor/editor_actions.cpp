@@ -39,10 +39,9 @@ QString dims(const Dim3& d) { return dims_text(d); }
 
 }  // namespace
 
-EditorActions::EditorActions(MainWindow* window, JobRunner* jobs)
+EditorActions::EditorActions(MainWindow* window)
     : QObject(window),
       window_(window),
-      jobs_(jobs),
       store_(new KernelStore(QString(), this)),
       runner_(std::make_unique<JobRunner>()) {
     new_ = new QAction(tr("&New Kernel"), this);

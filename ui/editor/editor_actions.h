@@ -27,7 +27,7 @@ struct UserRunResult;
 class EditorActions : public QObject {
     Q_OBJECT
 public:
-    EditorActions(MainWindow* window, JobRunner* jobs);
+    explicit EditorActions(MainWindow* window);
     ~EditorActions() override;
 
     void addToFileMenu(QMenu* file_menu);
@@ -70,7 +70,6 @@ private:
     void showElement(quint64 index);  // on the page in front
 
     MainWindow* window_;
-    JobRunner* jobs_;
     KernelStore* store_ = nullptr;
     KernelEditorPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;

@@ -128,7 +128,7 @@ void MainWindow::createActions() {
     samples->addAction(tr("&Chelsea the cat"), this, [this] { openFile(sampleFile()); });
     samples->addAction(tr("C&offee cup"), this, [this] { openFile(QStringLiteral(":/samples/coffee.png")); });
     file_menu->addSeparator();
-    editor_ = new EditorActions(this, jobs_.get());
+    editor_ = new EditorActions(this);
     editor_->addToFileMenu(file_menu);
     connect(editor_, &EditorActions::message, this, &MainWindow::setStatus);
     connect(editor_, &EditorActions::failed, this, &MainWindow::showError);
