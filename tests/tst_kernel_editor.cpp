@@ -208,8 +208,12 @@ void TestKernelEditor::saved_kernels_listed_at_next_start() {
     // The last kernel shown comes back; picking one in the list opens it.
     QVERIFY(panel.restore());
     QCOMPARE(QFileInfo(panel.file()).fileName(), QStringLiteral("second.cu"));
-    emit panel.kernelList()->itemActivated(panel.kernelList()->item(1));
-    QCOMPARE(QFileInfo(panel.file()).fileName(), QStringLiteral("first.cu"));
+    QListWidget* list = panel.kernelList();
+    panel.resize(800, 400);
+    panel.show();
+    QVERIFY(test::wait_exposed(&panel));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(1)).center());
+    QVERIFY(QTest::qWaitFor([&] { return QFileInfo(panel.file()).fileName() == QStringLiteral("first.cu"); }, kTimeoutMs));
     QCOMPARE(panel.editor()->text(), QStringLiteral("// 1\n"));
 }
 

@@ -113,12 +113,18 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     connect(stop_, &QPushButton::clicked, this, &KernelEditorPanel::stopRequested);
     connect(messages_, &QListWidget::itemClicked, this, &KernelEditorPanel::onMessageClicked);
     connect(messages_, &QListWidget::itemActivated, this, &KernelEditorPanel::onMessageClicked);
-    connect(kernels_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    // One click opens a kept kernel (the one shown is saved first), as a file list in an IDE.
+    // Opened after the click's signal: opening fills the list again, which deletes the clicked item.
+    auto open_item = [this](QListWidgetItem* item) {
         const QString path = item->data(kPathRole).toString();
         if (path == file_) return;
-        QString error;
-        if (!openKernel(path, &error)) emit message(error, true);
-    });
+        QTimer::singleShot(0, this, [this, path] {
+            QString error;
+            if (path != file_ && !openKernel(path, &error)) emit message(error, true);
+        });
+    };
+    connect(kernels_, &QListWidget::itemClicked, this, open_item);
+    connect(kernels_, &QListWidget::itemActivated, this, open_item);
     connect(store_, &KernelStore::kernelsChanged, this, &KernelEditorPanel::refreshList);
     refreshList();
     updateTitle();
