@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "app/convolution/convolution_output.h"
+#include "app/convolution/convolution_schedule_run.h"
 #include "app/io/image_loader.h"
 #include "app/jobs/job_runner.h"
 #include "app/models/kernel_resources.h"
@@ -314,6 +315,35 @@ void ConvolutionSession::finishRun(std::uint64_t serial, std::uint64_t input_ser
     result_ = shown;
     ++completed_runs_;
     emit runFinished(last_);
+}
+
+std::function<ScheduleRun()> ConvolutionSession::scheduleJob() const {
+    if (image_.isNull()) return nullptr;
+    const std::uint32_t width = std::uint32_t(image_.width()), height = std::uint32_t(image_.height());
+    const BackendChoice backend = backend_ == BackendChoice::Auto
+                                      ? (cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu)
+                                      : backend_;
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr)
+        return [v, gray = gray_, width, height, mask = mask_, block = launch_.block, backend] {
+            const std::unique_ptr<user::FamilyCall> call = convolution_user_call(*gray, width, height, mask);
+            return record_user_schedule(*v, *call, block, backend);
+        };
+    return [gray = gray_, width, height, mask = mask_, launch = launch_, backend] {
+        ConvolutionRequest request;
+        request.gray = *gray;
+        request.width = width;
+        request.height = height;
+        request.mask = mask;
+        request.launch = launch;
+        request.backend = backend;
+        const ConvolutionScheduleRun recorded = record_convolution_schedule(request);
+        ScheduleRun run;
+        run.status = recorded.status;
+        run.schedule = recorded.schedule;
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(recorded.out.data());
+        run.output.assign(bytes, bytes + recorded.out.size() * sizeof(float));
+        return run;
+    };
 }
 
 std::function<TraceResult(const TraceOptions&)> ConvolutionSession::traceJob() const {

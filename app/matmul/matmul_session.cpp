@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "app/jobs/job_runner.h"
+#include "app/matmul/matmul_schedule_recorder.h"
 #include "app/models/kernel_resources.h"
 #include "app/io/matrix_generator.h"
 #include "app/io/matrix_io.h"
@@ -405,6 +406,26 @@ void MatmulSession::selectThread(Dim3 block, Dim3 thread) {
         sel_row_ = sel_col_ = -1;
     }
     refreshStep();
+}
+
+std::function<ScheduleRun()> MatmulSession::scheduleJob() const {
+    if (!a_ || !b_ || !shapesMatch()) return nullptr;
+    const BackendChoice backend = backend_ == BackendChoice::Auto
+                                      ? (cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu)
+                                      : backend_;
+    if (const UserVariantPtr v = runsUserKernel() ? user_variant(user_kernel_) : nullptr)
+        return [v, a = a_, b = b_, block = launch_.block, backend] {
+            const std::unique_ptr<user::FamilyCall> call = matmul_user_call(a->data, b->data, a->rows, a->cols, b->cols);
+            return record_user_schedule(*v, *call, block, backend);
+        };
+    return [a = a_, b = b_, launch = launch_, backend] {
+        MatmulRequest request;
+        request.a = *a;
+        request.b = *b;
+        request.launch = launch;
+        request.backend = backend;
+        return record_matmul_schedule(request);
+    };
 }
 
 std::function<TraceResult(const TraceOptions&)> MatmulSession::traceJob() const {

@@ -1,4 +1,5 @@
 #pragma once
+#include "app/trace/schedule_recorder.h"
 #include "app/user/user_run.h"
 #include "app/user/user_variants.h"
 #include <QObject>
@@ -113,6 +114,9 @@ public:
     bool runsUserKernel() const { return is_user_ref(user_kernel_); }
     // The last answered run of the user kernel (compile messages, fault, writers, comparison); null before.
     std::shared_ptr<const UserRunResult> userRun() const { return user_run_; }
+    // The current launch (your kernel or the built-in) recorded with its block schedule, for the worker;
+    // null without two matrices that multiply.
+    std::function<ScheduleRun()> scheduleJob() const;
 
 signals:
     void userKernelChanged(const cvz::KernelRef& ref);
