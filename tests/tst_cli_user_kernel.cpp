@@ -12,6 +12,7 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -22,6 +23,7 @@
 #include "app/io/matrix.h"
 #include "app/io/matrix_io.h"
 #include "app/io/rgb_buffer.h"
+#include "app/jobs/backend_choice.h"
 #include "cli_runner.h"
 #include "kernels/convolution/convolution_mask.h"
 #include "kernels/convolution/convolution_reference.h"
@@ -303,6 +305,25 @@ private slots:
         QVERIFY2(run.err.contains("past the end of"), qPrintable(describe(run)));
         QVERIFY2(run.err.contains("(851 elements)") || run.err.contains("(2553 elements)"), qPrintable(describe(run)));
         QVERIFY(!QFile::exists(out));
+    }
+
+    void bounds_fault_on_the_gpu_names_buffer_and_thread() {
+        if (!cuda_device_available()) QSKIP("no CUDA device: the GPU's guard zones cannot be run here");
+        QTemporaryDir dir;
+        const QString file = write_text(dir, "noguard.cu", kNoGuard);
+        const QString out = dir.filePath("out.png");
+        // Threads 851..1023 store past out, inside the allocation's rounding: the GPU lets them through,
+        // the guard zone after out sees them, and the emulator names the first thread and line.
+        const CliRun run = run_cli({"grayscale", write_image(dir, 37, 23), out, "--kernel-file", file, "--backend", "cuda",
+                                    "--layout", "planar"});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains("fault in the kernel (out of bounds)"), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains(QRegularExpression(R"(out\[85[1-9]\.\.10[0-2][0-9]\] were written, past the end of out \(851 elements\))")),
+                 qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("on the emulator: line 4: thread"), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("OUT not written"), qPrintable(describe(run)));
+        QVERIFY(!QFile::exists(out));
+        qInfo("%s", qPrintable(run.err.trimmed()));
     }
 
     void endless_loop_stops_at_the_time_limit() {

@@ -12,6 +12,9 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/io/schedule_json.h"
+#include "app/user/user_compile.h"
+#include "kernels/grayscale/grayscale_user_call.h"
+#include "kernels/user/user_emulated.h"
 #include "ui/panels/schedule_panel.h"
 #include "ui/panels/schedule_sm_view.h"
 #include "ui/views/block_colors.h"
@@ -72,6 +75,7 @@ private slots:
     void tail_and_speed_move_the_time();
     void malformed_file_is_named();
     void record_on_the_emulator();
+    void record_your_kernel_when_chosen();
     void shipped_h200_schedule_opens();
     void closing_the_panel_ends_the_replay_over_the_image();
     void another_launch_says_how_it_differs();
@@ -238,6 +242,41 @@ void TestSchedulePanel::record_on_the_emulator() {
     QVERIFY(w.scheduleActions()->overlay()->matches());
     QVERIFY2(w.statusText().startsWith("Recorded the schedule of 21 blocks on CPU emulator"), qPrintable(w.statusText()));
     QVERIFY(w.scheduleActions()->panel()->differencesText().contains("host worker"));
+}
+
+void TestSchedulePanel::record_your_kernel_when_chosen() {
+    // Record Schedule asks the session for its job: with your kernel chosen, your kernel's launch is
+    // recorded, told from the built-in's by its grid (the lecture's 1-D kernel runs a 1-D grid).
+    if (user::kernel_runner_path().empty()) QSKIP("cudaviz-kernel-runner is not built here: user kernels cannot run");
+    QFile f(QStringLiteral(CUDAVIZ_SOURCE_DIR "/resources/kernels/grayscale_1d.cu"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const user::SourceFile source{"grayscale_1d.cu", f.readAll().toStdString()};
+    const UserCompileOutcome v = compile_user_variant(KernelFamily::Grayscale, grayscale_user_forms(), source);
+    QVERIFY2(v.ok(), qPrintable(v.error));
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    GrayscaleSession* session = w.session();
+    session->setBackend(BackendChoice::Cpu);
+    session->setLayout(PixelLayout::Planar);
+    session->setShape(LaunchShape::two_d(16, 16));  // the built-in's grid would be 7 x 3
+    QTRY_VERIFY_WITH_TIMEOUT(!session->running() && !w.jobs()->busy(), kTimeoutMs);
+    QSignalSpy user_done(session, &GrayscaleSession::userRunFinished);
+    session->setUserKernel(v.variant->ref);
+    QVERIFY(session->runsUserKernel());
+    QVERIFY(user_done.count() > 0 || user_done.wait(kTimeoutMs));
+    QTRY_VERIFY_WITH_TIMEOUT(!session->running() && !w.jobs()->busy(), kTimeoutMs);
+    QSignalSpy finished(w.scheduleActions(), &ScheduleActions::finished);
+    QVERIFY(w.scheduleActions()->recordSchedule().isValid());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.first().first().toBool(), true);
+    const auto replay = w.scheduleActions()->panel()->replay();
+    QVERIFY(replay);
+    // 97 x 33 = 3201 pixels in 1-D blocks of 16 (the block's x): 201 blocks in a row.
+    QVERIFY(replay->grid() == (Dim3{201, 1, 1}));
+    QCOMPARE(replay->schedule().blocks.size(), std::size_t(201));
+    QCOMPARE(replay->schedule().backend, std::string("cpu"));
+    session->setUserKernel(KernelRef{});
+    QVERIFY(!session->runsUserKernel());
 }
 
 void TestSchedulePanel::shipped_h200_schedule_opens() {

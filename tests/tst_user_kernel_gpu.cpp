@@ -23,6 +23,7 @@
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_timing.h"
+#include "kernels/user/guard_zone.h"
 #include "kernels/user/nvrtc_cubin.h"
 #include "kernels/user/nvrtc_log.h"
 #include "kernels/user/nvrtc_program.h"
@@ -414,6 +415,11 @@ private slots:
         QCOMPARE(sb.schedule.size(), std::size_t(1));
         QCOMPARE(sb.schedule[0].end_ns, std::uint64_t(20));
         QVERIFY(sb.samples_ms == s.samples_ms);
+        // A store seen in a guard zone travels as its own outcome (the app names it Fault::Bounds).
+        s.outcome = GpuRunnerOutcome::BoundsFault;
+        QCOMPARE(write_gpu_response(resp, s), std::string());
+        QCOMPARE(read_gpu_response(resp, &sb), std::string());
+        QVERIFY(sb.outcome == GpuRunnerOutcome::BoundsFault);
 
         // Truncated, foreign and missing files are messages naming the file.
         QFile f(QString::fromStdString(req));
@@ -698,6 +704,80 @@ private slots:
         GpuRunResult next = run_on_gpu(good, l);
         QVERIFY2(next.ran, next.message.c_str());
         QCOMPARE(int(out[99]), int(std::uint8_t(0.2989 + 0.5870 + 0.1140)));
+    }
+
+    void missing_guard_is_a_bounds_fault() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        // The lecture's 1-D kernel with its guard removed: 4 blocks of 256 over 1000 pixels store
+        // out[1000..1023], inside the allocation's rounding, where the GPU never faults. The guard zone
+        // after out sees it; the reads past x (x[i+2n] up to 3023) cannot be seen.
+        const char* text = "__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];\n"
+                           "}\n";
+        GpuCompileOutput c = compile_ok(text, gray1d_sig());
+        QVERIFY(c.compiled());
+        const int n = 1000;
+        std::vector<unsigned char> in = random_values<unsigned char>(3 * n, 21), out(n, 5);
+        UserLaunch l{Dim3{unsigned(cdiv(n, 256)), 1, 1}, Dim3{256, 1, 1},
+                     {buffer("x", in.data(), in.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("n", n)}};
+        GpuRunOptions o;
+        o.time = true;  // the check comes before timing and copying back: neither happens
+        GpuRunResult r = run_on_gpu(c, l, o);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::Bounds));
+        QCOMPARE(r.status.kind(), ErrorKind::Device);
+        // The stores past the end hold what the kernel computes from the canary it read past x: a store
+        // that happens to equal the canary's byte is unseen, so the expected range is worked out here.
+        int first = -1, last = -1;
+        for (int i = n; i < 1024; ++i) {
+            const unsigned char v = (unsigned char)(0.2989 * in[i] + 0.5870 * in[i + n] + 0.1140 * canary_byte(std::size_t(i + 2 * n - 3 * n)));
+            if (v == canary_byte(std::size_t(i - n))) continue;
+            if (first < 0) first = i;
+            last = i;
+        }
+        QVERIFY(first >= 0);
+        qInfo("expected out[%d..%d] (the stores %d..1023)", first, last, n);
+        const std::string expected = "out[" + std::to_string(first) + ".." + std::to_string(last) + "] were written, past the end of out (1000 elements)";
+        QVERIFY2(r.message.find(expected) == 0, r.message.c_str());
+        QVERIFY(!r.timing.timed);
+        QCOMPARE(out, std::vector<unsigned char>(n, 5));  // nothing came back
+        qInfo("missing guard: %s", r.message.c_str());
+
+        // The lecture's kernel as written (its guard in place), the same launch: no fault, the reference's output.
+        GpuCompileOutput good = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
+        r = run_on_gpu(good, l, o);
+        QVERIFY2(r.ran, r.message.c_str());
+        QCOMPARE(int(r.fault), int(Fault::None));
+        QVERIFY2(r.message.empty(), r.message.c_str());
+        QVERIFY(r.timing.timed);
+        std::vector<unsigned char> ref(n, 0);
+        GrayscaleImage im{in.data(), ref.data(), std::uint32_t(n), 1, PixelLayout::Planar};
+        grayscale_reference(im);
+        int worst = 0;
+        for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(int(out[i]) - int(ref[i])));
+        QVERIFY2(worst <= 1, std::to_string(worst).c_str());  // double constants, as the lecture writes them
+
+        // A 2-D kernel writing one row before its output: the front zone, negative offsets.
+        const char* before = "__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {\n"
+                             "    int c = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                             "    int r = blockIdx.y*blockDim.y + threadIdx.y;\n"
+                             "    if (c >= w || r >= h) return;\n"
+                             "    gray[(r - 1)*w + c] = rgb[3*(r*w + c)];\n"
+                             "}\n";
+        GpuCompileOutput b = compile_ok(before, gray2d_sig());
+        QVERIFY(b.compiled());
+        const int w = 37, h = 11;
+        std::vector<unsigned char> rgb(3 * w * h, 9), gray(w * h, 5);
+        UserLaunch l2{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
+                      {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", gray.data(), gray.size(), 1, true), integer("w", w), integer("h", h)}};
+        r = run_on_gpu(b, l2);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::Bounds));
+        const std::size_t zone = guard_zone_bytes(gray.size());
+        QVERIFY(canary_byte(zone - 37) != 9 && canary_byte(zone - 1) != 9);  // the ends are seen
+        QVERIFY2(r.message.find("gray[-37..-1] were written, before the start of gray (407 elements)") == 0, r.message.c_str());
+        QCOMPARE(gray, std::vector<unsigned char>(w * h, 5));
     }
 
     void spinning_kernel_stops_at_the_time_limit() {

@@ -226,6 +226,28 @@ QString fault_heading(user::Fault fault) {
 
 namespace {
 
+// After the GPU reported a store outside a buffer (seen in a guard zone, after the fact) or stopped the
+// kernel, the same launch on the emulator, which checks every access as it happens: its message names
+// the thread and the line. Empty when the emulator cannot say (it does not compile the kernel, or it
+// was cancelled); a clean emulated run is said as such. `fault` receives the emulator's fault.
+std::string emulator_witness(user::FamilyCall& call, const user::CallForm& form, const UserRunRequest& req, const UserRunResult& r,
+                             user::Fault* fault) {
+    *fault = user::Fault::None;
+    const std::shared_ptr<const CachedCompile> emulated = compile_cached(req.source, r.signature);
+    if (!emulated->output.ok || !emulated->kernel->valid()) return {};
+    user::EmulatedRunOptions o;
+    o.time_limit_s = req.time_limit_s;
+    o.cancel = req.cancel;
+    const user::EmulatedRunResult run = user::run_emulated(*emulated->kernel, call.bind(form, r.signature, r.grid, r.block), o);
+    if (!run.status || run.fault == user::Fault::Cancelled) return {};
+    if (run.fault == user::Fault::None) {
+        call.bind(form, r.signature, r.grid, r.block);  // the output as a failed run leaves it: cleared
+        return "the emulator ran the same launch without a fault";
+    }
+    *fault = run.fault;
+    return "on the emulator: " + run.message;
+}
+
 // The GPU: NVRTC's messages are the user's; the run and its timing happen in the isolated runner; the
 // memory figures come from the emulator's trace of the same launch, as the built-ins' do.
 UserRunResult& run_on_device(user::FamilyCall& call, const user::CallForm& form, const UserRunRequest& req, UserRunResult& r) {
@@ -273,7 +295,17 @@ UserRunResult& run_on_device(user::FamilyCall& call, const user::CallForm& form,
         const ErrorKind kind = run.fault == user::Fault::TimeLimit || run.fault == user::Fault::Cancelled ? ErrorKind::InvalidInput
                                : run.status                                                          ? ErrorKind::Device
                                                                                                       : run.status.kind();
-        const std::string message = !run.message.empty() ? run.message : run.status.message();
+        std::string message = !run.message.empty() ? run.message : run.status.message();
+        if (run.fault == user::Fault::Bounds || run.fault == user::Fault::Device) {
+            // The GPU names the buffer (or only the error): the emulator names the thread and the line. A
+            // fault it confirms is the kernel's (exit 1), as is a store the guard zones saw.
+            user::Fault emulated = user::Fault::None;
+            const std::string witness = emulator_witness(call, form, req, r, &emulated);
+            if (!witness.empty()) message += "; " + witness;
+            if (emulated != user::Fault::None && run.fault == user::Fault::Device) r.fault = emulated;
+            if (emulated != user::Fault::None || run.fault == user::Fault::Bounds)
+                return fail(r, UserRunStage::Run, ErrorKind::InvalidInput, message);
+        }
         return fail(r, UserRunStage::Run, kind == ErrorKind::None ? ErrorKind::Device : kind,
                     message.empty() ? std::string("the GPU runner failed") : message);
     }

@@ -68,7 +68,10 @@ struct UserRunResult {
     bool ok() const { return stage == UserRunStage::Done; }
 };
 
-// Runs the request over `call`'s problem; the output is left in `call` (FamilyCall::output).
+// Runs the request over `call`'s problem; the output is left in `call` (FamilyCall::output). On the GPU a
+// store outside a buffer is seen after the run in the runner's guard zones (the buffer and the elements);
+// that, or a GPU error, re-runs the launch on the emulator, whose message (the thread and the line) is
+// appended. A fault so confirmed is the kernel's: InvalidInput with the fault, as the emulator's own.
 UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& request);
 
 // Runs the registered user kernel `v` over `call`'s problem with `block` (a 1-D form takes block.x) on

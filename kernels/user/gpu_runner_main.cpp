@@ -1,10 +1,14 @@
 // cudaviz-gpu-runner REQUEST RESPONSE: runs a user's kernel on the GPU, isolated from the app (issue 27).
 // The app (user_gpu.cpp) writes REQUEST, starts this program and reads RESPONSE; a fault, a hang or a
 // broken context ends here. It loads the CUBIN with the driver API into the runtime's primary context,
-// so that the built-ins' timing (kernels/cuda/launch_timer.h) times it the same way.
+// so that the built-ins' timing (kernels/cuda/launch_timer.h) times it the same way. Each buffer sits
+// between two guard zones (guard_zone.h), checked after the first launch and before anything is copied
+// back: a store past a buffer, which the GPU lets through, is a bounds fault. Loads are not seen.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,6 +16,7 @@
 
 #include "../cuda/clock_spin_up.h"
 #include "../cuda/launch_timer.h"
+#include "guard_zone.h"
 #include "shared_buffer.h"
 #include "user_gpu_protocol.h"
 
@@ -60,6 +65,31 @@ public:
 private:
     std::vector<void*> blocks_;
 };
+
+// A buffer's place in its guarded allocation: [zone][bytes][zone], the kernel gets the middle.
+struct GuardedBuffer {
+    CUdeviceptr base = 0;
+    std::size_t zone = 0, bytes = 0;
+    CUdeviceptr data() const { return base + zone; }
+};
+
+// Fills both zones of `b` with the canary (`canary` holds at least b.zone bytes of it).
+cudaError_t fill_zones(const GuardedBuffer& b, const std::vector<std::uint8_t>& canary) {
+    if (cudaError_t e = cudaMemcpy(reinterpret_cast<void*>(b.base), canary.data(), b.zone, cudaMemcpyHostToDevice); e != cudaSuccess)
+        return e;
+    return cudaMemcpy(reinterpret_cast<void*>(b.data() + b.bytes), canary.data(), b.zone, cudaMemcpyHostToDevice);
+}
+
+// Reads both zones back: "" when untouched, else the bounds message; a failed copy is in *error.
+std::string check_zones(const GuardedBuffer& b, const cvz::user::GpuRunnerArg& a, cudaError_t* error) {
+    std::vector<std::uint8_t> front(b.zone), back(b.zone);
+    *error = cudaMemcpy(front.data(), reinterpret_cast<void*>(b.base), b.zone, cudaMemcpyDeviceToHost);
+    if (*error == cudaSuccess) *error = cudaMemcpy(back.data(), reinterpret_cast<void*>(b.data() + b.bytes), b.zone, cudaMemcpyDeviceToHost);
+    if (*error != cudaSuccess) return {};
+    return cvz::user::guard_zone_message(a.name, b.bytes, std::size_t(a.element_bytes), b.zone,
+                                         cvz::user::find_zone_change(front.data(), b.zone),
+                                         cvz::user::find_zone_change(back.data(), b.zone));
+}
 
 struct Launcher {
     CUfunction function = nullptr;
@@ -121,20 +151,33 @@ void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
     if (cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, launch.function) == CUDA_SUCCESS)
         out->static_shared_bytes = std::uint64_t(static_shared);
 
-    // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten).
+    // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten),
+    // each between its guard zones.
     DeviceMemory memory;
     std::vector<CUdeviceptr> pointers(q.args.size());
+    std::vector<GuardedBuffer> guarded(q.args.size());
     std::vector<int> ints(q.args.size());
+    std::size_t widest_zone = 0;
+    for (const cvz::user::GpuRunnerArg& a : q.args)
+        if (a.buffer) widest_zone = std::max(widest_zone, cvz::user::guard_zone_bytes(std::size_t(a.bytes)));
+    std::vector<std::uint8_t> canary(widest_zone);
+    cvz::user::fill_canary(canary.data(), canary.size());
     for (std::size_t i = 0; i < q.args.size(); ++i) {
         const cvz::user::GpuRunnerArg& a = q.args[i];
         if (a.buffer) {
+            GuardedBuffer& g = guarded[i];
+            g.bytes = std::size_t(a.bytes);
+            g.zone = cvz::user::guard_zone_bytes(g.bytes);
             void* p = nullptr;
-            if (cudaError_t e = memory.allocate(std::size_t(a.bytes), &p); e != cudaSuccess)
+            if (cudaError_t e = memory.allocate(g.bytes + 2 * g.zone, &p); e != cudaSuccess)
                 return set(out, GpuRunnerOutcome::Refused, "cannot allocate " + std::to_string(a.bytes) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
-            if (cudaError_t e = a.bytes ? cudaMemcpy(p, shared[i].data(), std::size_t(a.bytes), cudaMemcpyHostToDevice) : cudaSuccess;
+            g.base = CUdeviceptr(p);
+            if (cudaError_t e = fill_zones(g, canary); e != cudaSuccess)
+                return set(out, GpuRunnerOutcome::Unavailable, "preparing the guard zones of " + a.name + " on the GPU: " + rt_text(e));
+            if (cudaError_t e = a.bytes ? cudaMemcpy(reinterpret_cast<void*>(g.data()), shared[i].data(), g.bytes, cudaMemcpyHostToDevice) : cudaSuccess;
                 e != cudaSuccess)
                 return set(out, GpuRunnerOutcome::Unavailable, "copying " + a.name + " to the GPU: " + rt_text(e));
-            pointers[i] = CUdeviceptr(p);
+            pointers[i] = g.data();
             launch.params.push_back(&pointers[i]);
         } else {
             ints[i] = a.value;
@@ -159,6 +202,18 @@ void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
     float ms = 0;
     cudaEventElapsedTime(&ms, begin, end);
     out->run_ms = ms;
+    // The guard zones, after the timed events and before any output goes back.
+    std::string outside;
+    for (std::size_t i = 0; i < q.args.size(); ++i) {
+        if (!q.args[i].buffer) continue;
+        cudaError_t e = cudaSuccess;
+        const std::string m = check_zones(guarded[i], q.args[i], &e);
+        if (e != cudaSuccess) return kernel_failed(out, e);
+        if (!m.empty()) outside += (outside.empty() ? "" : "; ") + m;
+    }
+    if (!outside.empty())
+        return set(out, GpuRunnerOutcome::BoundsFault,
+                   outside + " (found after the kernel in the guard zones around the buffers: the GPU lets such stores through)");
     for (std::size_t i = 0; i < q.args.size(); ++i) {
         const cvz::user::GpuRunnerArg& a = q.args[i];
         if (!a.buffer || !a.writable || a.bytes == 0) continue;

@@ -405,6 +405,7 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
                 case GpuRunnerOutcome::Refused: result = failed(ErrorKind::InvalidInput, response.message); break;
                 case GpuRunnerOutcome::BadRequest: result = failed(ErrorKind::Device, response.message, Fault::Crashed); break;
                 case GpuRunnerOutcome::DeviceFault: result = failed(ErrorKind::Device, response.message, Fault::Device); break;
+                case GpuRunnerOutcome::BoundsFault: result = failed(ErrorKind::Device, response.message, Fault::Bounds); break;
                 case GpuRunnerOutcome::Ran: {
                     for (std::size_t k = 0; k < launch.args.size(); ++k) {
                         const UserArg& a = launch.args[k];

@@ -73,6 +73,10 @@ struct GpuRunOptions {
 //   Unavailable            no runner, no driver, no device, a module this GPU cannot load
 //   InvalidInput           not compiled, arguments that do not fit, a launch CUDA refused (too many threads)
 //   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault
+//   Device + Fault::Bounds     the kernel stored outside a buffer: each buffer sits between guard zones
+//                              (guard_zone.h) checked after the launch; the message names the buffer and
+//                              the elements ("out[1572864..1572866] were written, past the end of out
+//                              (1572864 elements)"), not the thread or line. Loads outside are not seen.
 //   Device + Fault::TimeLimit  stopped at options.time_limit_s
 //   Device + Fault::Crashed    the runner itself died or answered nonsense
 //   ok + Fault::Cancelled      options.cancel was requested: stopped, nothing to report

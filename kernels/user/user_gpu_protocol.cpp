@@ -225,7 +225,7 @@ std::string read_gpu_response(const std::string& path, GpuRunnerResponse* s) {
     Reader r(f.get(), size);
     if (r.u32() != kResponseMagic || r.u32() != kVersion) return path + ": not a cudaviz GPU runner response (or another version)";
     const std::uint32_t outcome = r.u32();
-    if (outcome > std::uint32_t(GpuRunnerOutcome::BadRequest)) return path + ": unknown outcome " + std::to_string(outcome);
+    if (outcome > std::uint32_t(GpuRunnerOutcome::BoundsFault)) return path + ": unknown outcome " + std::to_string(outcome);
     s->outcome = GpuRunnerOutcome(outcome);
     s->message = r.str();
     s->device = r.str();

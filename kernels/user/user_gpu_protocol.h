@@ -45,6 +45,7 @@ enum class GpuRunnerOutcome : std::uint32_t {
     Refused = 2,      // CUDA refused the launch (too many threads, too much shared memory...)
     DeviceFault = 3,  // the kernel faulted on the device (an illegal address, a trap...)
     BadRequest = 4,   // the request file could not be read
+    BoundsFault = 5,  // the kernel ran but stored outside a buffer (a guard zone changed); nothing copied back
 };
 
 struct GpuRunnerResponse {

@@ -9,9 +9,7 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
-#include "app/io/rgb_buffer.h"
 #include "app/io/schedule_json.h"
-#include "app/grayscale/grayscale_schedule_recorder.h"
 #include "app/trace/schedule_replay.h"
 #include "ui/pages/grayscale/image_page.h"
 #include "ui/panels/schedule_panel.h"
@@ -108,16 +106,12 @@ JobTicket ScheduleActions::recordSchedule() {
         emit message(tr("Open a picture first: the schedule is recorded for the image page's launch"), true);
         return {};
     }
-    GrayscaleRequest request;
-    request.layout = session->layout();
-    request.shape = session->shape();
-    request.backend = GrayscaleSession::resolve(session->backend());
-    const QImage input = session->image();
-    emit message(tr("Recording the schedule of %1...").arg(QString::fromStdString(to_string(request.shape))), false);
-    return jobs_->submit(QStringLiteral("schedule"), this, [this, request, input]() mutable -> JobRunner::Continuation {
+    // The session's own job: the built-in's schedule, or your kernel's when it is the chosen variant.
+    const std::function<ScheduleRun()> job = session->scheduleJob();
+    emit message(tr("Recording the schedule of %1...").arg(QString::fromStdString(to_string(session->shape()))), false);
+    return jobs_->submit(QStringLiteral("schedule"), this, [this, job]() -> JobRunner::Continuation {
         // Worker thread.
-        request.input = to_rgb_buffer(input);
-        ScheduleRun run = record_grayscale_schedule(request);
+        ScheduleRun run = job();
         run.output.clear();
         return [this, run] {
             if (!run.status) {
