@@ -127,6 +127,7 @@ private slots:
     void compile_error_at_the_users_line();
     void cancelled_compile();
     void large_local_array_is_refused();
+    void warnings_and_odd_file_names();
     void lecture_grayscale_1d_data();
     void lecture_grayscale_1d();
     void lecture_grayscale_2d_data();
@@ -145,6 +146,7 @@ private slots:
     void trace_lines_are_the_users();
     void writers_and_schedule_are_recorded();
     void dynamic_shared_memory();
+    void three_d_launch_and_a_full_block();
     void bounds_past_the_end_is_named();
     void bounds_before_the_start_is_named();
     void null_pointer_is_invalid();
@@ -285,6 +287,36 @@ void TestUserKernel::large_local_array_is_refused() {
     for (const Diagnostic& d : out.diagnostics)
         named |= d.error && d.line == 1 && d.message.find("stack usage") != std::string::npos;
     QVERIFY2(named, out.log.c_str());
+}
+
+void TestUserKernel::warnings_and_odd_file_names() {
+    // A warning is a diagnostic that is not an error, and the kernel compiles; a file name with a space
+    // and a quote still names the user's lines, in messages and in the trace.
+    const std::string name = "my kernels/odd \"name\".cu";
+    const SourceFile f{name,
+                       "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                       "    int zero = 1 / 0;\n"
+                       "    out[threadIdx.x] = x[threadIdx.x] + (zero & 0);\n"
+                       "}\n"};
+    CompileOutput out;
+    const EmulatedKernel k = EmulatedKernel::compile(f, find_kernels(f).at(0), &out);
+    QVERIFY(k.valid());
+    QVERIFY(out.ok);
+    QVERIFY(!out.diagnostics.empty());
+    QVERIFY(!out.diagnostics.front().error);
+    QCOMPARE(out.diagnostics.front().file, name);
+    QCOMPARE(out.diagnostics.front().line, 2u);
+    QVERIFY2(format(out.diagnostics.front()).rfind(name + ":2:", 0) == 0, format(out.diagnostics.front()).c_str());
+    std::vector<std::uint8_t> x(32, 3), o(32);
+    UserLaunch launch;
+    launch.block = Dim3{32, 1, 1};
+    launch.args = {buffer("x", x.data(), 32, 1, false), buffer("out", o.data(), 32, 1, true), integer("n", 32)};
+    EmulatedRunOptions opt;
+    opt.trace = true;
+    const EmulatedRunResult r = run_emulated(k, launch, opt);
+    QVERIFY2(r.ok(), r.message.c_str());
+    QVERIFY(r.trace.line(name, 3) != nullptr);
+    QCOMPARE(o[31], std::uint8_t(3));
 }
 
 void TestUserKernel::lecture_grayscale_1d_data() {
@@ -536,6 +568,16 @@ void TestUserKernel::metrics_equal_builtin_gray_2d() {
     QCOMPARE(r.trace.totals.nsight(), builtin.trace.totals.nsight());
     QVERIFY(r.trace.totals.global_ld.requests > 0);
     QCOMPARE(r.trace.unmapped_accesses, std::uint64_t(0));
+
+    // Progress comes back on this thread, nondecreasing, up to the end.
+    std::vector<double> seen;
+    o.trace_options.progress = [&](double done) { seen.push_back(done); };
+    const EmulatedRunResult p = run_emulated(k, launch, o);
+    QVERIFY2(p.ok(), p.message.c_str());
+    QVERIFY(!seen.empty());
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), 1.0);
+    QCOMPARE(p.trace.totals.nsight(), builtin.trace.totals.nsight());
 }
 
 namespace {
@@ -659,6 +701,43 @@ void TestUserKernel::dynamic_shared_memory() {
                                                "(32 bytes of dynamic shared memory after 48 KiB of static)"));
 }
 
+void TestUserKernel::three_d_launch_and_a_full_block() {
+    // Every index of a 3-D grid of 3-D blocks, and a block of 1024 threads through two barriers.
+    const EmulatedKernel k = compile("ids.cu",
+                                     "__global__ void ids(float* m, float* n, float* out, int h, int w, int k) {\n"
+                                     "    __shared__ float s[1024];\n"
+                                     "    int t = (threadIdx.z*blockDim.y + threadIdx.y)*blockDim.x + threadIdx.x;\n"
+                                     "    int b = (blockIdx.z*gridDim.y + blockIdx.y)*gridDim.x + blockIdx.x;\n"
+                                     "    int per = blockDim.x*blockDim.y*blockDim.z;\n"
+                                     "    s[t] = (float)t;\n"
+                                     "    __syncthreads();\n"
+                                     "    float v = s[per - 1 - t];\n"
+                                     "    __syncthreads();\n"
+                                     "    if (b*per + t < h) out[b*per + t] = v + 10000.0f*b;\n"
+                                     "}\n");
+    QVERIFY(k.valid());
+    for (const auto& [grid, block] : {std::pair<Dim3, Dim3>{Dim3{2, 3, 2}, Dim3{4, 3, 5}}, {Dim3{1, 1, 1}, Dim3{32, 32, 1}},
+                                       {Dim3{3, 1, 1}, Dim3{1024, 1, 1}}}) {
+        const int total = int(grid.volume() * block.volume());
+        std::vector<float> m(1), nn(1), out(std::size_t(total), -1.0f);
+        UserLaunch launch;
+        launch.grid = grid;
+        launch.block = block;
+        launch.args = {buffer("m", m.data(), 4, 4, false), buffer("n", nn.data(), 4, 4, false),
+                       buffer("out", out.data(), out.size() * 4, 4, true), integer("h", total), integer("w", 1), integer("k", 1)};
+        EmulatedRunOptions o;
+        o.writers = true;
+        const EmulatedRunResult r = run_emulated(k, launch, o);
+        QVERIFY2(r.ok(), r.message.c_str());
+        const int per = int(block.volume());
+        for (int i = 0; i < total; ++i) {
+            QCOMPARE(out[std::size_t(i)], float(per - 1 - i % per) + 10000.0f * float(i / per));
+            QCOMPARE(r.writers[0][std::size_t(i)].block, std::uint64_t(i / per));
+            QCOMPARE(r.writers[0][std::size_t(i)].thread, std::uint32_t(i % per));
+        }
+    }
+}
+
 void TestUserKernel::bounds_past_the_end_is_named() {
     // No guard: threads past n read past the end of x.
     const EmulatedKernel k = compile("noguard.cu",
@@ -766,7 +845,24 @@ void TestUserKernel::endless_loop_hits_the_time_limit() {
     o.time_limit_s = 0.5;
     const EmulatedRunResult r = run_emulated(k, launch, o);
     QCOMPARE(r.fault, Fault::TimeLimit);
-    QCOMPARE(r.message, std::string("the time limit of 0.5 s was reached: the kernel was stopped (an endless loop?)"));
+    // The runner's watchdog catches the thread in its loop and names it.
+    QCOMPARE(r.message, std::string("line 3: the time limit of 0.5 s was reached in thread (0, 0, 0)/(0, 0, 0): the kernel "
+                                    "was stopped (an endless loop?)"));
+    QCOMPARE(out[0], std::uint8_t(9));
+
+    // A loop with no memory access at all, in every thread of several blocks on all host threads.
+    const EmulatedKernel busy = compile("busy.cu",
+                                        "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                                        "    int i = n;\n"
+                                        "    while (i >= 0) i = (i + 1) & 0xff;\n"
+                                        "    out[0] = x[0] + i;\n"
+                                        "}\n");
+    QVERIFY(busy.valid());
+    launch.grid = Dim3{8, 1, 1};
+    launch.block = Dim3{64, 1, 1};
+    const EmulatedRunResult b = run_emulated(busy, launch, o);
+    QCOMPARE(b.fault, Fault::TimeLimit);
+    QVERIFY2(b.message.rfind("line 3: the time limit of 0.5 s was reached in thread (", 0) == 0, b.message.c_str());
     QCOMPARE(out[0], std::uint8_t(9));
 }
 
@@ -786,8 +882,8 @@ void TestUserKernel::runaway_accesses_hit_the_budget() {
     o.time_limit_s = 600;  // the budget stops it long before
     const EmulatedRunResult r = run_emulated(k, launch, o);
     QCOMPARE(r.fault, Fault::TimeLimit);
-    QVERIFY2(r.message.find("block (0, 0, 0) made more than 100000 loads and stores") != std::string::npos, r.message.c_str());
-    QVERIFY2(r.message.rfind("line 3: ", 0) == 0, r.message.c_str());
+    QCOMPARE(r.message, std::string("line 3: thread (0, 0, 0)/(0, 0, 0) made more than 100000 loads and stores (its share of "
+                                    "the 100000 a traced block may make): the kernel was stopped (an endless loop?)"));
 }
 
 void TestUserKernel::divergent_barrier_is_named() {
@@ -942,6 +1038,13 @@ void TestUserKernel::child_process_ends() {
     QCOMPARE(r.exit_code, 4);
     QCOMPARE(r.output, std::string("out\n"));
     QCOMPARE(r.messages, std::string("message\n"));
+    // Message lines reach on_message whole, in order; a last line without its newline stays in messages.
+    std::vector<std::string> lines;
+    c.argv = {"sh", "-c", "printf 'one\\ntw' >&3; printf 'o\\nthree\\nfour' >&3"};
+    c.on_message = [&](const std::string& line) { lines.push_back(line); };
+    r = run_child(c);
+    QCOMPARE(lines, (std::vector<std::string>{"one", "two", "three"}));
+    QCOMPARE(r.messages, std::string("one\ntwo\nthree\nfour"));
     c = ChildSpec{};
     c.argv = {"sh", "-c", "kill -SEGV $$"};
     r = run_child(c);

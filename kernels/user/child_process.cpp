@@ -137,6 +137,7 @@ ChildResult run_child(const ChildSpec& spec) {
         ::kill(pid, SIGKILL);  // in case it left its group
     };
     bool timed_out = false, cancelled = false, reaped = false;
+    std::size_t delivered = 0;  // messages up to here were given to on_message
     int status = 0;
     while (!reaped) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -172,8 +173,11 @@ ChildResult run_child(const ChildSpec& spec) {
             if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             if (fds[k].fd == output.read) {
                 if (!drain(output.read, result.output, spec.output_limit)) output.close_read();
-            } else if (!drain(messages.read, result.messages, std::size_t(1) << 30)) {
-                messages.close_read();
+            } else {
+                if (!drain(messages.read, result.messages, std::size_t(1) << 30)) messages.close_read();
+                for (std::size_t end; spec.on_message && (end = result.messages.find('\n', delivered)) != std::string::npos;
+                     delivered = end + 1)
+                    spec.on_message(result.messages.substr(delivered, end - delivered));
             }
         }
     }

@@ -5,6 +5,7 @@
 // process and never in a fork without exec (which, besides sharing the caller's state, leaves CUDA
 // unusable in the child). Generic: the emulated runner, the GPU runner and the compiler all go through it.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct ChildSpec {
     const CancelToken* cancel = nullptr;  // checked while waiting; a request kills the process group
     bool message_channel = false;   // open the pipe at kMessageFd
     std::size_t output_limit = 1 << 20;  // bytes of stdout+stderr kept (the rest is read and dropped)
+    // When set, called on the caller's thread with each line the child writes on the message channel
+    // (without its newline), as it arrives; the lines are also kept in ChildResult::messages.
+    std::function<void(const std::string&)> on_message;
 };
 
 struct ChildResult {

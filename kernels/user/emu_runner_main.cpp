@@ -8,7 +8,8 @@
 // the return address, through the object's DWARF line table, gives the source line. Each access is
 // checked against the buffers (a miss near one is a bounds fault, anywhere else that is not the thread's
 // own stack an invalid access), then recorded into the same MemoryRecorder the built-in kernels use.
-// A fault ends this process with its message on the message channel (child_process.h), first come.
+// A fault ends this process with its message on the message channel (child_process.h), first come; so
+// does the time limit, which a watchdog thread enforces, naming the line a looping thread is on.
 //
 //   cudaviz-kernel-runner JOB      (JOB: runner_job.h's text; answer: kRunnerOk or kRunnerFault on fd 3)
 #include <dlfcn.h>
@@ -16,21 +17,25 @@
 #include <link.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cxxabi.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../emulator/emulate.h"
@@ -83,6 +88,7 @@ struct Current {
     std::uint64_t block = 0;
     std::uint32_t thread = 0;
     std::uint32_t syncs = 0;
+    std::uint64_t accesses_left = 0;  // traced: its share of the block's access budget
 };
 
 // A block's barrier bookkeeping, on the host thread that runs its fibers.
@@ -109,7 +115,8 @@ std::string g_file_name;
 const char* g_user_file = "";
 const char* g_other_file = kPreludeName;
 MemoryRecorder* g_recorder = nullptr;
-std::uint64_t g_access_budget = 0;
+std::uint64_t g_access_budget = 0;  // per block; each thread of it may make its share
+std::uint64_t g_thread_budget = ~std::uint64_t(0);
 Dim3 g_grid, g_block;
 std::vector<std::uint64_t> g_sample;
 std::size_t g_shared_total = kStaticShared;
@@ -120,8 +127,6 @@ std::mutex g_slot_mutex;
 std::size_t g_slot_next = 0;
 
 thread_local Current* t_current = nullptr;
-thread_local std::uint64_t t_budget_block = ~std::uint64_t(0);
-thread_local std::uint64_t t_block_accesses = 0;
 thread_local BlockBarriers t_barriers;
 thread_local PcSite t_pc_cache[1024];
 thread_local bool t_alt_stack = false;
@@ -211,12 +216,12 @@ std::string thread_text(const Current* c) {
                               address + ", in no buffer)");
 }
 
-// A traced block's log grows with its accesses: a loop that never ends would take all memory first.
+// A traced block's log grows with its accesses: a loop that never ends would take all memory first. A
+// thread may make its share of the block's budget (counted per thread: no shared counter on the hot path).
 [[noreturn]] void budget_fault(const Current* c, const PcSite& site) {
-    const Dim3 b = c->ctx->block_idx();
-    fault(Fault::TimeLimit, user_line(site) + "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
-                                std::to_string(b.z) + ") made more than " + std::to_string(g_access_budget) +
-                                " loads and stores: the kernel was stopped (an endless loop?)");
+    fault(Fault::TimeLimit, user_line(site) + thread_text(c) + " made more than " + std::to_string(g_thread_budget) +
+                                " loads and stores (its share of the " + std::to_string(g_access_budget) +
+                                " a traced block may make): the kernel was stopped (an endless loop?)");
 }
 
 // --- The access hooks ----------------------------------------------------------------------------------
@@ -251,8 +256,7 @@ __attribute__((noinline)) void outside_buffers(std::uintptr_t p, Access a, const
 
 __attribute__((always_inline)) inline void record(Current* c, const void* address, std::size_t bytes, Access a,
                                                   const void* return_address) {
-    if (g_access_budget && __builtin_expect(++t_block_accesses > g_access_budget, 0))
-        budget_fault(c, site_of(return_address));
+    if (__builtin_expect(c->accesses_left-- == 0, 0)) budget_fault(c, site_of(return_address));
     const PcSite& s = site_of(return_address);
     c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
 }
@@ -436,10 +440,61 @@ void on_signal(int signal, siginfo_t* info, void* context) {
     fault(Fault::Crashed, where + " stopped the kernel with " + signal_text(signal));
 }
 
+// --- The time limit ------------------------------------------------------------------------------------
+// The caller kills the runner at its time limit, and a little later; first the runner's own watchdog
+// interrupts the threads that run blocks, and one caught in the kernel's code names the line it is on.
+
+std::mutex g_threads_mutex;
+std::vector<pid_t> g_threads;  // the host threads running blocks, by kernel thread id
+std::string g_time_limit_text;
+
+struct ThreadRegistration {
+    pid_t tid = ::gettid();
+    ThreadRegistration() {
+        std::lock_guard<std::mutex> lock(g_threads_mutex);
+        g_threads.push_back(tid);
+    }
+    ~ThreadRegistration() {
+        std::lock_guard<std::mutex> lock(g_threads_mutex);
+        g_threads.erase(std::find(g_threads.begin(), g_threads.end(), tid));
+    }
+};
+thread_local ThreadRegistration t_registration;
+
+std::string time_limit_message(const std::string& where) {
+    return "the time limit of " + g_time_limit_text + " s was reached" + where +
+           ": the kernel was stopped (an endless loop?)";
+}
+
+// SIGUSR2 from the watchdog: when this thread is in the kernel's own code, that is where it loops.
+void on_time_limit(int, siginfo_t*, void* context) {
+    const auto pc = std::uintptr_t(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+    if (pc - g_object_lo >= g_object_bytes || !t_current) return;  // elsewhere (a hook, the emulator): next time
+    const PcSite site = lookup_pc(pc + 1);
+    fault(Fault::TimeLimit, user_line(site) + time_limit_message(" in " + thread_text(t_current)));
+}
+
+// Until `done`, or at `limit` seconds: interrupts the block threads every 20 ms for a second, then gives up
+// on naming a line.
+void watchdog(double limit, std::mutex& mutex, std::condition_variable& changed, const bool& done) {
+    std::unique_lock<std::mutex> lock(mutex);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+    if (changed.wait_until(lock, deadline, [&] { return done; })) return;
+    for (int round = 0; round < 50; ++round) {
+        {
+            std::lock_guard<std::mutex> threads(g_threads_mutex);
+            for (pid_t tid : g_threads) ::tgkill(::getpid(), tid, SIGUSR2);
+        }
+        if (changed.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; })) return;
+    }
+    fault(Fault::TimeLimit, time_limit_message(""));
+}
+
 // Signals are handled on a stack of their own: a fiber's stack may be what overflowed.
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
+    (void)t_registration.tid;  // registers this thread for the watchdog
     // Mapped, not allocated: AddressSanitizer unmaps a thread's alternate stack when the thread ends.
     stack_t s{};
     s.ss_size = 64 * 1024;
@@ -456,10 +511,7 @@ void run_thread(const EmuContext& ctx) {
     if (g_recorder) {
         c.trace = g_recorder->begin_thread(ctx);
         if (!c.trace) return;
-        if (c.block != t_budget_block) {
-            t_budget_block = c.block;
-            t_block_accesses = 0;
-        }
+        c.accesses_left = g_thread_budget;
     }
     const bool barriers = ctx.barrier_ != nullptr;
     if (barriers && t_barriers.block != c.block) {
@@ -581,6 +633,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: cudaviz-kernel-runner JOB (run by cudaviz, not by hand)\n");
         return 2;
     }
+    // Ends with its caller: a runner left behind by a crashed app would spin until its time limit. (The
+    // caller's thread waits in run_child for as long as this runs, so it outlives it otherwise.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     RunnerJob job;
     if (std::string e = read_job(read_file(argv[1]), &job); !e.empty()) setup_error(std::string(argv[1]) + ": " + e);
     if (job.args.size() > kMaxArgs) setup_error("more than 64 parameters");
@@ -650,11 +705,14 @@ int main(int argc, char** argv) {
     trace_options.all_warps = job.all_warps;
     trace_options.sample_blocks = job.sample_blocks;
     trace_options.host_threads = job.host_threads;
+    if (job.progress)  // one call at a time (memory_trace.h), each line one write: whole on the pipe
+        trace_options.progress = [](double done) { say(kRunnerProgress + std::to_string(done) + "\n"); };
     std::unique_ptr<MemoryRecorder> recorder;
     if (job.trace) {
         recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
         g_recorder = recorder.get();
         g_access_budget = job.access_budget;
+        if (g_access_budget) g_thread_budget = std::max<std::uint64_t>(1, g_access_budget / job.block.volume());
     }
 
     std::vector<BlockTiming> schedule;
@@ -663,9 +721,32 @@ int main(int argc, char** argv) {
     options.barriers = job.barriers;
     options.shared_bytes = g_shared_total;
     options.schedule = job.schedule ? &schedule : nullptr;
+    std::mutex watch_mutex;
+    std::condition_variable watch_changed;
+    bool done = false;
+    std::thread watch;
+    if (job.time_limit_s > 0) {
+        std::ostringstream text;
+        text << job.time_limit_s;
+        g_time_limit_text = text.str();
+        struct sigaction timer {};
+        timer.sa_sigaction = on_time_limit;
+        timer.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&timer.sa_mask);
+        ::sigaction(SIGUSR2, &timer, nullptr);
+        watch = std::thread(watchdog, job.time_limit_s, std::ref(watch_mutex), std::ref(watch_changed), std::cref(done));
+    }
     const Status status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
         with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });
     });
+    if (watch.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(watch_mutex);
+            done = true;
+        }
+        watch_changed.notify_all();
+        watch.join();
+    }
     if (!status) setup_error(status.message());
 
     if (recorder) {

@@ -27,6 +27,8 @@ std::string write_job(const RunnerJob& j) {
     o << "trace " << j.trace << '\n';
     o << "all_warps " << j.all_warps << '\n';
     o << "schedule " << j.schedule << '\n';
+    o << "progress " << j.progress << '\n';
+    o << "time_limit " << j.time_limit_s << '\n';
     o << "access_budget " << j.access_budget << '\n';
     for (std::uint64_t b : j.keep_blocks) o << "keep " << b << '\n';
     for (std::uint64_t b : j.sample_blocks) o << "sample " << b << '\n';
@@ -64,6 +66,8 @@ std::string read_job(const std::string& text, RunnerJob* job) {
         else if (key == "trace") in >> j.trace;
         else if (key == "all_warps") in >> j.all_warps;
         else if (key == "schedule") in >> j.schedule;
+        else if (key == "progress") in >> j.progress;
+        else if (key == "time_limit") in >> j.time_limit_s;
         else if (key == "access_budget") in >> j.access_budget;
         else if (key == "keep") j.keep_blocks.emplace_back(), in >> j.keep_blocks.back();
         else if (key == "sample") j.sample_blocks.emplace_back(), in >> j.sample_blocks.back();

@@ -33,6 +33,8 @@ struct RunnerJob {
     bool all_warps = false;
     std::vector<std::uint64_t> keep_blocks, sample_blocks;
     bool schedule = false;
+    bool progress = false;
+    double time_limit_s = 0;  // the runner's own watchdog (it names the looping line); 0: none  // report the trace's progress on the message channel: "progress F" lines
     std::uint64_t access_budget = 0;  // loads and stores per block when tracing; 0: none
     std::string trace_path, schedule_path;  // where the runner writes them
     std::vector<RunnerArg> args;
@@ -42,7 +44,9 @@ std::string write_job(const RunnerJob& job);
 // Empty on success; else what is wrong with the text.
 std::string read_job(const std::string& text, RunnerJob* job);
 
-// The runner's answer, the first line of its message channel: "ok", or "fault KIND" then the message.
+// The runner's answer on its message channel, after any "progress F" lines (F in [0, 1]): "ok", or
+// "fault KIND" then the message, or "error" then what kept it from running the kernel.
+constexpr const char* kRunnerProgress = "progress ";
 constexpr const char* kRunnerOk = "ok";
 constexpr const char* kRunnerFault = "fault";
 

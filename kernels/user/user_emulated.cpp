@@ -265,6 +265,8 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
     job.keep_blocks = options.trace_options.keep_blocks;
     job.sample_blocks = options.trace_options.sample_blocks;
     job.schedule = options.schedule;
+    job.progress = options.trace && bool(options.trace_options.progress);
+    job.time_limit_s = options.time_limit_s;
     job.access_budget = options.access_budget;
     job.trace_path = dir.file("trace.bin");
     job.schedule_path = dir.file("schedule.bin");
@@ -302,14 +304,29 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
 
     ChildSpec spec;
     spec.argv = {runner, job_path};
-    spec.time_limit_s = options.time_limit_s;
+    // The runner stops itself at the limit and names the line it was on (job.time_limit_s); this kill, a
+    // moment later, is for a runner that cannot.
+    spec.time_limit_s = options.time_limit_s > 0 ? options.time_limit_s + 2.0 : 0;
     spec.cancel = options.cancel;
     spec.message_channel = true;
+    double reported = 0;
+    if (job.progress) {
+        spec.on_message = [&](const std::string& line) {
+            if (!starts_with(line, kRunnerProgress)) return;
+            const double done = std::strtod(line.c_str() + std::strlen(kRunnerProgress), nullptr);
+            if (done >= reported && done <= 1) options.trace_options.progress(reported = done);
+        };
+    }
     const ChildResult r = run_child(spec);
     result.seconds = r.seconds;
     result.output = r.output;
-    const std::string first = r.messages.substr(0, r.messages.find('\n'));
-    const std::string rest = r.messages.size() > first.size() ? r.messages.substr(first.size() + 1) : std::string();
+    // The answer: the first line that is not progress, then its message.
+    std::size_t at = 0;
+    while (starts_with(r.messages.substr(at), kRunnerProgress) && r.messages.find('\n', at) != std::string::npos)
+        at = r.messages.find('\n', at) + 1;
+    const std::string answer = r.messages.substr(at);
+    const std::string first = answer.substr(0, answer.find('\n'));
+    const std::string rest = answer.size() > first.size() ? answer.substr(first.size() + 1) : std::string();
     const auto trimmed = [](std::string s) {
         while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
         return s;

@@ -50,13 +50,15 @@ private:
 struct EmulatedRunOptions {
     double time_limit_s = 30;            // wall clock, then the runner is killed (Fault::TimeLimit)
     bool trace = false;                  // record the memory trace
-    TraceOptions trace_options;          // keep_blocks, all_warps, sample_blocks (progress and cancel unused)
+    // keep_blocks, all_warps, sample_blocks; progress is called on the caller's thread as the runner
+    // reports it; its cancel is not read (use `cancel` below, which stops the runner)
+    TraceOptions trace_options;
     bool writers = false;                // record who wrote each element of the writable buffers
     bool schedule = false;               // record the block schedule (the host workers as "SMs")
     unsigned host_threads = 0;           // 0: one per core
     std::size_t dynamic_shared_bytes = 0;  // `extern __shared__` memory per block
     // Loads and stores one traced block may make before the run is stopped as an endless loop (a
-    // traced block keeps its log until it ends); 0: no limit.
+    // traced block keeps its log until it ends), each thread its share; 0: no limit.
     std::uint64_t access_budget = std::uint64_t(1) << 25;
     const CancelToken* cancel = nullptr;
 };
