@@ -28,9 +28,11 @@ namespace cvz {
 
 namespace {
 
-// The line a fault's message starts with ("line 3: thread (12, 0, 0)/(255, 0, 0) writes ..."), or 0.
+// The line a fault's message names: at its start on the emulator ("line 3: thread (12, 0, 0)/(255, 0, 0)
+// writes ..."), after the GPU's own words when the emulator confirmed a GPU fault ("out[851..1023] were
+// written, ...; on the emulator: line 4: thread ..."); 0 when none.
 unsigned fault_line(const QString& message) {
-    static const QRegularExpression line(QStringLiteral("^line (\\d+):"));
+    static const QRegularExpression line(QStringLiteral("(?:^|: )line (\\d+): "));
     const QRegularExpressionMatch m = line.match(message);
     return m.hasMatch() ? m.captured(1).toUInt() : 0;
 }
