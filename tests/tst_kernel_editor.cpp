@@ -266,7 +266,17 @@ void TestKernelEditor::new_kernel_loads_family_lecture_kernel() {
                  disk_text(test::source_dir() + QStringLiteral("/resources/kernels/") + name + QStringLiteral(".cu")));
         QVERIFY(editor->panel()->kernelName().startsWith(name));
         QCOMPARE(QFileInfo(editor->panel()->file()).absolutePath(), QFileInfo(KernelStore::defaultFolder()).absoluteFilePath());
+        // File > New Kernel From lists every lecture kernel of the family; each loads its file.
+        emit editor->newFromMenu()->aboutToShow();
+        const QList<QAction*> from = editor->newFromMenu()->actions();
+        QCOMPARE(from.size(), lecture_kernel_files(family).size());
+        from.last()->trigger();
+        const QString last = QFileInfo(lecture_kernel_files(family).last()).completeBaseName();
+        QCOMPARE(editor->panel()->editor()->text(),
+                 disk_text(test::source_dir() + QStringLiteral("/resources/kernels/") + last + QStringLiteral(".cu")));
     }
+    // The matrices page has the naive and the tiled kernel.
+    QCOMPARE(lecture_kernel_files(KernelFamily::Matmul).size(), 2);
 }
 
 // Ctrl+S while the editor has the focus saves the kernel; Save Result As (Ctrl+S elsewhere) does not run.

@@ -76,6 +76,14 @@ EditorActions::~EditorActions() { runner_.reset(); }
 
 void EditorActions::addToFileMenu(QMenu* file_menu) {
     file_menu->addAction(new_);
+    // Every lecture kernel of the page in front's family, listed when the menu opens.
+    new_from_ = file_menu->addMenu(tr("New Kernel &From"));
+    new_from_->setObjectName(QStringLiteral("newKernelFromMenu"));
+    connect(new_from_, &QMenu::aboutToShow, this, [this] {
+        new_from_->clear();
+        for (const QString& path : lecture_kernel_files(window_->launchPanel()->family()))
+            new_from_->addAction(QFileInfo(path).fileName(), this, [this, path] { newKernelFrom(path); });
+    });
     file_menu->addAction(open_);
     file_menu->addAction(save_);
 }
@@ -149,8 +157,11 @@ void EditorActions::showDock() {
         });
 }
 
-bool EditorActions::newKernel() {
-    const LectureKernel lecture = lecture_kernel_for(window_->launchPanel()->family());
+bool EditorActions::newKernel() { return startFrom(lecture_kernel_for(window_->launchPanel()->family())); }
+
+bool EditorActions::newKernelFrom(const QString& lecture_path) { return startFrom(lecture_kernel(lecture_path)); }
+
+bool EditorActions::startFrom(const LectureKernel& lecture) {
     if (!lecture.error.isEmpty()) {
         emit message(lecture.error, true);
         emit failed(lecture.error);

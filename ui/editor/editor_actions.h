@@ -18,6 +18,7 @@ class JobRunner;
 class KernelEditorPanel;
 class KernelStore;
 class MainWindow;
+struct LectureKernel;
 struct UserRunResult;
 
 // The kernel editor in the window (issue 27): its dock (KernelEditorPanel, under the pages, tabbed with
@@ -46,6 +47,9 @@ public:
     void showDock();  // shown and raised, the editor focused
     // A new kernel from the current family's lecture kernel; false (and a message) when it has none.
     bool newKernel();
+    // The same from one of the family's lecture kernels (File > New Kernel From: the tiled matmul, say).
+    bool newKernelFrom(const QString& lecture_path);
+    QMenu* newFromMenu() const { return new_from_; }
     bool openKernel(const QString& path);  // false: the message says why
     bool saveKernel();
     // Compiles the kernel and runs it over the page in front's input, on the editor's own worker (a
@@ -65,6 +69,7 @@ signals:
 
 private:
     void openKernelDialog();
+    bool startFrom(const LectureKernel& lecture);
     // On the GUI thread, with the run's outcome and the texts the worker made of it.
     void finishRun(KernelFamily family, const UserRunResult& result, const QStringList& differences);
     void showElement(quint64 index);  // on the page in front
@@ -75,6 +80,7 @@ private:
     QDockWidget* dock_ = nullptr;
     QAction* new_ = nullptr;
     QAction* open_ = nullptr;
+    QMenu* new_from_ = nullptr;
     QAction* save_ = nullptr;
     QAction* run_ = nullptr;
     QAction* stop_ = nullptr;

@@ -38,12 +38,17 @@ LectureKernel lecture_kernel_for(KernelFamily family) {
                         .arg(QString::fromLatin1(to_string(family)));
         return out;
     }
-    QFile f(files.first());
+    return lecture_kernel(files.first());
+}
+
+LectureKernel lecture_kernel(const QString& resource_path) {
+    LectureKernel out;
+    QFile f(resource_path);
     if (!f.open(QIODevice::ReadOnly)) {
-        out.error = QObject::tr("%1: cannot read the embedded lecture kernel").arg(files.first());
+        out.error = QObject::tr("%1: cannot read the embedded lecture kernel").arg(resource_path);
         return out;
     }
-    out.name = QFileInfo(files.first()).completeBaseName();
+    out.name = QFileInfo(resource_path).completeBaseName();
     out.text = QString::fromUtf8(f.readAll());
     return out;
 }

@@ -20,5 +20,7 @@ struct LectureKernel {
 QStringList lecture_kernel_files();
 QStringList lecture_kernel_files(KernelFamily family);
 LectureKernel lecture_kernel_for(KernelFamily family);
+// The kernel of one of those files.
+LectureKernel lecture_kernel(const QString& resource_path);
 
 }  // namespace cvz
