@@ -13,6 +13,7 @@ DEB_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins qt6-qpa-plugins
   libboost-context-dev libgif-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   xvfb xauth fonts-dejavu-core ccache libdw-dev
+  libqscintilla2-qt6-dev  # the kernel editor (ui/editor)
 )
 
 log() { printf '\033[1m[cudaviz]\033[0m %s\n' "$*" >&2; }

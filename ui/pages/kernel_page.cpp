@@ -1,5 +1,7 @@
 #include "ui/pages/kernel_page.h"
 
+#include "app/user/user_variants.h"
+
 namespace cvz {
 
 QString KernelPage::pageName() const {
@@ -22,6 +24,15 @@ void KernelPage::unbind() {
     onUnbind();
     bound_ = false;
     docks_ = PageDocks{};
+}
+
+LaunchChoice KernelPage::builtinStandIn(const LaunchChoice& choice) {
+    const UserVariantPtr v = user_variant(choice.ref);
+    if (!v) return choice;
+    const BlockRule rule = v->one_d ? BlockRule::OneD : BlockRule::TwoD;
+    for (const KernelInfo& k : family_catalogue(choice.ref.family))
+        if (k.block == rule) return LaunchChoice{k.ref(), v->one_d ? Dim3{choice.block.x, 1, 1} : choice.block};
+    return choice;
 }
 
 void KernelPage::setStatus(const QString& text, bool error) {

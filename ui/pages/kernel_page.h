@@ -5,8 +5,12 @@
 #include <QString>
 #include <QWidget>
 
+#include <memory>
+
 #include "app/jobs/backend_choice.h"
+#include "app/family/launch_choice.h"
 #include "app/models/device_profile.h"
+#include "kernels/user/user_call.h"
 
 class QComboBox;
 class QLabel;
@@ -99,6 +103,12 @@ public:
     virtual void offerToLadder(LadderDialog* ladder) const = 0;
     virtual void chooseInLadder(LadderDialog* ladder) const = 0;
     virtual void connectLadder(LadderDialog* ladder) = 0;
+    // The page's input as the problem a user's kernel runs on (issue 27: the kernel editor's Compile and
+    // Run), a copy the worker may keep; null while the page has no input.
+    virtual std::unique_ptr<user::FamilyCall> userKernelCall() const { return nullptr; }
+    // Selects output element `index` (row-major, as the family's output buffer) as a click on it would,
+    // so that it is marked on the output and the inspector names its thread; false when out of range.
+    virtual bool showOutputElement(std::uint64_t index) { Q_UNUSED(index); return false; }
 
     // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
     virtual bool canZoom() const { return false; }
@@ -139,6 +149,10 @@ protected:
     void keep(const QMetaObject::Connection& connection) { connections_.append(connection); }
     const PageDocks& docks() const { return docks_; }
     void setStatus(const QString& text, bool error = false);
+    // A user kernel's choice ("yours: NAME", issue 27) as the family's first built-in of the same block
+    // rule with the same block: what the page's plan, overlay and occupancy model while the session
+    // runs the user's kernel (its session's setUserKernel). The choice itself when it is a built-in's.
+    static LaunchChoice builtinStandIn(const LaunchChoice& choice);
 
 private:
     PageDocks docks_;

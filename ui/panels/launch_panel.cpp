@@ -1,5 +1,7 @@
 #include "ui/panels/launch_panel.h"
 
+#include "app/user/user_variants.h"
+
 #include <algorithm>
 
 #include <QComboBox>
@@ -218,6 +220,11 @@ void LaunchPanel::fillKernels() {
         one_d = one_d || takes(k, true);
         two_d = two_d || takes(k, false);
     }
+    // The user's compiled kernels (issue 27), after the built-ins.
+    for (const UserVariantPtr& u : user_variants(family_)) {
+        kernel_box_->addItem(QString::fromStdString(u->title()), int(u->ref.variant));
+        kernel_box_->setItemData(kernel_box_->count() - 1, QString::fromStdString(u->info.title), Qt::ToolTipRole);
+    }
     for (int i = 0; i < int(std::size(kPresets)); ++i) enable_item(presets_, i + 1, kPresets[i].one_d ? one_d : two_d);
     for (int i = 0; i < shape_box_->count(); ++i) {
         const bool item_one_d = !shape_box_->itemData(i).toString().contains(QLatin1Char('x'));
@@ -225,7 +232,12 @@ void LaunchPanel::fillKernels() {
     }
 }
 
-const KernelInfo* LaunchPanel::variantInfo() const { return choice().info(); }
+const KernelInfo* LaunchPanel::variantInfo() const { return any_kernel_info(choice().ref); }
+
+void LaunchPanel::refreshKernels() {
+    fillKernels();
+    syncControls();
+}
 
 bool LaunchPanel::blockEditable() const {
     const KernelInfo* info = variantInfo();
@@ -234,6 +246,10 @@ bool LaunchPanel::blockEditable() const {
 
 bool LaunchPanel::chooseKernel(const QString& name) {
     const KernelInfo* info = find_kernel(family_, name.toStdString());
+    if (!info) {
+        for (const UserVariantPtr& u : user_variants(family_))
+            if (QString::fromStdString(u->title()) == name) info = &u->info;
+    }
     if (!info) return false;
     const int index = kernel_box_->findData(int(info->variant));
     if (index < 0) return false;
@@ -244,7 +260,7 @@ bool LaunchPanel::chooseKernel(const QString& name) {
 
 void LaunchPanel::onKernelChosen(int index) {
     if (syncing_ || index < 0) return;
-    const KernelInfo* info = kernel_info(family_, std::uint8_t(kernel_box_->itemData(index).toInt()));
+    const KernelInfo* info = any_kernel_info(KernelRef{family_, std::uint8_t(kernel_box_->itemData(index).toInt()), 0});
     if (!info) return;
     forgetWantedBlock();
     const unsigned tile = pick_tile(*info, state().tile);
@@ -271,7 +287,7 @@ void LaunchPanel::setFamily(KernelFamily family) {
     times_->setToolTip(s.times_details);
     const QSignalBlocker block(shape_box_);
     const LaunchChoice c = s.choice;
-    const KernelInfo* info = c.info();
+    const KernelInfo* info = any_kernel_info(c.ref);
     shape_box_->showBlock(launched_block(c), info && info->block == BlockRule::OneD);
     syncControls();
 }
@@ -304,7 +320,7 @@ void LaunchPanel::commit(const LaunchChoice& c) {
     {
         // The text field shows the block at once (it is what settings and tests read back).
         const QSignalBlocker block(shape_box_);
-        const KernelInfo* info = c.info();
+        const KernelInfo* info = any_kernel_info(c.ref);
         shape_box_->showBlock(launched_block(c), info && info->block == BlockRule::OneD);
     }
     scheduleSync();
@@ -316,7 +332,7 @@ void LaunchPanel::syncControls() {
     syncing_ = true;
     const QSignalBlocker b1(kernel_box_), b2(tile_box_);
     const LaunchChoice c = choice();
-    const KernelInfo* info = c.info();
+    const KernelInfo* info = any_kernel_info(c.ref);
     const int index = info ? kernel_box_->findData(int(info->variant)) : -1;
     kernel_box_->setCurrentIndex(index);
     kernel_box_->setToolTip(info ? QString::fromStdString(info->title) : QString());
@@ -418,7 +434,7 @@ void LaunchPanel::applyBlock(Dim3 block, bool one_d) {
     if (!info) {
         const QSignalBlocker quiet(shape_box_);  // the field shows the launch again
         const LaunchChoice c = choice();
-        const KernelInfo* now = c.info();
+        const KernelInfo* now = any_kernel_info(c.ref);
         shape_box_->showBlock(launched_block(c), now && now->block == BlockRule::OneD);
         emit invalidShape(tr("no %1 kernel takes a %2 block").arg(QLatin1String(to_string(family_)),
                                                                   one_d ? tr("1-D") : tr("2-D")));

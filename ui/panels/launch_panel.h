@@ -48,6 +48,8 @@ public:
     // Chooses a variant of the current family by its catalogue name, as picking it in the chooser.
     // False when the family has no such variant.
     bool chooseKernel(const QString& name);
+    // Lists the family's variants again: a kernel of the user's was compiled ("yours: NAME").
+    void refreshKernels();
     bool blockEditable() const;  // false for a TILE or fixed-block variant: its block follows the rule
 
     // The bound page's own launch controls (a pixel layout, a lesson's switch, a mask), shown in one

@@ -33,6 +33,7 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
+#include "ui/editor/editor_actions.h"
 #include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/pages/page_registry.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(const DisplayPathChoice& display, const QString& file, QW
     createStatusBar();
     createDocks();
     schedule_->createDock();
+    editor_->createDock();
     restoreSettings();
     animation_->bind(docks_.timeline);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentPageChanged);
@@ -125,6 +127,11 @@ void MainWindow::createActions() {
     QMenu* samples = file_menu->addMenu(tr("Open &Sample"));
     samples->addAction(tr("&Chelsea the cat"), this, [this] { openFile(sampleFile()); });
     samples->addAction(tr("C&offee cup"), this, [this] { openFile(QStringLiteral(":/samples/coffee.png")); });
+    file_menu->addSeparator();
+    editor_ = new EditorActions(this);
+    editor_->addToFileMenu(file_menu);
+    connect(editor_, &EditorActions::message, this, &MainWindow::setStatus);
+    connect(editor_, &EditorActions::failed, this, &MainWindow::showError);
     file_menu->addSeparator();
     exports_ = new ExportActions(this, jobs_.get());
     exports_->addTo(file_menu);
@@ -194,6 +201,8 @@ void MainWindow::createActions() {
     ladder->setToolTip(tr("Every variant of the current kernel side by side: GPU time against the ceiling, and the "
                           "memory, occupancy and register figures that explain each step"));
     schedule_->addToRunMenu(run_menu);
+    run_menu->addSeparator();
+    editor_->addToRunMenu(run_menu);
 
     QMenu* help_menu = menuBar()->addMenu(tr("&Help"));
     help_menu->addAction(tr("&About cudaviz"), this, [this] {

@@ -27,6 +27,7 @@ namespace cvz {
 class ElidedLabel;
 
 class AnimationActions;
+class EditorActions;
 class ExportActions;
 class GrayscaleSession;
 class ImagePage;
@@ -117,6 +118,9 @@ public:
     AnimationActions* animationActions() const { return animation_; }
     // File > Open Schedule, Run > Record Schedule and the Schedule dock.
     ScheduleActions* scheduleActions() const { return schedule_; }
+    // File > New Kernel, Open Kernel, Save Kernel, Run > Compile and Run and the Kernel Editor dock.
+    EditorActions* editorActions() const { return editor_; }
+    BackendChoice backendChoice() const { return backend(); }  // the toolbar's
 
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
@@ -199,6 +203,7 @@ private:
     ExportActions* exports_ = nullptr;
     AnimationActions* animation_ = nullptr;
     ScheduleActions* schedule_ = nullptr;
+    EditorActions* editor_ = nullptr;
 };
 
 }  // namespace cvz

@@ -1,5 +1,7 @@
 #include "ui/pages/convolution/convolution_page.h"
 
+#include "kernels/convolution/convolution_user_call.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -469,10 +471,15 @@ void ConvolutionPage::onBind(const PageDocks& d) {
     d.launch->setFamily(session_->launch().ref().family);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(session_->choice());
+        d.launch->setChoice(shownChoice());
     }
     d.launch->setExtraControls(extras_);
-    keep(connect(d.launch, &LaunchPanel::choiceChanged, session_, &ConvolutionSession::setChoice));
+    keep(connect(d.launch, &LaunchPanel::choiceChanged, this, [this](const LaunchChoice& choice) {
+        if (choice.ref.family != session_->launch().ref().family) return;
+        // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
+        session_->setUserKernel(choice.ref);
+        session_->setChoice(builtinStandIn(choice));
+    }));
     keep(connect(d.launch, &LaunchPanel::invalidShape, this,
                  [this](const QString& error) { setStatus(tr("Block shape not run: %1").arg(error), true); }));
     keep(connect(d.overlay, &OverlayPanel::changed, this, &ConvolutionPage::pushOverlay));
@@ -502,7 +509,7 @@ void ConvolutionPage::showLaunch() {
     if (!isBound()) return;
     {
         const QSignalBlocker block(docks().launch);
-        docks().launch->setChoice(session_->choice());
+        docks().launch->setChoice(shownChoice());
     }
     docks().occupancy->setBlock(session_->blockResources());
     pushTiles();
@@ -596,6 +603,26 @@ FamilyProblemPtr ConvolutionPage::problem(bool with_pixels) const {
 }
 
 void ConvolutionPage::offerToSweep(SweepDialog* sweep) const { sweep->setProblem(problem(true), display_name(session_->file())); }
+
+std::unique_ptr<user::FamilyCall> ConvolutionPage::userKernelCall() const {
+    const QSize size = session_->imageSize();
+    if (size.isEmpty()) return nullptr;
+    return convolution_user_call(session_->grayBytes(), std::uint32_t(size.width()), std::uint32_t(size.height()),
+                                 session_->mask());
+}
+
+// The session's launch as the launch panel lists it: the user's kernel while it runs one.
+LaunchChoice ConvolutionPage::shownChoice() const {
+    const LaunchChoice built_in = session_->choice();
+    return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
+}
+
+bool ConvolutionPage::showOutputElement(std::uint64_t index) {
+    const QSize size = session_->imageSize();
+    if (size.isEmpty() || index >= std::uint64_t(size.width()) * std::uint64_t(size.height())) return false;
+    session_->select(QPoint(int(index % std::uint64_t(size.width())), int(index / std::uint64_t(size.width()))));
+    return true;
+}
 
 void ConvolutionPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(session_->launch().ref().family); }
 

@@ -54,6 +54,9 @@ public:
     void runAgain() override;
     void togglePlay() override;
     void offerToSweep(SweepDialog* sweep) const override;
+    std::unique_ptr<user::FamilyCall> userKernelCall() const override;
+    bool showOutputElement(std::uint64_t index) override;
+    LaunchChoice shownChoice() const;
     void chooseInSweep(SweepDialog* sweep) const override;
     void connectSweep(SweepDialog* sweep) override;
     void offerToLadder(LadderDialog* ladder) const override;

@@ -31,6 +31,7 @@
 #include "app/grayscale/grayscale_problem.h"
 #include "app/grayscale/pixel_inspection.h"
 #include "app/io/rgb_buffer.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/launch_plan_html.h"
@@ -426,7 +427,7 @@ void ImagePage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Grayscale);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(grayscale_choice(session_->shape()));
+        d.launch->setChoice(shownChoice());
     }
     d.launch->setExtraControls(launch_extras_);
     keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &ImagePage::onLaunchChosen));
@@ -457,8 +458,20 @@ void ImagePage::onUnbind() {
 
 ImagePage::~ImagePage() { delete launch_extras_; }
 
+// The session's launch as the launch panel lists it: the user's kernel while it runs one.
+LaunchChoice ImagePage::shownChoice() const {
+    const LaunchChoice built_in = grayscale_choice(session_->shape());
+    return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
+}
+
 void ImagePage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Grayscale) return;
+    // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
+    session_->setUserKernel(choice.ref);
+    if (is_user_ref(choice.ref)) {
+        session_->setShape(grayscale_shape(builtinStandIn(choice)));
+        return;
+    }
     // A layout the variant does not read gives way to the first it does.
     const KernelInfo* info = choice.info();
     if (info && !info->layouts.empty() && !reads(*info, session_->layout()))
@@ -552,7 +565,7 @@ void ImagePage::showShape() {
     showLayout();
     if (!isBound()) return;
     const QSignalBlocker block(docks().launch);
-    docks().launch->setChoice(grayscale_choice(session_->shape()));
+    docks().launch->setChoice(shownChoice());
     docks().occupancy->setBlock(grayscale_block_resources(session_->shape()));
 }
 
@@ -696,6 +709,19 @@ void ImagePage::refreshInspector() {
 void ImagePage::offerToSweep(SweepDialog* sweep) const {
     sweep->setProblem(make_grayscale_problem(to_rgb_buffer(session_->image()), session_->layout()),
                       display_name(session_->file()));
+}
+
+std::unique_ptr<user::FamilyCall> ImagePage::userKernelCall() const {
+    RgbBuffer rgb = to_rgb_buffer(session_->image());
+    if (rgb.width == 0 || rgb.height == 0) return nullptr;
+    return grayscale_user_call(std::move(rgb.bytes), rgb.width, rgb.height, session_->layout());
+}
+
+bool ImagePage::showOutputElement(std::uint64_t index) {
+    const QSize size = session_->image().size();
+    if (size.isEmpty() || index >= std::uint64_t(size.width()) * std::uint64_t(size.height())) return false;
+    session_->select(QPoint(int(index % std::uint64_t(size.width())), int(index / std::uint64_t(size.width()))));
+    return true;
 }
 
 void ImagePage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Grayscale); }

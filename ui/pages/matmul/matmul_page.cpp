@@ -1,6 +1,7 @@
 #include "app/matmul/matmul_resources.h"
 #include "app/jobs/counted.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "kernels/matmul/matmul_user_call.h"
 #include "ui/windows/elided_label.h"
 
 #include <QCheckBox>
@@ -838,7 +839,7 @@ void MatmulPage::onBind(const PageDocks& d) {
     d.launch->setFamily(KernelFamily::Matmul);
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(matmul_choice(session_->launch()));
+        d.launch->setChoice(shownChoice());
     }
     d.launch->setExtraControls(launch_extras_);
     keep(connect(d.launch, &LaunchPanel::choiceChanged, this, &MatmulPage::onLaunchChosen));
@@ -863,7 +864,15 @@ MatmulPage::~MatmulPage() { delete launch_extras_; }
 
 void MatmulPage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Matmul) return;
-    session_->setLaunch(matmul_launch(choice, session_->launch()));
+    // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
+    session_->setUserKernel(choice.ref);
+    session_->setLaunch(matmul_launch(builtinStandIn(choice), session_->launch()));
+}
+
+// The session's launch as the launch panel lists it: the user's kernel while it runs one.
+LaunchChoice MatmulPage::shownChoice() const {
+    const LaunchChoice built_in = matmul_choice(session_->launch());
+    return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
 }
 
 void MatmulPage::buildLaunchExtras() {
@@ -904,7 +913,7 @@ void MatmulPage::showDocks() {
     const MatmulPhaseModel& model = session_->model();
     {
         const QSignalBlocker block(d.launch);
-        d.launch->setChoice(matmul_choice(l));
+        d.launch->setChoice(shownChoice());
     }
     showBarrier();
     if (model.valid()) {
@@ -938,6 +947,19 @@ void MatmulPage::showDocks() {
 void MatmulPage::offerToSweep(SweepDialog* sweep) const {
     if (session_->a() && session_->b())
         sweep->setProblem(make_matmul_problem(*session_->a(), *session_->b()), tr("current matrices"));
+}
+
+std::unique_ptr<user::FamilyCall> MatmulPage::userKernelCall() const {
+    const std::shared_ptr<const Matrix> a = session_->a(), b = session_->b();
+    if (!a || !b || a->cols != b->rows) return nullptr;
+    return matmul_user_call(a->data, b->data, a->rows, a->cols, b->cols);
+}
+
+bool MatmulPage::showOutputElement(std::uint64_t index) {
+    const std::shared_ptr<const Matrix> a = session_->a(), b = session_->b();
+    if (!a || !b || b->cols == 0 || index >= std::uint64_t(a->rows) * b->cols) return false;
+    session_->selectElement(int(index / b->cols), int(index % b->cols));
+    return true;
 }
 
 void MatmulPage::chooseInSweep(SweepDialog* sweep) const { sweep->setFamily(KernelFamily::Matmul); }
