@@ -75,9 +75,16 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
         const unsigned slice = matmul_k_slice(launch);
         const double phases = std::ceil(double(k) / slice);
         w.k_steps = std::min<double>(k, std::ceil(phases / grid.z) * slice);
+        // The first pass's partial sums go out after each block's K loop, with nothing left to overlap
+        // them: their bytes are priced with the second pass's (from the H200 sweeps of 2026-12-02,
+        // docs/measurements/2026-12-02-split-k.md: without them split-K came out 3-29% fast, the miss
+        // growing with slices x outputs).
         const double outputs = double(m) * double(n);
-        w.epilogue_us = streaming_pass_us(profile, 4.0 * outputs * grid.z, 4.0 * outputs, &w.epilogue_detail);
-        w.epilogue_detail = QStringLiteral("%1 slices of K summed in order: ").arg(grid.z) + w.epilogue_detail;
+        w.epilogue_us = streaming_pass_us(profile, 4.0 * outputs * grid.z, 4.0 * outputs * grid.z, &w.epilogue_detail);
+        w.epilogue_detail = QStringLiteral("%1 slices of K: their partial sums written after the K loop, then summed in "
+                                           "order by ")
+                                .arg(grid.z) +
+                            w.epilogue_detail;
     }
     if (matmul_k_slice(launch) == 0) {
         // Every wave reads all of B (its blocks span whole rows of C), and the next wave reads it again.
