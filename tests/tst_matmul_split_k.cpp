@@ -174,7 +174,8 @@ void TestMatmulSplitK::grid_workspace_and_automatic_split() {
         QCOMPARE(matmul_workspace_floats(l, 300, 200), std::size_t(0));
     }
     QVERIFY(validate_matmul_launch(split(64), 1, 1, 1).empty());
-    QVERIFY(!validate_matmul_launch(split(5), 10, 10, 10).empty());  // 5 is not in its list
+    const QString refused = QString::fromStdString(validate_matmul_launch(split(5), 10, 10, 10));  // 5 is not in its list
+    QVERIFY2(refused.startsWith(QStringLiteral("split-K slices = 5 is not one of 0, 1, 2")), qPrintable(refused));
 }
 
 void TestMatmulSplitK::labels_name_the_slices() {
