@@ -46,7 +46,12 @@ def median(v):
 
 
 def key(row):
-    return (row["kernel"], row["block"])
+    # split-K's rows share a block and differ by their slices ("tile"); older files have no tile
+    return (row["kernel"], row["block"], row.get("tile"))
+
+
+def shape(row):
+    return row.get("label") or row["block"]
 
 
 def load(path, predicted_dir):
@@ -77,12 +82,12 @@ def report(path, predicted_dir):
     print(f"\n{name} ({doc.get('problem')}, {len(rows)} shapes, GPU {doc.get('gpu')})")
     print(f"  median |pred/meas-1| {100 * median([abs(e) for e in err]):.1f}%   "
           f"within 20%: {sum(abs(e) <= 0.2 for e in err)}/{len(err)}   Spearman {rho:.3f}")
-    print(f"  measured best {best_meas['kernel']} {best_meas['block']} {best_meas['measured_us']:.1f} us; "
-          f"predicted best {best_pred['kernel']} {best_pred['block']} measures {best_pred['measured_us']:.1f} us "
+    print(f"  measured best {best_meas['kernel']} {shape(best_meas)} {best_meas['measured_us']:.1f} us; "
+          f"predicted best {best_pred['kernel']} {shape(best_pred)} measures {best_pred['measured_us']:.1f} us "
           f"({100 * best_gap:+.1f}%)")
     worst = sorted(zip(err, rows), key=lambda t: -abs(t[0]))[:5]
     for e, r in worst:
-        print(f"    worst: {r['kernel']:20s} {r['block']:>8s} pred {r['predicted_us']:10.1f} meas {r['measured_us']:10.1f} "
+        print(f"    worst: {r['kernel']:20s} {shape(r):>8s} pred {r['predicted_us']:10.1f} meas {r['measured_us']:10.1f} "
               f"({100 * e:+.0f}%, bound {r.get('bound')})")
     if doc.get("family") == "matmul":
         variants = {}
@@ -94,7 +99,7 @@ def report(path, predicted_dir):
         order_pred = sorted(variants, key=lambda k: variants[k]["predicted_us"])
         for k in order_meas:
             r = variants[k]
-            print(f"    {k:22s} {r['block']:>6s} meas {r['measured_us']:10.1f} pred {r['predicted_us']:10.1f} "
+            print(f"    {k:22s} {shape(r):>6s} meas {r['measured_us']:10.1f} pred {r['predicted_us']:10.1f} "
                   f"({100 * (r['predicted_us'] / r['measured_us'] - 1):+.0f}%)")
         print(f"  variants in measured order: {order_meas == order_pred} (predicted: {', '.join(order_pred)})")
     return {"file": name, "median": median([abs(e) for e in err]), "spearman": rho, "best_gap": best_gap,
@@ -107,6 +112,13 @@ def main(argv):
         predicted_dir = argv[2]
         argv = argv[2:]
     results = [r for r in (report(p, predicted_dir) for p in argv[1:]) if r]
+    # Issue 29's targets per workload: median |error| <= 10%, Spearman >= 0.9, predicted best within 5%.
+    if results:
+        print("\nworkload                              median   Spearman   best gap   targets (10% / 0.9 / 5%)")
+        for r in results:
+            ok = r["median"] <= 0.10 and r["spearman"] >= 0.9 and r["best_gap"] <= 0.05
+            print(f"  {r['file']:34s} {100 * r['median']:6.1f}%   {r['spearman']:8.3f}   {100 * r['best_gap']:+7.1f}%   "
+                  f"{'met' if ok else 'NOT met'}")
     gray = [e for r in results if r["file"].startswith("gray") for e in r["errors"]]
     if gray:
         print(f"\nall grayscale rows: median |pred/meas-1| {100 * median([abs(e) for e in gray]):.1f}% over {len(gray)}")

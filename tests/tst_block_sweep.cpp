@@ -119,7 +119,7 @@ SweepRequest matmul_request(std::uint32_t m = 67, std::uint32_t k = 45, std::uin
 // How many rows a family's sweep has: the sum over its catalogue variants of their rule's blocks.
 int catalogue_rows(KernelFamily family) {
     int n = 0;
-    for (const KernelInfo& k : family_catalogue(family)) n += int(sweep_blocks(k).size());
+    for (const KernelInfo& k : family_catalogue(family)) n += int(variant_configurations(k).size());  // split-K: a row per slices
     return n;
 }
 

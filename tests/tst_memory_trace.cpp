@@ -368,14 +368,17 @@ Model grayscale_log_model(const LaunchShape& shape, std::uint32_t w, std::uint32
 }
 
 Model matmul_log_model(const MatmulLaunch& l, std::uint32_t M, std::uint32_t K, std::uint32_t N, std::uint64_t keep) {
-    Aligned a(4ull * M * K), b(4ull * K * N), c(4ull * M * N);
-    const MatmulProblem p{reinterpret_cast<const float*>(a.p.get()), reinterpret_cast<const float*>(b.p.get()),
-                          reinterpret_cast<float*>(c.p.get()), M, K, N};
+    const std::size_t w_bytes = 4 * matmul_workspace_floats(l, M, N);  // split-K's partial sums
+    Aligned a(4ull * M * K), b(4ull * K * N), c(4ull * M * N), w(w_bytes);
+    MatmulProblem p{reinterpret_cast<const float*>(a.p.get()), reinterpret_cast<const float*>(b.p.get()),
+                    reinterpret_cast<float*>(c.p.get()), M, K, N};
+    if (w_bytes > 0) p.partials = reinterpret_cast<float*>(w.p.get());
     Model m;
     m.keep_block = keep;
     AccessLog log;
     log.model = &m;
     log.buffers = {{a.p.get(), 4ull * M * K}, {b.p.get(), 4ull * K * N}, {c.p.get(), 4ull * M * N}};
+    if (w_bytes > 0) log.buffers.push_back({w.p.get(), w_bytes});
     const Dim3 block = l.block_shape();
     log.grid = matmul_grid(l, M, N);
     log.prog.resize(block.volume());

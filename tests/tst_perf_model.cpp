@@ -346,7 +346,9 @@ void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_size
                 for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar})
                     predictions.push_back(predict_grayscale(d, LaunchShape::of(GrayscaleVariant(k.variant), b), 1537, 1023, layout));
             } else if (k.family == KernelFamily::Matmul) {  // other families: no app-layer prediction yet
-                const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant(k.variant), b, b.x);
+                // a fixed block's TILE list (split-K's slices): its largest
+                const unsigned tile = k.block == BlockRule::Fixed && !k.tiles.empty() ? k.tiles.back() : b.x;
+                const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant(k.variant), b, tile);
                 predictions.push_back(predict_matmul(d, launch, 77, 45, 59));
                 predictions.push_back(predict_matmul(d, launch, 301, 197, 163));
             }

@@ -244,7 +244,7 @@ void TestSweepDialog::any_one_variant_can_be_swept() {
         QCOMPARE(d.variantBox()->count(), 1 + int(family_catalogue(family).size()));
         for (const KernelInfo& info : family_catalogue(family)) {
             QVERIFY(d.selectVariant(QString::fromStdString(info.name)));
-            QCOMPARE(d.table()->rowCount(), int(sweep_blocks(info).size()));
+            QCOMPARE(d.table()->rowCount(), int(variant_configurations(info).size()));  // split-K: one per slices
             QSignalSpy finished(&d, &SweepDialog::sweepFinished);
             d.startSweep();
             QVERIFY(finished.wait(120000));
@@ -255,7 +255,7 @@ void TestSweepDialog::any_one_variant_can_be_swept() {
         }
         QVERIFY(d.selectVariant(QString()));
         int all = 0;
-        for (const KernelInfo& info : family_catalogue(family)) all += int(sweep_blocks(info).size());
+        for (const KernelInfo& info : family_catalogue(family)) all += int(variant_configurations(info).size());
         QCOMPARE(d.table()->rowCount(), all);
     }
     QVERIFY(!d.selectVariant(QStringLiteral("no_such_kernel")));

@@ -47,7 +47,9 @@ QString catalogue_text() {
         }
         QStringList facts{QStringLiteral("block %1").arg(QString::fromLatin1(to_string(k.block)))};
         if (!k.layouts.empty()) facts << QStringLiteral("layouts %1").arg(join(k.layouts));
-        if (!k.tiles.empty()) facts << QStringLiteral("TILE %1").arg(tiles_text(k.tiles));
+        if (!k.tiles.empty())  // a fixed block's list is its own parameter: "split-K slices 0, 1, 2, ..."
+            facts << QStringLiteral("%1 %2").arg(k.block == BlockRule::Tile ? QStringLiteral("TILE") : QString::fromStdString(k.label),
+                                                 tiles_text(k.tiles));
         facts << (k.exact ? QStringLiteral("exact") : QStringLiteral("not bit-identical"));
         if (k.grid_threads) facts << QStringLiteral("grid of at most %1 threads").arg(qulonglong(k.grid_threads));
         text += QStringLiteral("  %1  %2\n  %3  %4\n")

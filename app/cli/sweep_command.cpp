@@ -11,6 +11,7 @@
 
 #include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
+#include "app/tuning/best_configuration.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/device_profile.h"
 #include "app/models/perf_model.h"
@@ -38,7 +39,8 @@ struct SweepOptions {
                                       "block is TILE x TILE. Default: every shape the sweep dialog tries.",
                              "LIST"};
     QCommandLineOption json{"json", "Write the rows to FILE: {\"device\", \"rows\": [{\"kernel\", \"block\", "
-                                    "\"occupancy\", \"predicted_us\", \"measured_us\", ...}]}.",
+                                    "\"occupancy\", \"predicted_us\", \"measured_us\", ...}], \"best\": the fastest "
+                                    "row, \"best_source\": \"measured\" or \"model\"}.",
                             "FILE.json"};
     QCommandLineOption repeats{"repeats", "Timed launches per shape and round on the GPU (the median of all a shape's launches is reported).", "N", "20"};
     QCommandLineOption rounds{"rounds",
@@ -70,7 +72,8 @@ QJsonObject row_json(const SweepRow& row, const GpuPrediction& p, std::optional<
     QJsonObject o;
     o["kernel"] = kernel_name(row);
     o["block"] = row.blockText();
-    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.block().x);
+    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.ref().tile);
+    o["label"] = row.label();
     o["occupancy"] = row.occupancy.occupancy;
     o["predicted_us"] = p.ok() ? QJsonValue(p.total_us) : QJsonValue();
     o["measured_us"] = measured_us ? QJsonValue(*measured_us) : QJsonValue();
@@ -200,9 +203,17 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
 
     QJsonArray json_rows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const SweepRow& r = rows[i];
-        json_rows.append(row_json(r, request.problem->predict(*profile, r.choice), measured[i]));
+        SweepRow& r = rows[i];
+        r.prediction = request.problem->predict(*profile, r.choice);
+        if (measured[i]) {
+            r.state = SweepRowState::Timed;
+            r.median_ms = *measured[i] / 1000.0;
+        }
+        json_rows.append(row_json(r, r.prediction, measured[i]));
     }
+    // The best configuration for this size (best_configuration.h): the fastest measured, else the
+    // fastest predicted; "best_source" says which.
+    const SweepBest best = best_of_sweep(rows);
     QJsonObject doc;
     doc["device"] = profile->name;
     doc["calibration"] = profile->perf.source;
@@ -214,6 +225,13 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     doc["family"] = family_text;
     doc["problem"] = problem;
     doc["rows"] = json_rows;
+    if (best.index >= 0) {
+        const SweepRow& b = rows[std::size_t(best.index)];
+        QJsonObject o = row_json(b, b.prediction, measured[std::size_t(best.index)]);
+        o["index"] = best.index;
+        doc["best"] = o;
+        doc["best_source"] = best.source();
+    }
 
     const QString path = parser.value(options.json);
     QSaveFile file(path);
@@ -226,6 +244,14 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
                .arg(family_text, problem, profile->name,
                     gpu.isEmpty() ? QString() : QStringLiteral(", measured on ") + gpu,
                     QDir::toNativeSeparators(path));
+    if (best.index >= 0) {
+        const SweepRow& b = rows[std::size_t(best.index)];
+        out << QStringLiteral("best: %1 %2, %3 us (%4)\n")
+                   .arg(kernel_name(b), b.label())
+                   .arg(best.by_timing ? b.median_ms * 1000.0 : b.prediction.total_us, 0, 'f', 1)
+                   .arg(best.by_timing ? QStringLiteral("the fastest measured on ") + gpu
+                                       : QStringLiteral("the fastest predicted by the model for ") + profile->name);
+    }
     return exit_status(ExitCode::Success);
 }
 

@@ -20,8 +20,11 @@
 namespace cvz {
 
 MatmulLaunch matmul_launch_of(const LaunchChoice& choice) {
-    // The choice's block is TILE x TILE for a variant that takes a TILE: block.x is the TILE.
-    return MatmulLaunch::of(MatmulVariant(choice.ref.variant), choice.block, choice.block.x);
+    // The choice's block is TILE x TILE for a variant that takes a TILE: block.x is the TILE. A fixed
+    // block with a TILE list (split-K's slices) has it in the ref alone.
+    const KernelInfo* info = choice.info();
+    const unsigned tile = info && info->block == BlockRule::Fixed ? choice.ref.tile : choice.block.x;
+    return MatmulLaunch::of(MatmulVariant(choice.ref.variant), choice.block, tile);
 }
 
 double matmul_gflop_per_s(std::uint64_t m, std::uint64_t n, std::uint64_t k, double ms) {

@@ -32,7 +32,8 @@ struct MatmulOptions {
                                             "works: naive (one thread per output element, reading A and B from "
                                             "global memory) or tiled (shared-memory tiles of TILE x TILE).",
                               "NAME", "naive"};
-    QCommandLineOption tile{"tile", "TILE for a kernel that takes one (tiled); its block is TILE x TILE threads.",
+    QCommandLineOption tile{"tile", "TILE for a kernel that takes one (tiled); its block is TILE x TILE threads. For "
+                                    "split_k, the slices of K (0: chosen from the shape).",
                             "8|16|32", "16"};
     QCommandLineOption block{"block", "Threads per block for a kernel with a 2-D block (naive): XxY, x over columns "
                                       "and y over rows of OUT (at most 1024 threads).",
@@ -190,6 +191,7 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
         return fail(ExitCode::BadUsage, "--tile '" + parser.value(options.tile) + "' is not a number: use " +
                                             tile_choices(KernelFamily::Matmul));
     const bool tiled = kernel->block == BlockRule::Tile;
+    const bool listed = tiled || !kernel->tiles.empty();  // split-K: --tile is its slices of K
     const QString name = short_name(*kernel);
     // An option that would be silently ignored is refused, so that a run never looks like it tested a
     // configuration it did not.
@@ -197,9 +199,11 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
         return fail(ExitCode::BadUsage, "--block applies to --kernel " + kernels_with(KernelFamily::Matmul, block_rule_is(BlockRule::TwoD)) +
                                             "; the " + name + " kernel's block is " +
                                             (tiled ? "TILE x TILE (choose it with --tile)" : "fixed"));
-    if (!tiled && parser.isSet(options.tile))
-        return fail(ExitCode::BadUsage, "--tile applies to --kernel " + kernels_with(KernelFamily::Matmul, block_rule_is(BlockRule::Tile)) +
-                                            "; the " + name + " kernel's block is --block XxY");
+    if (!listed && parser.isSet(options.tile))
+        return fail(ExitCode::BadUsage, "--tile applies to --kernel " +
+                                            kernels_with(KernelFamily::Matmul, [](const KernelInfo& k) { return !k.tiles.empty(); }) +
+                                            "; the " + name + " kernel's block is " +
+                                            (kernel->block == BlockRule::TwoD ? "--block XxY" : "fixed"));
     const bool no_second_barrier = parser.isSet(options.no_second_barrier);
     if (!kernel->barriers && no_second_barrier)
         return fail(ExitCode::BadUsage, "--no-second-barrier applies to --kernel " +
@@ -219,6 +223,11 @@ int run_matmul_command(const QStringList& arguments, QTextStream& out, QTextStre
         if (const QString e = naive_block_error(parser.value(options.block), &bx, &by); !e.isEmpty())
             return fail(ExitCode::InputRejected, "invalid --block '" + parser.value(options.block) + "': " + e);
         launch = MatmulLaunch::of(variant, Dim3{bx, by, 1}, 0);
+    } else if (listed) {
+        const unsigned slices = parser.isSet(options.tile) ? unsigned(*tile) : 0u;
+        if (const QString e = tile_error(*kernel, slices); !e.isEmpty())
+            return fail(ExitCode::InputRejected, "invalid --tile '" + parser.value(options.tile) + "': " + e);
+        launch = MatmulLaunch::of(variant, kernel->fixed_block, slices);
     } else {
         launch = MatmulLaunch::of(variant, kernel->fixed_block, 0);
     }

@@ -39,6 +39,8 @@ constexpr Row kRows[] = {
 
 std::optional<CompiledIssue> matmul_compiled_issue(const KernelRef& ref) {
     if (ref.family != KernelFamily::Matmul) return std::nullopt;
+    // Split-K runs the double buffer's loop (and store) over each slice: its figures, per K step.
+    if (ref.variant == std::uint8_t(MatmulVariant::SplitK)) return matmul_compiled_issue({ref.family, std::uint8_t(MatmulVariant::DoubleBuffer), 0});
     for (const Row& r : kRows)
         if (std::uint8_t(r.variant) == ref.variant && r.tile == ref.tile) return r.issue;
     return std::nullopt;

@@ -32,6 +32,8 @@ QString tile_error(const KernelInfo& kernel, qulonglong tile) {
         if (tile == t) return {};
     QStringList tiles;
     for (unsigned t : kernel.tiles) tiles << QString::number(t);
+    if (kernel.block != BlockRule::Tile)  // split-K: the slices of K it splits into
+        return QStringLiteral("the %1 kernel splits K into %2 slices (0: chosen from the shape)").arg(short_name(kernel), or_list(tiles));
     return QStringLiteral("the %1 kernel is built for TILE = %2 (a TILExTILE block with two TILExTILE float tiles in "
                           "shared memory)")
         .arg(short_name(kernel), or_list(tiles));

@@ -2,6 +2,8 @@
 
 #include "app/matmul/matmul_resources.h"
 
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "app/matmul/matmul_compiled_issue.h"
@@ -40,7 +42,8 @@ LaunchFigures matmul_launch_figures(const MatmulLaunch& launch, std::uint32_t m,
     const std::uint32_t k1 = 32 + k % 32, k2 = k1 + 32;
     const QString note = k <= kTracedKLimit ? QString()
                                             : QStringLiteral("; K extrapolated from K = %1 and %2").arg(k1).arg(k2);
-    const double buffers = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
+    const double buffers =
+        4.0 * (double(m) * k + double(k) * n + double(m) * n + double(matmul_workspace_floats(launch, m, n)));
     return sampled_launch_figures(key, grid, block, buffers, [&] {
         if (k <= kTracedKLimit) return traced(k);
         const ScaledSample a = traced(k1), b = traced(k2);
@@ -65,6 +68,24 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
     w.chain_per_thread = kIndexInstructionsPerThread;
     w.compiled = matmul_compiled_issue(launch.ref());
     w.k_steps = k;
+    const Dim3 grid = matmul_grid(launch, m, n);
+    if (grid.z > 1) {
+        // Split-K: a block's loop covers one slice of the phases; the slices' sums are added by a
+        // second launch that reads C and the workspace and writes C.
+        const unsigned slice = matmul_k_slice(launch);
+        const double phases = std::ceil(double(k) / slice);
+        w.k_steps = std::min<double>(k, std::ceil(phases / grid.z) * slice);
+        // The first pass's partial sums go out after each block's K loop, with nothing left to overlap
+        // them: their bytes are priced with the second pass's (from the H200 sweeps of 2026-12-02,
+        // docs/measurements/2026-12-02-split-k.md: without them split-K came out 3-29% fast, the miss
+        // growing with slices x outputs).
+        const double outputs = double(m) * double(n);
+        w.epilogue_us = streaming_pass_us(profile, 4.0 * outputs * grid.z, 4.0 * outputs * grid.z, &w.epilogue_detail);
+        w.epilogue_detail = QStringLiteral("%1 slices of K: their partial sums written after the K loop, then summed in "
+                                           "order by ")
+                                .arg(grid.z) +
+                            w.epilogue_detail;
+    }
     if (matmul_k_slice(launch) == 0) {
         // Every wave reads all of B (its blocks span whole rows of C), and the next wave reads it again.
         const double b_bytes = 4.0 * double(k) * double(n);

@@ -45,6 +45,7 @@ MatmulResult run_matmul(const MatmulRequest& req) {
     if (r.status = check_matmul_operands(req); !r.status) return r;
     const Dim3 grid = matmul_grid(req.launch, req.a.rows, req.b.cols);
     r.launch_text = QStringLiteral("%1 · grid %2x%3").arg(QString::fromStdString(to_string(req.launch))).arg(grid.x).arg(grid.y);
+    if (grid.z > 1) r.launch_text += QStringLiteral("x%1").arg(grid.z);  // split-K's slices of K
     // The launch may not fit CUDA's limits, and two inputs within the limits can make an output beyond
     // them (65536x1 @ 1x65536 would be 16 GiB): refuse both before allocating C.
     if (std::string e = validate_matmul_launch(req.launch, req.a.rows, req.a.cols, req.b.cols); !e.empty()) {

@@ -356,7 +356,7 @@ void MatmulSession::rebuildModel() {
     sel_block_.y = std::min(sel_block_.y, std::max(1u, model_.grid().y) - 1);
     position_ = std::clamp(position_, 0, std::max(0, animationSteps()));
     occupancy_ = compute_occupancy(device_, matmul_block_resources(launch_));
-    const std::uint64_t blocks = model_.valid() ? std::uint64_t(model_.grid().x) * model_.grid().y : 0;
+    const std::uint64_t blocks = model_.valid() ? model_.grid().volume() : 0;  // split-K's slices are gridDim.z
     waves_ = plan_waves(blocks, device_.sm_count, occupancy_.blocks_per_sm);
     emit planChanged();
     refreshStep();

@@ -62,7 +62,9 @@ struct TrafficCounter {
 
 MatmulTraffic measured_matmul_traffic(const MatmulLaunch& l, std::uint32_t m, std::uint32_t k, std::uint32_t n) {
     std::vector<float> a(std::size_t(m) * k, 1.0f), b(std::size_t(k) * n, 1.0f), c(std::size_t(m) * n);
-    const MatmulProblem p{a.data(), b.data(), c.data(), m, k, n};
+    std::vector<float> partials(matmul_workspace_floats(l, m, n));
+    MatmulProblem p{a.data(), b.data(), c.data(), m, k, n};
+    if (!partials.empty()) p.partials = partials.data();
     TrafficCounter counter;
     counter.shared_bytes = l.shared_bytes();
     EmuOptions o;
@@ -76,6 +78,14 @@ MatmulTraffic measured_matmul_traffic(const MatmulLaunch& l, std::uint32_t m, st
         o.shared_bytes = Body::shared_bytes(block);
         return emulate(grid, block, o, [&](const EmuContext& ctx) { Body::run(TracedContext(ctx, counter), p, run); });
     });
+    if (grid.z > 1) {  // split-K's second pass: a load per slice and a store per output
+        EmuOptions r;
+        r.host_threads = 1;
+        const Dim3 reduce_grid{unsigned(cdiv(std::uint64_t(m) * n, kSplitKReduceThreads)), 1, 1};
+        (void)emulate(reduce_grid, Dim3{kSplitKReduceThreads, 1, 1}, r, [&](const EmuContext& ctx) {
+            matmul_split_k_reduce(TracedContext(ctx, counter), p, grid.z);
+        });
+    }
     return counter.totals;
 }
 

@@ -166,7 +166,7 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
         return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
     };
     const double waves_us = blend(double(full) * a_l2.slowest() + b_l2.slowest(), double(full) * a_dram.slowest() + b_dram.slowest());
-    p.total_us = d.perf.launch_us + waves_us;
+    p.total_us = d.perf.launch_us + waves_us + w.epilogue_us;
 
     const double dram_rate = d.dram_gb_per_s * d.perf.dram_efficiency;
     QString source;
@@ -203,6 +203,7 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
         {QStringLiteral("FP32"), sum(&WaveTerms::fp32),
          QStringLiteral("%1 FMAs at %2 TFLOP/s").arg(w.fmas, 0, 'g', 3).arg(d.fp32_gflops() / 1000, 0, 'f', 1)},
         {QStringLiteral("re-reads"), sum(&WaveTerms::reread), w.reread_detail},
+        {QStringLiteral("epilogue"), w.epilogue_us, w.epilogue_detail},
     };
     const PredictionTerm* top = &p.terms[0];
     for (const PredictionTerm& t : p.terms)
@@ -211,6 +212,21 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
     return p;
 }
 
+
+double streaming_pass_us(const DeviceProfile& d, double read_bytes, double write_bytes, QString* detail) {
+    const PerfCalibration& c = d.perf;
+    const double bytes = read_bytes + write_bytes;
+    const double resident = l2_resident_share(d, bytes);
+    const double dram_rate = d.dram_gb_per_s * c.dram_efficiency;
+    const double rate = 1.0 / (resident / c.l2_gb_per_s + (1 - resident) / dram_rate);  // GB/s
+    const double us = c.launch_us + (resident * c.l2_round_us + (1 - resident) * c.dram_round_us) + bytes / (rate * 1e3);
+    if (detail)
+        *detail = QStringLiteral("a second launch: %1 read and %2 written at %3 GB/s (%4% from L2), launch included")
+                      .arg(bytes_text(read_bytes), bytes_text(write_bytes))
+                      .arg(rate, 0, 'f', 0)
+                      .arg(int(std::lround(resident * 100)));
+    return us;
+}
 
 const PredictionTerm* GpuPrediction::term(const QString& name) const {
     for (const PredictionTerm& t : terms)

@@ -28,7 +28,7 @@
 namespace cvz {
 
 // One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
-// "issue", "FP32".
+// "issue", "FP32", "re-reads", "epilogue" (a second launch, added to the total, never a wave's).
 struct PredictionTerm {
     QString name;
     double us = 0;   // the term's time summed over the waves (launch: the overhead)
@@ -71,7 +71,15 @@ struct LaunchWork {
     // stay in L2 between waves, every warp's loop waits on DRAM this long a wave.
     double reread_us_per_wave = 0;
     QString reread_detail = QStringLiteral("none: no K loop reads global memory");
+    // A second launch that follows the kernel (a reduction of partial results), priced by the family:
+    // its time, launch included, and how it was computed. 0: none.
+    double epilogue_us = 0;
+    QString epilogue_detail = QStringLiteral("none: one launch");
 };
+
+// The time of a streaming second pass that reads `read_bytes` and writes `write_bytes` right after a
+// kernel wrote them (from L2 while they fit, l2_resident_share), launch included; its phrase in *detail.
+double streaming_pass_us(const DeviceProfile& profile, double read_bytes, double write_bytes, QString* detail);
 
 // Instructions beyond the memory requests, per thread, that every kernel runs (counted from the SASS
 // of the catalogue's bodies for sm_90, rounded): index arithmetic and the guard.

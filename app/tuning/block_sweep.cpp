@@ -83,6 +83,17 @@ std::vector<Dim3> sweep_blocks(const KernelInfo& variant) {
     return {};
 }
 
+std::vector<LaunchChoice> variant_configurations(const KernelInfo& variant) {
+    std::vector<LaunchChoice> choices;
+    if (variant.block == BlockRule::Fixed && !variant.tiles.empty()) {
+        // One fixed block, one launch per value of its TILE list (split-K: the slices of K).
+        for (unsigned t : variant.tiles) choices.push_back(LaunchChoice{variant.ref(t), variant.fixed_block});
+        return choices;
+    }
+    for (const Dim3& block : sweep_blocks(variant)) choices.push_back(LaunchChoice{variant.ref(block.x), block});
+    return choices;
+}
+
 // ---- rows and results ----
 
 QString SweepRow::blockText() const {
@@ -95,6 +106,10 @@ QString SweepRow::label() const {
     const KernelInfo* info = any_kernel_info(choice.ref);
     if (!info) return QString::fromStdString(kernel_ref_text(choice.ref)) + QLatin1Char(' ') + blockText();
     const QString block = info->block == BlockRule::Tile ? QStringLiteral("TILE=%1").arg(choice.block.x) : blockText();
+    if (info->block == BlockRule::Fixed && !info->tiles.empty())  // "split-K slices=4 256x1"; 0: the variant's own choice
+        return QStringLiteral("%1=%2 %3")
+            .arg(QString::fromStdString(info->label), choice.ref.tile ? QString::number(choice.ref.tile) : QStringLiteral("auto"),
+                 block);
     return QString::fromStdString(info->label) + QLatin1Char(' ') + block;
 }
 
@@ -116,8 +131,12 @@ int SweepResult::indexOf(const LaunchChoice& choice) const {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SweepRow& r = rows[i];
         if (r.choice.block == choice.block && r.choice.ref.family == choice.ref.family &&
-            r.choice.ref.variant == choice.ref.variant)
+            r.choice.ref.variant == choice.ref.variant) {
+            // A fixed block's TILE list tells its rows apart by the ref's TILE alone.
+            const KernelInfo* info = kernel_info(r.choice.ref);
+            if (info && info->block == BlockRule::Fixed && !info->tiles.empty() && r.choice.ref.tile != choice.ref.tile) continue;
             return int(i);
+        }
     }
     return -1;
 }
@@ -134,9 +153,9 @@ std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profi
     std::vector<SweepRow> rows;
     for (const KernelInfo* v : variants) {
         const KernelInfo& variant = *v;
-        for (const Dim3& block : sweep_blocks(variant)) {
+        for (const LaunchChoice& choice : variant_configurations(variant)) {
             SweepRow row;
-            row.choice = LaunchChoice{variant.ref(block.x), block};
+            row.choice = choice;
             rows.push_back(row);
         }
     }

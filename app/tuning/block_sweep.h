@@ -32,6 +32,9 @@ class JobRunner;
 std::vector<Dim3> power_of_two_2d_blocks();
 std::vector<Dim3> one_d_sweep_blocks();
 std::vector<Dim3> sweep_blocks(const KernelInfo& variant);
+// Every launch a variant is swept over: one per block of sweep_blocks; for a fixed block with a TILE
+// list (split-K, whose TILEs are its slices of K), one per TILE.
+std::vector<LaunchChoice> variant_configurations(const KernelInfo& variant);
 
 enum class SweepRowState { NotTimed, Timed, Failed };
 

@@ -6,6 +6,7 @@
 #include "app/user/user_variants.h"
 #include "app/jobs/backend_choice.h"
 #include "app/models/kernel_resources.h"
+#include "app/tuning/best_configuration.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 
 namespace cvz {
@@ -42,6 +43,7 @@ double LadderFigures::loadBytesPerFma() const { return ratio(metrics.global_ld.s
 
 // ---- rows ----
 
+
 SweepRow ladder_launch(const KernelInfo& variant) {
     Dim3 block{256, 1, 1};
     switch (variant.block) {
@@ -55,7 +57,8 @@ SweepRow ladder_launch(const KernelInfo& variant) {
         case BlockRule::Fixed: block = variant.fixed_block; break;
     }
     SweepRow row;
-    row.choice = LaunchChoice{variant.ref(block.x), block};
+    const bool fixed_list = variant.block == BlockRule::Fixed && !variant.tiles.empty();
+    row.choice = LaunchChoice{variant.ref(fixed_list ? variant.tiles.front() : block.x), block};
     return row;
 }
 
@@ -120,7 +123,7 @@ LadderReferenceTimer cuda_reference_timer() {
 
 LadderTimers default_ladder_timers() {
     if (!cuda_device_available()) return {};
-    return {cuda_sweep_timer(), cuda_reference_timer()};
+    return {cuda_sweep_timer(), cuda_reference_timer(), true};
 }
 
 QString ladder_modeled_note(const QString& profile) {
@@ -140,10 +143,77 @@ LadderResult model_ladder(const SweepRequest& request) {
     return result;
 }
 
+namespace {
+
+// The row runs `launch` (a configuration of its variant): its registers, shared memory and occupancy follow.
+void set_row_launch(const SweepRequest& request, const SweepRow& launch, LadderRow* row) {
+    row->launch = launch;
+    row->resources = kernel_resources(launch.ref());
+    const BlockResources block = app_family(launch.ref().family).block_resources(launch.choice);
+    row->block_shared_bytes = block.shared_bytes;
+    row->launch.occupancy = compute_occupancy(request.profile, block);
+}
+
+// The model's few best configurations of every variant with more than one, timed in one sweep (no
+// progress, no row updates: the ladder's own timing follows); each row takes the fastest measured,
+// retraced when it changed. False when cancelled or failed (the result then says so).
+bool choose_rows_by_timing(const SweepRequest& request, const SweepTimer& timer, const TimingOptions& options,
+                           const std::vector<std::vector<SweepRow>>& ranked, std::vector<ConfigurationChoice>& choices,
+                           LadderResult* result) {
+    std::vector<SweepRow> all;
+    std::vector<std::pair<std::size_t, std::size_t>> span(ranked.size());  // first candidate, count
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        if (ranked[i].size() < 2) continue;
+        const std::vector<SweepRow> c = timing_candidates(ranked[i]);
+        span[i] = {all.size(), c.size()};
+        all.insert(all.end(), c.begin(), c.end());
+    }
+    if (all.empty()) return true;
+    TimingOptions quiet = options;
+    quiet.progress = {};
+    quiet.shape_done = {};
+    const TimingSweep sweep = timer(request, all, quiet);
+    if (sweep.cancelled || !sweep.status) {
+        result->cancelled = sweep.cancelled;
+        result->status = sweep.status;
+        result->note = QString::fromStdString(sweep.status.message());
+        return false;
+    }
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        if (span[i].second == 0) continue;
+        const auto first = all.begin() + std::ptrdiff_t(span[i].first);
+        const std::vector<SweepRow> candidates(first, first + std::ptrdiff_t(span[i].second));
+        std::vector<ShapeTiming> timings;
+        for (std::size_t j = 0; j < candidates.size(); ++j)
+            timings.push_back(span[i].first + j < sweep.shapes.size() ? sweep.shapes[span[i].first + j] : ShapeTiming{});
+        const ConfigurationChoice c = choose_by_timing(request, candidates, timings, choices[i]);
+        LadderRow& row = result->rows[i];
+        if (c.by_timing) {
+            const bool changed = c.row.choice != row.launch.choice;
+            SweepRow chosen = c.row;
+            chosen.state = SweepRowState::NotTimed;  // the ladder's timing of the row follows
+            set_row_launch(request, chosen, &row);
+            if (changed) row.figures = trace_ladder_row(request, row, options.cancel);
+            row.chosen = c.how();
+            row.chosen_by_timing = true;
+        }
+        choices[i] = c;
+    }
+    result->choice_note = QStringLiteral("each variant's configuration (block, TILE, split) chosen for this size by timing "
+                                         "the model's best %1 on %2")
+                              .arg(kTimedCandidates)
+                              .arg(QString::fromStdString(sweep.device));
+    return true;
+}
+
+}  // namespace
+
 LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options,
                         const std::function<void(int, const LadderRow&)>& row_done) {
     LadderResult result = model_ladder(request);
     const std::size_t n = result.rows.size();
+    std::vector<std::vector<SweepRow>> ranked(n);  // each variant's configurations, fastest predicted first
+    std::vector<ConfigurationChoice> choices(n);
     const std::size_t total = timers.rows ? 2 * n + 1 : n;
     std::size_t done = 0;
     const auto step = [&] {
@@ -162,11 +232,25 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
             result.cancelled = true;
             return result;
         }
-        result.rows[i].figures = trace_ladder_row(request, result.rows[i], options.cancel);
-        result.rows[i].launch.prediction = predict_sweep_row(request, result.rows[i].launch);
-        if (row_done) row_done(int(i), result.rows[i]);
+        LadderRow& row = result.rows[i];
+        if (const KernelInfo* info = kernel_info(row.launch.ref())) {
+            ranked[i] = ranked_configurations(request, *info);
+            ConfigurationChoice model;
+            model.configurations = int(ranked[i].size());
+            if (!ranked[i].empty()) model.row = ranked[i].front();
+            choices[i] = model;
+            if (!ranked[i].empty()) set_row_launch(request, model.row, &row);
+            row.chosen = model.how();
+        }
+        row.figures = trace_ladder_row(request, row, options.cancel);
+        if (!row.launch.prediction.ok() || row.launch.prediction.total_us <= 0)
+            row.launch.prediction = predict_sweep_row(request, row.launch);
+        if (row_done) row_done(int(i), row);
         step();
     }
+    result.choice_note = QStringLiteral("each variant's configuration (block, TILE, split) chosen for this size by the "
+                                        "performance model for %1")
+                             .arg(result.profile);
     if (n > 0 && result.rows.front().figures.traced)
         result.trace_note = QStringLiteral("figures traced on the emulator over %1%2")
                                 .arg(result.rows.front().figures.traced_problem,
@@ -192,6 +276,7 @@ LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers,
         apply_sweep_timing(request, t, &result.rows[i].launch);
         if (row_done) row_done(int(i), result.rows[i]);
     };
+    if (timers.choose_by_timing && !choose_rows_by_timing(request, timers.rows, timing, ranked, choices, &result)) return result;
     std::vector<SweepRow> launches;
     for (const LadderRow& r : result.rows) launches.push_back(r.launch);
     const TimingSweep sweep = timers.rows(request, launches, timing);

@@ -49,6 +49,10 @@ struct LadderRow {
     int block_shared_bytes = 0;    // static + dynamic shared memory per block
     LadderFigures figures;
     double fraction_of_reference = 0;  // this throughput / the ceiling's, when both were timed
+    // How run_ladder chose the launch for the problem (best_configuration.h): "the fastest of 66
+    // configurations predicted by the model", "the fastest of 3 timed (...)"; empty before it ran.
+    QString chosen;
+    bool chosen_by_timing = false;
 };
 
 // The ceiling of a family, measured in the same run as its rows.
@@ -63,6 +67,7 @@ struct LadderResult {
     QString device;                // the GPU that timed the rows; empty when nothing was timed
     QString note;                  // "modeled: no CUDA device ...", or how the times were taken
     QString trace_note;            // what the figures were traced on
+    QString choice_note;           // how each variant's configuration was chosen: by the model or by timing
     Status status;
     bool cancelled = false;
     bool modeled = true;           // no GPU times: the rows show modeled figures only
@@ -72,8 +77,9 @@ struct LadderResult {
     QString throughputUnit() const { return unit; }
 };
 
-// The launch each variant runs in the ladder: 1-D variants 256 threads, 2-D 16x16, a TILE variant its
-// largest TILE, a fixed block its block.
+// The launch each variant starts from in the ladder, before run_ladder chooses one for the problem
+// (best_configuration.h): 1-D variants 256 threads, 2-D 16x16, a TILE variant its largest TILE, a fixed
+// block its block (with its first TILE when it has a list).
 SweepRow ladder_launch(const KernelInfo& variant);
 
 // Every variant of `family`, in catalogue order, with its launch, resources and modeled occupancy for
@@ -96,14 +102,18 @@ LadderReferenceTimer cuda_reference_timer();
 struct LadderTimers {
     SweepTimer rows;                  // empty: no GPU, modeled figures only
     LadderReferenceTimer reference;   // may be empty even with `rows` (no ceiling)
+    // Choose each variant's configuration by timing the model's best few (kTimedCandidates) with
+    // `rows` before the ladder's own timing; else (and always without `rows`) by the model alone.
+    bool choose_by_timing = false;
 };
 LadderTimers default_ladder_timers();  // the GPU's when there is one, else empty
 
 // "modeled for H200 SXM: no CUDA device, no times": the note of a ladder without a GPU.
 QString ladder_modeled_note(const QString& profile);
 
-// Runs a ladder on the calling thread (a worker): the rows, each traced and its GPU time predicted on
-// the request's profile (progress after each), then,
+// Runs a ladder on the calling thread (a worker): the rows, each variant's configuration chosen for
+// the problem (the fastest predicted; with timers.choose_by_timing the fastest of the model's best few
+// timed), each traced and its GPU time predicted on the request's profile (progress after each), then,
 // with a timer, every row and the ceiling timed. `row_done` is called with each row as it changes.
 // options.cancel stops it between steps (result.cancelled).
 LadderResult run_ladder(const SweepRequest& request, const LadderTimers& timers, const TimingOptions& options = {},

@@ -57,6 +57,11 @@ std::string MatmulFamily::counter_note(const std::string& name) {
          "issues one predicated instruction per iteration and groups the lanes by iteration. Grouped by iteration, "
          "the same addresses give exactly Nsight Compute's figures: 3,728 sectors at 97x33@33x61 and 40,960 at "
          "257x129@129x255 (4,196 and 42,176 by the definition)."},
+        {"matmul_split_k",
+         "Not compared with Nsight Compute yet. Each block runs the double buffer's loop over its slice of K, so the "
+         "double buffer's note applies to its loads and shared memory; its outputs go to C (slice 0) or to the "
+         "workspace (\"partials\") with the double buffer's stores. The trace is of that first pass: the second, which "
+         "adds the slices to C (one load per slice and one store per output, coalesced), is not traced."},
         {"matmul_tf32", "Not compared with Nsight Compute yet. On the GPU the A and B tiles reach shared memory "
                         "through cp.async (global to shared without passing through registers), the fragments are "
                         "read with 32-bit shared loads from a padded layout, and mma.sync itself reads registers, not "

@@ -17,12 +17,32 @@ Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cu
     if (!l.second_barrier)
         return Status::error(ErrorKind::InvalidInput, "removing the barrier is a lesson for the emulator; the GPU always runs both");
     const Dim3 g = matmul_grid(l, p.m, p.n), b = l.block_shape();
-    const dim3 grid(g.x, g.y, 1), block(b.x, b.y, 1);
-    return with_matmul_variant(l, [&](auto body) {
+    const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, 1);
+    const std::size_t workspace = matmul_workspace_floats(l, p.m, p.n);
+    MatmulProblem run = p;
+    // Split-K's partial sums: stream-ordered memory, so that the launch stays free of syncs.
+    if (workspace > 0 && !run.partials) {
+        void* w = nullptr;
+        CVZ_CUDA_TRY(cudaMallocAsync(&w, workspace * sizeof(float), stream));
+        run.partials = static_cast<float*>(w);
+    }
+    Status s = with_matmul_variant(l, [&](auto body) {
         using Body = decltype(body);
-        matmul_kernel_for<Body>()<<<grid, block, Body::shared_bytes(b), stream>>>(p);
+        matmul_kernel_for<Body>()<<<grid, block, Body::shared_bytes(b), stream>>>(run);
         return cuda_status(cudaGetLastError(), ("matmul kernel launch (" + to_string(l) + ")").c_str());
     });
+    if (s && g.z > 1) s = launch_matmul_split_k_reduce(run, g.z, stream);
+    if (run.partials != p.partials) {
+        const cudaError_t freed = cudaFreeAsync(run.partials, stream);
+        if (s) s = cuda_status(freed, "freeing the split-K workspace");
+    }
+    return s;
+}
+
+Status launch_matmul_split_k_reduce(const MatmulProblem& p, unsigned slices, cudaStream_t stream) {
+    const std::uint64_t blocks = cdiv(std::uint64_t(p.m) * p.n, kSplitKReduceThreads);
+    matmul_split_k_reduce_kernel<<<dim3(unsigned(blocks)), dim3(kSplitKReduceThreads), 0, stream>>>(p, slices);
+    return cuda_status(cudaGetLastError(), "matmul split-K reduction launch");
 }
 
 Status matmul_cuda(const MatmulProblem& host, const MatmulLaunch& l, GpuTimings* timings, int device) {

@@ -22,6 +22,11 @@ __global__ void __launch_bounds__(Body::max_threads, MIN_BLOCKS) matmul_kernel(M
     Body::run(DeviceContext{}, p);
 }
 
+// Split-K's second pass: the slices' partial sums added to C in order (matmul_split_k.h).
+__global__ void __launch_bounds__(kSplitKReduceThreads) matmul_split_k_reduce_kernel(MatmulProblem p, unsigned slices) {
+    matmul_split_k_reduce(DeviceContext{}, p, slices);
+}
+
 // The compiled kernel of a body, for launches and for CUDA's questions about it.
 template <class Body>
 constexpr auto matmul_kernel_for() {

@@ -1,5 +1,7 @@
 #include "matmul_launch.h"
 
+#include <algorithm>
+
 #include "../core/launch_limits.h"
 #include "matmul_variants.h"
 
@@ -35,7 +37,10 @@ std::string to_string(const MatmulLaunch& l) {
     if (!info) return "matmul variant " + std::to_string(int(l.kernel));
     if (info->block == BlockRule::Tile) return info->label + " TILE=" + std::to_string(l.tile);
     const Dim3 b = l.block_shape();
-    return info->label + " " + std::to_string(b.x) + "x" + std::to_string(b.y);
+    const std::string shape = std::to_string(b.x) + "x" + std::to_string(b.y);
+    // A fixed block with a TILE list (split-K: its slices): "split-K slices=4 256x1", 0 the automatic one.
+    if (!info->tiles.empty()) return info->label + "=" + (l.tile == 0 ? std::string("auto") : std::to_string(l.tile)) + " " + shape;
+    return info->label + " " + shape;
 }
 
 Dim3 matmul_output_tile(const MatmulLaunch& l) {
@@ -60,10 +65,29 @@ unsigned matmul_k_slice(const MatmulLaunch& l) {
     return slice;
 }
 
+unsigned matmul_auto_split_slices(std::uint64_t output_tiles) {
+    if (output_tiles == 0 || output_tiles >= kSplitKTargetBlocks) return 1;
+    return unsigned(std::min<std::uint64_t>(kSplitKMaxSlices, kSplitKTargetBlocks / output_tiles));
+}
+
+unsigned matmul_split_slices(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
+    bool split = false;
+    with_matmul_variant(l, [&](auto body) { split = has_split_k<decltype(body)>::value; });
+    if (!split) return 1;
+    if (l.tile > 0) return l.tile;
+    const Dim3 per = matmul_output_tile(l);
+    if (per.x == 0 || per.y == 0) return 1;
+    return matmul_auto_split_slices(cdiv(n, per.x) * cdiv(m, per.y));
+}
+
+std::size_t matmul_workspace_floats(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
+    return std::size_t(matmul_split_slices(l, m, n) - 1) * m * n;
+}
+
 Dim3 matmul_grid(const MatmulLaunch& l, std::uint32_t m, std::uint32_t n) {
     const Dim3 per = matmul_output_tile(l);
     if (per.x == 0 || per.y == 0) return Dim3{0, 0, 1};
-    return Dim3{unsigned(cdiv(n, per.x)), unsigned(cdiv(m, per.y)), 1};
+    return Dim3{unsigned(cdiv(n, per.x)), unsigned(cdiv(m, per.y)), matmul_split_slices(l, m, n)};
 }
 
 std::string validate_matmul_launch(const MatmulLaunch& l, std::uint32_t m, std::uint32_t k, std::uint32_t n) {
@@ -72,9 +96,10 @@ std::string validate_matmul_launch(const MatmulLaunch& l, std::uint32_t m, std::
     if (m == 0 || k == 0 || n == 0)
         return "the matrices are empty (" + std::to_string(m) + "x" + std::to_string(k) + " @ " + std::to_string(k) +
                "x" + std::to_string(n) + ")";
-    if (info->block == BlockRule::Tile) {
+    if (!info->tiles.empty()) {  // a TILE, or split-K's slices
         if (Status s = with_matmul_variant(l, [](auto) {}); !s)
-            return "TILE = " + std::to_string(l.tile) + " is not one of " + tiles_text(info->tiles);
+            return (info->block == BlockRule::Tile ? std::string("TILE") : info->label) + " = " + std::to_string(l.tile) +
+                   " is not one of " + tiles_text(info->tiles);
     }
     const Dim3 b = l.block_shape();
     if (b.z != 1) return "a matmul launch has blockDim.z = 1";

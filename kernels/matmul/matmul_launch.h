@@ -12,7 +12,7 @@ namespace cvz {
 // The matmul family's variants, by their index in the table of matmul_variants.h (which names them:
 // "matmul_naive", "matmul_tiled", ...). A new variant adds its enumerator here and its spec there.
 enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec, Warptile, DoubleBuffer,
-                                        Tf32, Tf32x3 };
+                                        Tf32, Tf32x3, SplitK };
 
 // Before the catalogue the kernel choice was MatmulKernel { Naive, Tiled }; it is now the variant.
 using MatmulKernel = MatmulVariant;
@@ -47,8 +47,20 @@ Dim3 matmul_output_tile(const MatmulLaunch& launch);
 // blocktiled ones; 0 for a kernel that reads A and B straight from global memory (the naive one).
 unsigned matmul_k_slice(const MatmulLaunch& launch);
 
+// How many slices of K a launch splits into (gridDim.z): its TILE for the split-K variant (0: the
+// automatic choice, matmul_auto_split_slices), else 1.
+unsigned matmul_split_slices(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
+// The automatic split: as many slices as fill kSplitKTargetBlocks blocks (the H200's 132 SMs, 2
+// blocks each) with the output tiles there are, at most kSplitKMaxSlices. A function of the shape
+// alone, so that the GPU and the emulator split alike.
+constexpr unsigned kSplitKTargetBlocks = 264, kSplitKMaxSlices = 32;
+unsigned matmul_auto_split_slices(std::uint64_t output_tiles);
+// The floats of workspace a launch needs (split-K's partial sums of slices 1..): 0 for the others.
+std::size_t matmul_workspace_floats(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
+
 // The grid: cdiv(N, blockDim.x) columns of blocks by cdiv(M, blockDim.y) rows; for a blocktiled
-// variant (its body has a block_tile of BN x BM outputs), cdiv(N, BN) by cdiv(M, BM).
+// variant (its body has a block_tile of BN x BM outputs), cdiv(N, BN) by cdiv(M, BM); gridDim.z is
+// the split's slices (1 but for split-K).
 Dim3 matmul_grid(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
 
 // Empty when the launch is valid for these shapes, else the reason (an unknown variant or a TILE the

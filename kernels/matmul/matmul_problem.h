@@ -14,6 +14,9 @@ struct MatmulProblem {
     std::uint32_t m = 0;
     std::uint32_t k = 0;
     std::uint32_t n = 0;
+    // Split-K only (matmul_split_k.h): the partial sums of K slices 1.. (slice 0 goes to C), slice z at
+    // (z - 1) * m * n; the launchers allocate it where a launch needs one (matmul_workspace_floats).
+    float* partials = nullptr;
 };
 
 // Row-major flat indices, written once for the kernels, the reference and the views.

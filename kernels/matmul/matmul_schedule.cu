@@ -5,6 +5,7 @@
 #include "../cuda/cuda_check.h"
 #include "../cuda/device_buffer.h"
 #include "../cuda/schedule_recording_context.cuh"
+#include "matmul_device_launch.h"
 #include "matmul_schedule.h"
 #include "matmul_variants.h"
 
@@ -41,6 +42,11 @@ Status matmul_cuda_schedule(const MatmulProblem& host, const MatmulLaunch& l, Bl
     dev.b = b.get();
     dev.c = c.get();
     const Dim3 g = matmul_grid(l, host.m, host.n), bs = l.block_shape();
+    DeviceBuffer<float> partials;  // split-K's workspace; the schedule recorded is its first pass's
+    if (const std::size_t w = matmul_workspace_floats(l, host.m, host.n); w > 0) {
+        if (Status s = partials.allocate(w); !s) return s;
+        dev.partials = partials.get();
+    }
     ScheduleRecording recording;
     if (Status s = recording.allocate(g.volume()); !s) return s;
     Status launched = with_matmul_variant(l, [&](auto body) {
@@ -48,10 +54,12 @@ Status matmul_cuda_schedule(const MatmulProblem& host, const MatmulLaunch& l, Bl
         // The first launch loads the module and warms the caches; the second is the one recorded.
         for (int run = 0; run < 2; ++run) {
             if (Status s = recording.reset(nullptr); !s) return s;
-            matmul_recorded_kernel<Body><<<dim3(g.x, g.y, 1), dim3(bs.x, bs.y, 1), Body::shared_bytes(bs)>>>(
+            matmul_recorded_kernel<Body><<<dim3(g.x, g.y, g.z), dim3(bs.x, bs.y, 1), Body::shared_bytes(bs)>>>(
                 dev, recording.context());
             if (Status s = cuda_status(cudaGetLastError(), ("recorded matmul kernel launch (" + to_string(l) + ")").c_str()); !s)
                 return s;
+            if (g.z > 1)
+                if (Status s = launch_matmul_split_k_reduce(dev, g.z, nullptr); !s) return s;
         }
         return Status::ok();
     });

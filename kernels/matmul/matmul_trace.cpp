@@ -19,12 +19,20 @@ TraceResult trace_matmul(const float* a, const float* b, std::uint32_t m, std::u
     }
     const std::size_t a_bytes = std::size_t(m) * k * sizeof(float), b_bytes = std::size_t(k) * n * sizeof(float);
     const std::size_t c_bytes = std::size_t(m) * n * sizeof(float);
-    AlignedBytes ab(a, a_bytes), bb(b, b_bytes), cb(c_bytes);
-    const MatmulProblem p{ab.as<float>(), bb.as<float>(), cb.as<float>(), m, k, n};
+    // Split-K's partial sums are a fourth buffer; the trace is of its first pass (the second only adds
+    // the slices up, one load per slice and a store per output).
+    const std::size_t w_bytes = matmul_workspace_floats(launch, m, n) * sizeof(float);
+    AlignedBytes ab(a, a_bytes), bb(b, b_bytes), cb(c_bytes), wb(w_bytes);
+    MatmulProblem p{ab.as<float>(), bb.as<float>(), cb.as<float>(), m, k, n};
+    std::vector<BufferRange> buffers{{"A", ab.data(), a_bytes, MemorySpace::Global}, {"B", bb.data(), b_bytes, MemorySpace::Global},
+                                     {"C", cb.data(), c_bytes, MemorySpace::Global}};
+    if (w_bytes > 0) {
+        p.partials = wb.as<float>();
+        buffers.push_back({"partials", wb.data(), w_bytes, MemorySpace::Global});
+    }
     const Dim3 grid = matmul_grid(launch, m, n), block = launch.block_shape();
     const std::size_t shared_bytes = launch.shared_bytes();
-    MemoryRecorder recorder(grid, block, {{"A", ab.data(), a_bytes}, {"B", bb.data(), b_bytes}, {"C", cb.data(), c_bytes}},
-                            shared_bytes, options);
+    MemoryRecorder recorder(grid, block, buffers, shared_bytes, options);
     const MatmulRunOptions run{launch.second_barrier};
     result.status = with_matmul_variant(launch, [&](auto body) {
         using Body = decltype(body);

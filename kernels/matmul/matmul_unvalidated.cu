@@ -13,8 +13,19 @@ namespace cvz {
 Status launch_matmul_unvalidated(const MatmulProblem& p, const MatmulLaunch& l, Dim3 g, Dim3 b,
                                  std::size_t dynamic_shared_bytes, cudaStream_t stream) {
     const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, b.z);
+    MatmulProblem run = p;  // a grid of K slices writes partial sums: give it a workspace
+    if (g.z > 1 && !run.partials) {
+        void* w = nullptr;
+        CVZ_CUDA_TRY(cudaMallocAsync(&w, std::size_t(g.z - 1) * p.m * p.n * sizeof(float), stream));
+        run.partials = static_cast<float*>(w);
+    }
+    struct Free {
+        float* w;
+        cudaStream_t s;
+        ~Free() { if (w) cudaFreeAsync(w, s); }
+    } release{run.partials != p.partials ? run.partials : nullptr, stream};
     return with_matmul_variant(l, [&](auto body) {
-        matmul_kernel_for<decltype(body)>()<<<grid, block, dynamic_shared_bytes, stream>>>(p);
+        matmul_kernel_for<decltype(body)>()<<<grid, block, dynamic_shared_bytes, stream>>>(run);
         const cudaError_t err = cudaGetLastError();
         if (err == cudaSuccess) return Status::ok();
         const std::string what = "matmul " + to_string(l) + " kernel launch (grid " + to_string(g) + ", block " +

@@ -14,6 +14,7 @@
 #include "matmul_double_buffer.h"
 #include "matmul_body.h"
 #include "matmul_launch.h"
+#include "matmul_split_k.h"
 #include "matmul_tensor_core.h"
 
 namespace cvz {
@@ -271,8 +272,39 @@ struct MatmulTf32x3 : MatmulTf32 {
     template <unsigned> using body = MatmulTensorCoreBody<3>;
 };
 
+// Split-K (matmul_split_k.h): the double buffer's block tile and loop over one of gridDim.z slices of
+// K, then a second pass that sums the slices in order. For shapes with fewer output tiles than the
+// GPU has places for blocks (256 x 4096 x 256: 4 tiles; 1537 x 769 x 1023: 91). Its TILE list is the
+// number of slices the sweep tries; 0 is the automatic choice from the shape
+// (matmul_auto_split_slices). One body for every split: the slices are gridDim.z at run time.
+struct MatmulSplitKBody : MatmulDoubleBufferBody {
+    static constexpr bool split_k = true;
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_split_k<Tiles>(ctx, p);
+    }
+};
+
+struct MatmulSplitK : MatmulDoubleBuffer {
+    static constexpr MatmulVariant id = MatmulVariant::SplitK;
+    static constexpr const char* name = "matmul_split_k";
+    static constexpr const char* title =
+        "split-K: the double buffer's 128x128 tiles over gridDim.z slices of K, the slices' sums added in order by a "
+        "second pass";
+    static constexpr const char* label = "split-K slices";
+    static constexpr bool exact = false;  // a sum of slice sums: within fp32's tolerance, the same bytes on GPU and emulator
+    using tiles = TileList<0, 1, 2, 3, 4, 6, 8, 16, 32, 64>;
+    template <unsigned> using body = MatmulSplitKBody;
+};
+
 using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec,
-                                   MatmulWarptile, MatmulDoubleBuffer, MatmulTf32, MatmulTf32x3>;
+                                   MatmulWarptile, MatmulDoubleBuffer, MatmulTf32, MatmulTf32x3, MatmulSplitK>;
+
+// A split-K body: gridDim.z slices of K into C and the workspace, summed by a second pass.
+template <class Body, class = void>
+struct has_split_k : std::false_type {};
+template <class Body>
+struct has_split_k<Body, std::void_t<decltype(Body::split_k)>> : std::true_type {};
 
 // A body with min_blocks asks the compiler to fit that many blocks an SM (matmul_kernels.cuh).
 template <class Body, class = void>

@@ -60,6 +60,9 @@ QWidget* slider_row(QSlider** slider, QSpinBox** spin, int max, QWidget* parent)
 // its middle one (16 of {8, 16, 32}).
 unsigned pick_tile(const KernelInfo& info, unsigned last) {
     if (info.tiles.empty()) return 0;
+    // A fixed block's list is its own parameter, with no chooser here: its first (split-K: 0, the slices
+    // chosen from the shape).
+    if (info.block == BlockRule::Fixed) return info.tiles.front();
     for (unsigned t : info.tiles)
         if (t == last) return t;
     return info.tiles[info.tiles.size() / 2];

@@ -404,6 +404,7 @@ void LadderDialog::refreshLabels() {
     }
     QString text = QStringLiteral("<b>%1</b> on %2 — %3").arg(what, result_.problem.toHtmlEscaped(), note.toHtmlEscaped());
     if (!result_.trace_note.isEmpty()) text += QStringLiteral("<br>") + result_.trace_note.toHtmlEscaped();
+    if (!result_.choice_note.isEmpty()) text += QStringLiteral("<br>") + result_.choice_note.toHtmlEscaped();
     note_->setText(text);
     fitNoteHeight();
 
