@@ -24,6 +24,12 @@ void KernelPage::unbind() {
     docks_ = PageDocks{};
 }
 
+std::function<QString()> KernelPage::resultWriter(const QString& path, QString* error) const {
+    Q_UNUSED(path);
+    if (error) *error = tr("this page has no result to save");
+    return {};
+}
+
 void KernelPage::setStatus(const QString& text, bool error) {
     status_ = text;
     status_error_ = error;
