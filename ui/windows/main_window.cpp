@@ -415,6 +415,11 @@ void MainWindow::createDocks() {
     connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this, launch_scroll](bool open) {
         launch_scroll->setKeepWhole(!open);
         if (open) QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);
+        // Closed, its height goes back to the page, not to the Execution bar left alone at the bottom.
+        else QTimer::singleShot(0, this, [this] {
+            QDockWidget* timeline = dock(PageDocks::Timeline);
+            resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        });
     });
     // Brought to the front by a key, as a browser's View Source.
     auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
