@@ -84,7 +84,7 @@ public:
                 const Timing t = median_ms(repeats_, [&] {
                     ok = grayscale_emulated({rgb.data(), got.data(), w, h, PixelLayout::Interleaved}, shape, o).is_ok() && ok;
                 });
-                const std::string variant = "emulator " + std::string(shape.kind == GridKind::OneD ? "1-D " : "2-D ") + to_string(shape);
+                const std::string variant = "emulator " + std::string(shape.kind == GrayscaleVariant::OneD ? "1-D " : "2-D ") + to_string(shape);
                 if (!ok || got != expected) return fail(problem + ", " + variant);
                 add(problem, variant, threads, t, double(n), "Mpx/s", loop);
             }

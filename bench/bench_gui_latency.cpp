@@ -32,6 +32,7 @@
 #include "app/jobs/job_runner.h"
 #include "ui/views/display_path.h"
 #include "ui/panels/launch_shape_box.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 
 using namespace cvz;
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_gui_latency: the window was not shown (no display? run under xvfb-run)\n");
         return 1;
     }
-    if (!wait_for([&] { return w.completedRuns() >= 1 && !w.jobs()->busy(); }, 120000)) {
+    if (!wait_for([&] { return w.page<ImagePage>()->session()->completedRuns() >= 1 && !w.jobs()->busy(); }, 120000)) {
         std::fprintf(stderr, "bench_gui_latency: the first run did not finish\n");
         return 1;
     }
@@ -164,7 +165,7 @@ int main(int argc, char** argv) {
     LoopWatch watch;
     QElapsedTimer wall;
     wall.start();
-    const int runs_before = w.completedRuns();
+    const int runs_before = w.page<ImagePage>()->session()->completedRuns();
     watch.start();
     for (int round = 0; round < rounds; ++round) {
         int i = 0;
@@ -197,7 +198,7 @@ int main(int argc, char** argv) {
     const double stall_max = quantile(watch.stalls_ms, 1.0), gap_max = quantile(watch.gaps_ms, 1.0);
     std::printf("display path: %s; image %dx%d; %d rounds of %d changes in %.1f s; %d runs shown; %zu loop turns\n",
                 qPrintable(to_string(display.path)), size.width(), size.height(), rounds, changes, seconds,
-                w.completedRuns() - runs_before, watch.gaps_ms.size());
+                w.page<ImagePage>()->session()->completedRuns() - runs_before, watch.gaps_ms.size());
     std::printf("%-8s %9s %9s %9s %9s\n", "ms", "p50", "p90", "p99", "max");
     std::printf("%-8s %9.1f %9.1f %9.1f %9.1f\n", "stall", quantile(watch.stalls_ms, 0.5), quantile(watch.stalls_ms, 0.9),
                 quantile(watch.stalls_ms, 0.99), stall_max);
@@ -224,7 +225,7 @@ int main(int argc, char** argv) {
                               {QStringLiteral("height"), size.height()},
                               {QStringLiteral("rounds"), rounds},
                               {QStringLiteral("changes_per_round"), changes},
-                              {QStringLiteral("runs_shown"), w.completedRuns() - runs_before},
+                              {QStringLiteral("runs_shown"), w.page<ImagePage>()->session()->completedRuns() - runs_before},
                               {QStringLiteral("loop_turns"), int(watch.gaps_ms.size())},
                               {QStringLiteral("seconds"), seconds},
                               {QStringLiteral("run_delay_known"), watch.runDelayKnown()},

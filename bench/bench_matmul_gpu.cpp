@@ -320,7 +320,7 @@ int main(int argc, char** argv) {
             auto run = [&] { return launch_matmul_on_device(dev, l, nullptr); };
             if (!check(cuda_status(cudaMemset(dc.get(), 0xFF, count * sizeof(float)), "poison C"), "poison")) return 1;
             if (!time_ms(big ? 2 : 5, repeats, run, &r.median_ms, &r.min_ms)) return 1;
-            std::vector<float>& out = l.kernel == MatmulKernel::Naive && l.block.x == 16 ? naive : got;
+            std::vector<float>& out = l.kernel == MatmulVariant::Naive && l.block.x == 16 ? naive : got;
             if (!check(cuda_status(cudaMemcpy(out.data(), dc.get(), count * sizeof(float), cudaMemcpyDeviceToHost), "download"),
                        "download"))
                 return 1;

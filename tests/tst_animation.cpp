@@ -25,6 +25,7 @@
 #include "ui/views/image_surface.h"
 #include "app/grayscale/grayscale_choice.h"
 #include "ui/panels/launch_panel.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/sm_panel.h"
@@ -189,9 +190,9 @@ void TestAnimation::waves_on_screen() {
         MainWindow w(display, png_);
         QVERIFY(show_and_wait(w));
         w.overlayAction()->setChecked(false);  // the animation alone: exact colours to compare
-        w.session()->setDevice(small_gpu());
+        w.page<ImagePage>()->session()->setDevice(small_gpu());
         w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
-        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
         auto* mode = w.animationModeBox();
         mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
         QCOMPARE(w.timeline()->steps(), 9);
@@ -204,7 +205,7 @@ void TestAnimation::waves_on_screen() {
         const QImage result = w.resultView()->grabImage();
         const QImage original = w.originalView()->grabImage();
         const QImage gray = w.resultImage();
-        const LaunchPlan& plan = w.session()->plan();
+        const LaunchPlan& plan = w.page<ImagePage>()->session()->plan();
         int done = 0, waiting = 0;
         for (int y = 0; y < 33; ++y)
             for (int x = 0; x < 97; ++x) {
@@ -248,7 +249,7 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     QVERIFY(show_and_wait(w));
     w.overlayAction()->setChecked(false);
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.viewTransform()->setZoom(8);
     w.viewTransform()->setCenter(QPointF(20, 12));
 
@@ -256,8 +257,8 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     QWidget* view = w.resultView()->widget();
     const QPoint at = w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint();
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
-    QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
-    QCOMPARE(w.session()->selectedBlock(), std::int64_t(15));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedBlock(), std::int64_t(15));
 
     auto* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
@@ -287,9 +288,9 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
 void TestAnimation::counters_agree() {
     MainWindow w(DisplayPathChoice{DisplayPath::Raster, QStringLiteral("test")}, png_);
     QVERIFY(show_and_wait(w));
-    w.session()->setDevice(small_gpu());
+    w.page<ImagePage>()->session()->setDevice(small_gpu());
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));  // 8 warps a block
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{16, 16, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.inspectPixel(QPoint(20, 10), true);  // block 1, thread 164: warp index 5
     auto* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
@@ -329,7 +330,7 @@ void TestAnimation::space_toggles_play_from_the_view() {
     QTest::keyClick(view, Qt::Key_Space);
     QVERIFY(w.timeline()->playing());
     // With no animation chosen, playing picks the waves.
-    QCOMPARE(w.session()->animationMode(), AnimationMode::Waves);
+    QCOMPARE(w.page<ImagePage>()->session()->animationMode(), AnimationMode::Waves);
     QTest::keyClick(view, Qt::Key_Space);
     QVERIFY(!w.timeline()->playing());
     // The same from the timeline itself.
@@ -356,7 +357,7 @@ void TestAnimation::timeline_plays_to_the_end() {
 void TestAnimation::sm_panel_follows_the_wave() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
-    w.session()->setDevice(small_gpu());
+    w.page<ImagePage>()->session()->setDevice(small_gpu());
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
     auto* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));

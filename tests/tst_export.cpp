@@ -32,6 +32,9 @@
 #include "support/event_waits.h"
 #include "support/main_window_fixtures.h"
 #include "support/test_images.h"
+#include "app/convolution/convolution_session.h"
+#include "kernels/catalogue/kernel_catalogue.h"
+#include "ui/pages/convolution/convolution_page.h"
 #include "ui/pages/grayscale/image_page.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/sm_panel.h"
@@ -88,6 +91,7 @@ private slots:
     void animation_exports_gif();
     void animation_export_cancels();
     void timings_and_sweep_as_csv_and_json();
+    void convolution_page_saves_and_exports_as_the_others();
     void last_export_folder_remembered();
     void animation_menu_steps_and_remembers_speed();
     void step_keys_do_not_fire_in_a_spin_box();
@@ -117,7 +121,7 @@ void TestExport::init() { QSettings().clear(); }
 bool TestExport::open(MainWindow& w) {
     if (!test::show_and_wait(w, {1200, 700}, kTimeoutMs)) return false;
     return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
-                                        !w.session()->running() && !w.jobs()->busy(); },
+                                        !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(); },
                            kTimeoutMs);
 }
 
@@ -137,9 +141,9 @@ void TestExport::save_result_matches_cli_bytes() {
     QVERIFY(open(w));
     const LaunchConfigParse shape = parse_launch_config(block);
     QVERIFY(shape.ok());
-    w.session()->setShape(shape.shape);
+    w.page<ImagePage>()->session()->setShape(shape.shape);
     QVERIFY(test::drain(*w.jobs()));
-    QCOMPARE(w.session()->resultShape(), shape.shape);
+    QCOMPARE(w.page<ImagePage>()->session()->resultShape(), shape.shape);
 
     const QString gui = dir_.filePath(QStringLiteral("gui-%1.%2").arg(block, extension));
     const Outcome outcome = wait_for_export(w, [&] { w.exports()->saveResult(gui); });
@@ -215,10 +219,10 @@ void TestExport::view_exports_with_and_without_overlay() {
 void TestExport::animation_exports_png_frames() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    w.session()->setShape(LaunchShape::two_d(8, 8));  // 13 x 5 = 65 blocks
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(8, 8));  // 13 x 5 = 65 blocks
     QVERIFY(test::drain(*w.jobs()));
-    w.session()->setAnimationMode(AnimationMode::Waves);
-    const std::uint64_t steps = w.session()->animationSteps();
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Waves);
+    const std::uint64_t steps = w.page<ImagePage>()->session()->animationSteps();
     QVERIFY(steps >= 1);
     test::deliver_posted_events();
     const QSize view = w.resultView()->widget()->size();
@@ -259,11 +263,11 @@ void TestExport::animation_exports_png_frames() {
 void TestExport::animation_exports_gif() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    w.session()->setShape(LaunchShape::two_d(8, 8));
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(8, 8));
     QVERIFY(test::drain(*w.jobs()));
-    w.session()->setAnimationMode(AnimationMode::Waves);
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Waves);
     w.timeline()->setStepsPerSecond(4);
-    const std::uint64_t steps = w.session()->animationSteps();
+    const std::uint64_t steps = w.page<ImagePage>()->session()->animationSteps();
     test::deliver_posted_events();
     const QSize view = w.resultView()->widget()->size();
 
@@ -284,10 +288,10 @@ void TestExport::animation_exports_gif() {
 void TestExport::animation_export_cancels() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    w.session()->setShape(LaunchShape::two_d(32, 32));  // 32 warps: 33 frames
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(32, 32));  // 32 warps: 33 frames
     QVERIFY(test::drain(*w.jobs()));
-    w.session()->setAnimationMode(AnimationMode::Warps);
-    QCOMPARE(w.session()->animationSteps(), 32u);
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Warps);
+    QCOMPARE(w.page<ImagePage>()->session()->animationSteps(), 32u);
 
     // Cancelled before it starts: the worker is held by another job, so the export is still queued.
     const QString path = dir_.filePath(QStringLiteral("cancelled.gif"));
@@ -316,7 +320,7 @@ void TestExport::animation_export_cancels() {
     // PNG frames stop.
     AnimationExportRequest request;
     request.overlay = w.overlayState();
-    request.waves = w.session()->waves();
+    request.waves = w.page<ImagePage>()->session()->waves();
     request.mode = AnimationMode::Warps;
     request.block = 0;
     request.image = w.resultImage();
@@ -357,8 +361,8 @@ void TestExport::timings_and_sweep_as_csv_and_json() {
     const QJsonObject gray = runs.first().toObject();
     QCOMPARE(gray.value(QStringLiteral("kernel")).toString(), QStringLiteral("grayscale"));
     QCOMPARE(gray.value(QStringLiteral("problem")).toString(), QStringLiteral("97 x 33 image, interleaved"));
-    QCOMPARE(gray.value(QStringLiteral("kernel_ms")).toDouble(), w.session()->lastResult().kernel_ms);
-    QCOMPARE(gray.value(QStringLiteral("backend")).toString(), w.session()->lastResult().backend);
+    QCOMPARE(gray.value(QStringLiteral("kernel_ms")).toDouble(), w.page<ImagePage>()->session()->lastResult().kernel_ms);
+    QCOMPARE(gray.value(QStringLiteral("backend")).toString(), w.page<ImagePage>()->session()->lastResult().backend);
 
     const QString csv = dir_.filePath(QStringLiteral("timings.csv"));
     QCOMPARE(wait_for_export(w, [&] { w.exports()->exportTimings(csv); }).error, QString());
@@ -381,6 +385,54 @@ void TestExport::timings_and_sweep_as_csv_and_json() {
     w.sweepDialog()->close();
 }
 
+// Save Result As and the exports ask the page in front: on the convolution page they write its
+// float32 output as `cudaviz-cli convolution` does (the same bytes), its output view, and its run in
+// the timings beside the image page's.
+void TestExport::convolution_page_saves_and_exports_as_the_others() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    auto* page = w.page<ConvolutionPage>();
+    QVERIFY(page);
+    ConvolutionSession* session = page->session();
+    w.tabs()->setCurrentWidget(page);
+    page->openFile(photo_);
+    QVERIFY(QTest::qWaitFor([&] { return session->file() == photo_ && session->result().size() == QSize(97, 33) &&
+                                         session->completedRuns() >= 1 && !session->running() && !w.jobs()->busy(); },
+                            kTimeoutMs));
+    QVERIFY(page->resultFileFilter().contains(QStringLiteral("*.npy")));
+
+    const QString gui = dir_.filePath(QStringLiteral("conv-gui.npy"));
+    const Outcome outcome = wait_for_export(w, [&] { w.exports()->saveResult(gui); });
+    QCOMPARE(outcome.error, QString());
+    const ConvolutionLaunch launch = session->resultLaunch();
+    const QString cli = dir_.filePath(QStringLiteral("conv-cli.npy"));
+    const test::CliRun run = test::run_cli(
+        {QStringLiteral("convolution"), photo_, cli, QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--mask"),
+         session->maskName(), QStringLiteral("--kernel"), QString::fromStdString(kernel_info(launch.ref())->name),
+         QStringLiteral("--block"), QStringLiteral("%1x%2").arg(launch.block.x).arg(launch.block.y)});
+    QVERIFY2(run.code == 0, qPrintable(test::describe(run)));
+    const QByteArray cli_bytes = read_all(cli);
+    QVERIFY(cli_bytes.size() > 97 * 33 * 4);
+    QCOMPARE(read_all(gui), cli_bytes);
+
+    const QString wrong = dir_.filePath(QStringLiteral("conv.jpg"));
+    const Outcome refused = wait_for_export(w, [&] { w.exports()->saveResult(wrong); });
+    QVERIFY2(refused.error.contains(QStringLiteral("conv.jpg")) && refused.error.contains(QStringLiteral(".npy")),
+             qPrintable(refused.error));
+
+    const QString view = dir_.filePath(QStringLiteral("conv-view.png"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportView(view, true); }).error, QString());
+    QCOMPARE(QImage(view).size(), page->outputView()->widget()->size());
+
+    const QString json = dir_.filePath(QStringLiteral("conv-timings.json"));
+    QCOMPARE(wait_for_export(w, [&] { w.exports()->exportTimings(json); }).error, QString());
+    QStringList kernels;
+    for (const QJsonValue& v : QJsonDocument::fromJson(read_all(json)).object().value(QStringLiteral("runs")).toArray())
+        kernels << v.toObject().value(QStringLiteral("kernel")).toString();
+    QVERIFY2(kernels.contains(QStringLiteral("grayscale")) && kernels.contains(QStringLiteral("convolution")),
+             qPrintable(kernels.join(QLatin1Char(','))));
+}
+
 void TestExport::last_export_folder_remembered() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
@@ -399,29 +451,29 @@ void TestExport::animation_menu_steps_and_remembers_speed() {
     {
         MainWindow w(display_, photo_);
         QVERIFY(open(w));
-        w.session()->setShape(LaunchShape::two_d(32, 32));
+        w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(32, 32));
         QVERIFY(test::drain(*w.jobs()));
-        w.session()->setAnimationMode(AnimationMode::Warps);  // 32 warps of block 0
-        const int steps = int(w.session()->animationSteps());
+        w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Warps);  // 32 warps of block 0
+        const int steps = int(w.page<ImagePage>()->session()->animationSteps());
         QVERIFY(steps > 3);
         w.activateWindow();
         QVERIFY(cvz::test::wait_active(&w));
         AnimationActions* a = w.animationActions();
         a->jumpToStartAction()->trigger();
-        QCOMPARE(w.session()->animationPosition(), 0u);
+        QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 0u);
         a->stepForwardAction()->trigger();
         a->stepForwardAction()->trigger();
-        QCOMPARE(w.session()->animationPosition(), 2u);
+        QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 2u);
         a->stepBackAction()->trigger();
-        QCOMPARE(w.session()->animationPosition(), 1u);
+        QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 1u);
         a->jumpToEndAction()->trigger();
-        QCOMPARE(w.session()->animationPosition(), std::uint64_t(steps));
+        QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), std::uint64_t(steps));
         // Jump by number: "wave 3" is position 2.
         a->jumpToStepAction()->trigger();
         QSpinBox* step = w.timeline()->stepBox();
         QTRY_VERIFY_WITH_TIMEOUT(step->hasFocus(), 120000);
         step->setValue(3);
-        QCOMPARE(w.session()->animationPosition(), 2u);
+        QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 2u);
         w.timeline()->speedBox()->setValue(7.5);
     }
     MainWindow again(display_, photo_);
@@ -432,9 +484,9 @@ void TestExport::animation_menu_steps_and_remembers_speed() {
 void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    w.session()->setShape(LaunchShape::two_d(32, 32));
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(32, 32));
     QVERIFY(test::drain(*w.jobs()));
-    w.session()->setAnimationMode(AnimationMode::Warps);
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Warps);
     w.timeline()->jumpToStart();
     w.activateWindow();
     QVERIFY(cvz::test::wait_active(&w));
@@ -443,11 +495,11 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     w.resultView()->widget()->setFocus();
     QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->widget()->hasFocus(), 120000);
     QTest::keyClick(w.resultView()->widget(), Qt::Key_Period);
-    QCOMPARE(w.session()->animationPosition(), 1u);
+    QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 1u);
     QTest::keyClick(w.resultView()->widget(), Qt::Key_End);
-    QCOMPARE(w.session()->animationPosition(), w.session()->animationSteps());
+    QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), w.page<ImagePage>()->session()->animationSteps());
     QTest::keyClick(w.resultView()->widget(), Qt::Key_Home);
-    QCOMPARE(w.session()->animationPosition(), 0u);
+    QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 0u);
 
     // Focus in a spin box: they are the spin box's keys.
     QDoubleSpinBox* speed = w.timeline()->speedBox();
@@ -456,7 +508,7 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     QTest::keyClick(speed, Qt::Key_End);
     QTest::keyClick(speed, Qt::Key_Period);
     QTest::keyClick(speed, Qt::Key_Comma);
-    QCOMPARE(w.session()->animationPosition(), 0u);
+    QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 0u);
 }
 
 // The SM dock's "Wave k of n" and the output pane's caption follow every step, whichever way it is
@@ -472,16 +524,16 @@ void TestExport::sm_caption_and_output_label_follow_the_animation() {
     small.max_blocks_per_sm = 2;
     small.shared_per_sm = 65536;
     small.shared_per_block_max = 49152;
-    w.session()->setDevice(small);
-    w.session()->setShape(LaunchShape::two_d(8, 8));
+    w.page<ImagePage>()->session()->setDevice(small);
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(8, 8));
     QVERIFY(test::drain(*w.jobs()));
     QLabel* caption = w.findChild<QLabel*>(QStringLiteral("smCaption"));
-    QLabel* output = w.imagePage()->resultCaption();
+    QLabel* output = w.page<ImagePage>()->resultCaption();
     QVERIFY(caption && output);
     QVERIFY(!output->text().contains(QStringLiteral("not yet written")));
 
-    w.session()->setAnimationMode(AnimationMode::Waves);
-    QCOMPARE(w.session()->animationSteps(), 9u);
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Waves);
+    QCOMPARE(w.page<ImagePage>()->session()->animationSteps(), 9u);
     QVERIFY(output->text().contains(QStringLiteral("pixels not yet written show the input")));
     AnimationActions* a = w.animationActions();
     a->jumpToStartAction()->trigger();
@@ -495,11 +547,11 @@ void TestExport::sm_caption_and_output_label_follow_the_animation() {
     QVERIFY2(caption->text().startsWith(QStringLiteral("Wave 9 of 9")), qPrintable(caption->text()));
     // Another device: fewer waves, and the caption says so at once.
     small.sm_count = 8;
-    w.session()->setDevice(small);
+    w.page<ImagePage>()->session()->setDevice(small);
     QCOMPARE(caption->text(), QStringLiteral("All 65 blocks done in 5 waves"));  // wave 9 of 9 is past the end now
     QCOMPARE(caption->text(), w.smPanel()->caption());
 
-    w.session()->setAnimationMode(AnimationMode::Off);
+    w.page<ImagePage>()->session()->setAnimationMode(AnimationMode::Off);
     QVERIFY(!output->text().contains(QStringLiteral("not yet written")));
 }
 
@@ -509,7 +561,7 @@ void TestExport::zoom_to_block_and_warp_frame_them() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
     w.overlayAction()->setChecked(true);
-    w.session()->setShape(LaunchShape::one_d(32));  // 100 blocks of 32 pixels over 97-pixel rows
+    w.page<ImagePage>()->session()->setShape(LaunchShape::one_d(32));  // 100 blocks of 32 pixels over 97-pixel rows
     QVERIFY(test::drain(*w.jobs()));
     w.viewTransform()->setZoom(0.5);  // a row is half a device pixel: every block's line would be a moire
     test::deliver_posted_events();
@@ -522,7 +574,7 @@ void TestExport::zoom_to_block_and_warp_frame_them() {
     QVERIFY(block && warp);
     QCOMPARE(block->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_2));
     // Nothing pinned or hovered: it says what to do and leaves the view.
-    QVERIFY(!w.imagePage()->zoomToBlock());
+    QVERIFY(!w.page<ImagePage>()->zoomToBlock());
     QCOMPARE(w.viewTransform()->zoom(), 0.5);
     QVERIFY(w.statusText().contains(QStringLiteral("click a block")));
 
@@ -537,7 +589,7 @@ void TestExport::zoom_to_block_and_warp_frame_them() {
 
     warp->trigger();  // the pinned pixel's warp: all 32 threads of the block here
     QVERIFY(w.resultView()->imageToWidget(QPointF(22, 10)).x() >= 0);
-    w.session()->setShape(LaunchShape::two_d(16, 16));
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
     QVERIFY(test::drain(*w.jobs()));
     warp->trigger();  // 16x16: warp 5 holds rows 10 and 11 of the block
     const QPointF wtl = w.resultView()->imageToWidget(QPointF(48, 10)), wbr = w.resultView()->imageToWidget(QPointF(64, 12));

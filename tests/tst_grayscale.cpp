@@ -79,7 +79,7 @@ void TestGrayscale::emulator_matches_reference_data() {
                 const QString name = QString("%1x%2 %3 %4 %5")
                                          .arg(w)
                                          .arg(h)
-                                         .arg(s.kind == GridKind::OneD ? "1d" : "2d")
+                                         .arg(s.kind == GrayscaleVariant::OneD ? "1d" : "2d")
                                          .arg(QString::fromStdString(to_string(s)))
                                          .arg(layout ? "planar" : "interleaved");
                 QTest::newRow(qPrintable(name)) << w << h << s << layout;
@@ -194,7 +194,7 @@ void TestGrayscale::every_pixel_written_once() {
     const Dim3 grid = grayscale_grid(shape, im.width, im.height);
     const Status s = emulate(grid, shape.block, EmuOptions{}, [&](const EmuContext& ctx) {
         const CountingContext c{ctx, gray.data(), writes.data()};
-        if (shape.kind == GridKind::OneD)
+        if (shape.kind == GrayscaleVariant::OneD)
             grayscale_1d(c, im);
         else
             grayscale_2d(c, im);

@@ -206,7 +206,7 @@ void TestGrayscaleCuda::cuda_refuses_launch() {
     QCOMPARE(int(cudaMemcpy(d_rgb.get(), rgb.data(), 3 * n, cudaMemcpyHostToDevice)), int(cudaSuccess));
     const GrayscaleImage dev{d_rgb.get(), d_gray.get(), w, h, PixelLayout::Interleaved};
 
-    const Status s = launch_grayscale_unvalidated(dev, kind ? GridKind::TwoD : GridKind::OneD, grid, block,
+    const Status s = launch_grayscale_unvalidated(dev, kind ? GrayscaleVariant::TwoD : GrayscaleVariant::OneD, grid, block,
                                                   std::size_t(shared_bytes), nullptr);
     QVERIFY(!s.is_ok());
     const QString message = QString::fromStdString(s.message());

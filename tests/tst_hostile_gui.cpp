@@ -31,6 +31,7 @@
 #include "kernels/grayscale/grayscale_reference.h"
 #include "ui/views/display_path.h"
 #include "ui/panels/launch_shape_box.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 
 #include "support/event_waits.h"
@@ -45,7 +46,7 @@ namespace {
 constexpr int kTimeoutMs = 300000;  // only for a hang: a loaded machine or the asan build is slow
 
 // The block shape of the run on screen, as the shape box writes it ("16x2", "256").
-QString shown_shape(const MainWindow& w) { return QString::fromStdString(to_string(w.session()->resultShape())); }
+QString shown_shape(const MainWindow& w) { return QString::fromStdString(to_string(w.page<ImagePage>()->session()->resultShape())); }
 
 std::vector<std::uint8_t> reference_gray(const QImage& image) {
     const RgbBuffer rgb = to_rgb_buffer(image);
@@ -146,9 +147,9 @@ void TestHostileGui::shape_storm_during_runs() {
     // Checked at the moment of drawing, when "latest" is decided: a newer request still unanswered
     // then means the result drawn is a superseded one.
     int drawn = 0, superseded_drawn = 0;
-    connect(w.session(), &GrayscaleSession::runFinished, this, [&] {
+    connect(w.page<ImagePage>()->session(), &GrayscaleSession::runFinished, this, [&] {
         ++drawn;
-        if (w.session()->running()) ++superseded_drawn;
+        if (w.page<ImagePage>()->session()->running()) ++superseded_drawn;
     });
 
     const QStringList valid = {"256", "16x16", "32x8", "1024", "8x8", "32x32", "64", "1x1024", "1024x1", "128", "7x3"};
@@ -177,7 +178,7 @@ void TestHostileGui::shape_storm_during_runs() {
     qInfo("%d changes: %d results drawn", changes, drawn);
     QCOMPARE(superseded_drawn, 0);
     QVERIFY(drawn > 0);
-    QVERIFY(!w.session()->running());  // the latest request is answered: the last shape's run
+    QVERIFY(!w.page<ImagePage>()->session()->running());  // the latest request is answered: the last shape's run
     QCOMPARE(box->shapeText(), last);
     QCOMPARE(shown_shape(w), last);
     QVERIFY(result_equals(w.resultImage(), want));  // every shape and layout gives the same bytes
@@ -193,14 +194,14 @@ void TestHostileGui::shape_storm_during_runs() {
         return {};
     });
     QVERIFY(QTest::qWaitFor([&] { return holding.load(); }, kTimeoutMs));
-    const int runs_before_burst = w.completedRuns();
+    const int runs_before_burst = w.page<ImagePage>()->session()->completedRuns();
     drawn = 0;
     for (int k = 0; k < 60; ++k) box->setShapeText(valid[k % valid.size()]);
     box->setShapeText(QStringLiteral("16x2"));
     QCOMPARE(w.jobs()->queued(), 1);  // the hold job runs; one run waits
     release_worker.release();
     QVERIFY(test::drain(*w.jobs(), kTimeoutMs));
-    QCOMPARE(w.completedRuns() - runs_before_burst, 1);
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns() - runs_before_burst, 1);
     QCOMPARE(drawn, 1);
     QCOMPARE(shown_shape(w), QStringLiteral("16x2"));
     QCOMPARE(superseded_drawn, 0);
@@ -280,7 +281,7 @@ void TestHostileGui::bad_file_keeps_previous_image() {
     MainWindow w(display_, small_png_);
     QVERIFY(show_and_wait(w));
     const QImage original = w.originalImage(), result = w.resultImage();
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     const QString file = dir_.filePath(name);
     w.openFile(file);
@@ -288,7 +289,7 @@ void TestHostileGui::bad_file_keeps_previous_image() {
     QCOMPARE(w.currentFile(), small_png_);
     QCOMPARE(w.originalImage(), original);
     QCOMPARE(w.resultImage(), result);
-    QCOMPARE(w.completedRuns(), runs);  // nothing was run on a half-loaded image
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs);  // nothing was run on a half-loaded image
     QVERIFY(w.windowTitle().contains("small.png"));
 }
 

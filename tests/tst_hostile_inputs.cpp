@@ -835,7 +835,7 @@ void TestHostileInputs::block_dimensions_at_limits() {
     const QString error = QString::fromStdString(validate_block(Dim3{x, y, z}));
     QVERIFY2(problem.isEmpty() ? error.isEmpty() : error.contains(problem), qPrintable(error));
     // The same through the launch-configuration check (a 2-D shape; z is CUDA's, not the lecture's).
-    const QString via_config = validate_launch_config(LaunchShape{GridKind::TwoD, Dim3{x, y, z}});
+    const QString via_config = validate_launch_config(LaunchShape{GrayscaleVariant::TwoD, Dim3{x, y, z}});
     QCOMPARE(via_config.isEmpty(), problem.isEmpty());
 }
 
@@ -870,9 +870,9 @@ void TestHostileInputs::grayscale_runner_at_block_limits_data() {
     QTest::newRow("2-D 1x1025") << LaunchShape::two_d(1, 1025) << "blockDim.y = 1025";
     QTest::newRow("2-D 32x32") << LaunchShape::two_d(32, 32) << "";
     QTest::newRow("2-D 33x32") << LaunchShape::two_d(33, 32) << "exceeds the limit of 1024";
-    QTest::newRow("2-D 4x4x64") << LaunchShape{GridKind::TwoD, Dim3{4, 4, 64}} << "";
-    QTest::newRow("2-D 1x1x65") << LaunchShape{GridKind::TwoD, Dim3{1, 1, 65}} << "blockDim.z = 65";
-    QTest::newRow("1-D with y = 2") << LaunchShape{GridKind::OneD, Dim3{16, 2, 1}} << "1-D launch";
+    QTest::newRow("2-D 4x4x64") << LaunchShape{GrayscaleVariant::TwoD, Dim3{4, 4, 64}} << "";
+    QTest::newRow("2-D 1x1x65") << LaunchShape{GrayscaleVariant::TwoD, Dim3{1, 1, 65}} << "blockDim.z = 65";
+    QTest::newRow("1-D with y = 2") << LaunchShape{GrayscaleVariant::OneD, Dim3{16, 2, 1}} << "1-D launch";
 }
 
 void TestHostileInputs::grayscale_runner_at_block_limits() {

@@ -107,9 +107,9 @@ void TestKernelCatalogue::catalogue_is_well_formed() {
     QCOMPARE(family_catalogue(KernelFamily::Matmul).front().name, std::string("matmul_naive"));
     QCOMPARE(find_kernel(KernelFamily::Matmul, "matmul_tiled")->tiles, (std::vector<unsigned>{8, 16, 32}));
     // The old spellings are these variants.
-    QCOMPARE(int(GridKind::OneD), int(GrayscaleVariant::Gray1d));
-    QCOMPARE(int(GridKind::TwoD), int(GrayscaleVariant::Gray2d));
-    QCOMPARE(int(MatmulKernel::Tiled), int(find_kernel(KernelFamily::Matmul, "matmul_tiled")->variant));
+    QCOMPARE(int(GrayscaleVariant::OneD), int(GrayscaleVariant::Gray1d));
+    QCOMPARE(int(GrayscaleVariant::TwoD), int(GrayscaleVariant::Gray2d));
+    QCOMPARE(int(MatmulVariant::Tiled), int(find_kernel(KernelFamily::Matmul, "matmul_tiled")->variant));
 }
 
 void TestKernelCatalogue::grayscale_variants_match_reference_data() {

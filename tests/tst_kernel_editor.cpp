@@ -22,6 +22,7 @@
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
 #include "app/matmul/matmul_session.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
@@ -408,7 +409,7 @@ void TestKernelEditor::lecture_kernel_runs_and_becomes_variant() {
     KernelEditorPanel* panel = w.editorActions()->panel();
     // The lecture's kernel reads the planar layout: on interleaved pixels nearly every element differs,
     // each listed with its writer.
-    w.session()->setLayout(PixelLayout::Interleaved);
+    w.page<ImagePage>()->session()->setLayout(PixelLayout::Interleaved);
     QVERIFY(run_text(w, panel->editor()->text()));
     QString all = messages(panel).join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("elements differ from the reference by more than one grey level")), qPrintable(all));
@@ -416,9 +417,9 @@ void TestKernelEditor::lecture_kernel_runs_and_becomes_variant() {
                  all.contains(QStringLiteral("written by thread (0, 0, 0)/(1, 0, 0)")),
              qPrintable(all));
     // The first difference is selected on the output (pixel 0, 0).
-    QCOMPARE(w.session()->selectedPixel(), QPoint(0, 0));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(0, 0));
     // On planar pixels, as the lecture lays them out, it matches.
-    w.session()->setLayout(PixelLayout::Planar);
+    w.page<ImagePage>()->session()->setLayout(PixelLayout::Planar);
     QVERIFY(run_text(w, panel->editor()->text()));
     all = messages(panel).join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("\nMatches the reference (within one grey level)")), qPrintable(all));

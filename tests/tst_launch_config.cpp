@@ -88,7 +88,7 @@ void TestLaunchConfig::validates_shapes_data() {
     QTest::newRow("2-D 1x1025") << LaunchShape::two_d(1, 1025) << false;
     QTest::newRow("2-D 0x16") << LaunchShape::two_d(0, 16) << false;
     QTest::newRow("2-D 16x0") << LaunchShape::two_d(16, 0) << false;
-    QTest::newRow("1-D with y = 2") << LaunchShape{GridKind::OneD, Dim3{16, 2, 1}} << false;
+    QTest::newRow("1-D with y = 2") << LaunchShape{GrayscaleVariant::OneD, Dim3{16, 2, 1}} << false;
 }
 
 void TestLaunchConfig::validates_shapes() {

@@ -46,6 +46,7 @@
 #include "ui/panels/launch_plan_html.h"
 #include "app/grayscale/grayscale_session.h"
 #include "ui/panels/launch_shape_box.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 #include "ui/panels/occupancy_panel.h"
 #include "ui/panels/overlay_panel.h"
@@ -167,7 +168,7 @@ void TestLaunchPanel::conversions_keep_the_launch() {
     MatmulLaunch racy = MatmulLaunch::tiled(8);
     racy.second_barrier = false;
     const MatmulLaunch naive = matmul_launch(matmul_choice(MatmulLaunch::naive(32, 8)), racy);
-    QCOMPARE(naive.kernel, MatmulKernel::Naive);
+    QCOMPARE(naive.kernel, MatmulVariant::Naive);
     QVERIFY(naive.second_barrier);
     QCOMPARE(naive.tile, 8u);
     QVERIFY(naive.block == (Dim3{32, 8, 1}));
@@ -399,7 +400,7 @@ void TestLaunchPanel::chooser_lists_the_catalogue() {
 void TestLaunchPanel::every_grayscale_variant_reaches_the_session() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
-    GrayscaleSession* session = w.session();
+    GrayscaleSession* session = w.page<ImagePage>()->session();
     const QImage rgb = session->image().convertToFormat(QImage::Format_RGB888);
     const std::uint32_t width = std::uint32_t(rgb.width()), height = std::uint32_t(rgb.height());
     std::vector<std::uint8_t> packed(std::size_t(width) * height * 3), want(std::size_t(width) * height);
@@ -409,12 +410,12 @@ void TestLaunchPanel::every_grayscale_variant_reaches_the_session() {
     for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
         const QString name = QString::fromStdString(k.name);
         QVERIFY2(w.launchPanel()->kernelBox()->findText(name) >= 0, qPrintable(name));
-        const int runs = w.completedRuns();
+        const int runs = w.page<ImagePage>()->session()->completedRuns();
         const bool already = session->shape().kind == GrayscaleVariant(k.variant);
         QVERIFY(w.launchPanel()->chooseKernel(name));
         QCOMPARE(session->shape().kind, GrayscaleVariant(k.variant));
         if (already) session->requestRun();  // choosing the variant in use changes nothing: run it again
-        QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !session->running(), kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs && !session->running(), kRunTimeoutMs);
         QCOMPARE(session->resultShape().kind, GrayscaleVariant(k.variant));
         // The page's layout chooser sits in the panel, with only the layouts the variant reads enabled.
         auto* layout = w.launchPanel()->findChild<QComboBox*>(QStringLiteral("layoutBox"));
@@ -437,9 +438,9 @@ void TestLaunchPanel::every_grayscale_variant_reaches_the_session() {
 void TestLaunchPanel::every_matmul_variant_reaches_the_session() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
-    w.tabs()->setCurrentWidget(w.matmulPage());
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Matmul);
-    MatmulSession* session = w.matmulPage()->session();
+    MatmulSession* session = w.page<MatmulPage>()->session();
     QTRY_VERIFY_WITH_TIMEOUT(session->a() && session->b() && !session->running(), kRunTimeoutMs);
     const Matrix& a = *session->a();
     const Matrix& b = *session->b();
@@ -522,7 +523,7 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
     w.viewTransform()->setZoom(8);
     w.viewTransform()->setCenter(QPointF(24, 12));
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     auto check_overlay = [&](const LaunchShape& shape) {
         const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
@@ -542,7 +543,7 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
 
     w.launchPanel()->xSlider()->setValue(24);  // 24 x 16: 5 x 3 blocks
     const LaunchShape now = LaunchShape::two_d(24, 16);
-    QVERIFY(same(w.session()->shape(), now));
+    QVERIFY(same(w.page<ImagePage>()->session()->shape(), now));
     QCOMPARE(w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->shapeText(), QStringLiteral("24x16"));
     QVERIFY(check_overlay(now));  // before any run finished: the overlay needs only the shape
     QVERIFY(!check_overlay(LaunchShape::two_d(16, 16)));
@@ -551,7 +552,7 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     QCOMPARE(plan.idle_threads, std::uint64_t(2559));
     QVERIFY2(w.launchPanel()->planText().contains(QStringLiteral("<b>2559</b> (44.4%)")), qPrintable(w.launchPanel()->planText()));
     QVERIFY(w.overlayState().plan.idle_threads == plan.idle_threads);
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && same(w.session()->resultShape(), now), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs && same(w.page<ImagePage>()->session()->resultShape(), now), kRunTimeoutMs);
 }
 
 // A variant whose threads write several pixels (gray_1d_x4, gray_vec16) is drawn as it runs: a block
@@ -569,7 +570,7 @@ void TestLaunchPanel::overlay_covers_items_per_thread() {
         ++variants;
         const LaunchShape shape = LaunchShape::of(GrayscaleVariant(k.variant), Dim3{8, 1, 1});
         w.launchPanel()->setChoice(grayscale_choice(shape));
-        QVERIFY(same(w.session()->shape(), shape));
+        QVERIFY(same(w.page<ImagePage>()->session()->shape(), shape));
         const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
         QCOMPARE(plan.items_per_thread, k.items_per_thread);
         const QImage shot = w.originalView()->grabImage();
@@ -594,7 +595,7 @@ void TestLaunchPanel::toolbar_and_panel_stay_in_step() {
     auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
     QVERIFY(box->setShapeText(QStringLiteral("32x8")).isEmpty());
     QVERIFY(shows(*w.launchPanel(), LaunchShape::two_d(32, 8)));
-    QVERIFY(same(w.session()->shape(), LaunchShape::two_d(32, 8)));
+    QVERIFY(same(w.page<ImagePage>()->session()->shape(), LaunchShape::two_d(32, 8)));
     QTRY_COMPARE_WITH_TIMEOUT(w.launchPanel()->xSlider()->value(), 32, 120000);
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(100)));
     QCOMPARE(box->shapeText(), QStringLiteral("100"));
@@ -608,10 +609,10 @@ void TestLaunchPanel::toolbar_and_panel_stay_in_step() {
 void TestLaunchPanel::drag_supersedes_queued_runs() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
-    const int before = w.completedRuns();
+    const int before = w.page<ImagePage>()->session()->completedRuns();
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(256)));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > before && !w.jobs()->busy(), kRunTimeoutMs);
-    const int runs = w.completedRuns();
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > before && !w.jobs()->busy(), kRunTimeoutMs);
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
     std::promise<void> gate;
     std::shared_future<void> opened = gate.get_future().share();
     std::atomic<bool> holding{false};
@@ -627,10 +628,10 @@ void TestLaunchPanel::drag_supersedes_queued_runs() {
     }
     QCOMPARE(w.jobs()->queued(), 1);
     gate.set_value();
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
     QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));  // anything else posted has arrived by now
-    QCOMPARE(w.completedRuns(), runs + 1);
-    QVERIFY(same(w.session()->resultShape(), LaunchShape::one_d(320)));
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs + 1);
+    QVERIFY(same(w.page<ImagePage>()->session()->resultShape(), LaunchShape::one_d(320)));
 }
 
 void TestLaunchPanel::occupancy_follows_block() {
@@ -642,14 +643,14 @@ void TestLaunchPanel::occupancy_follows_block() {
     QCOMPARE(occ->occupancy().warps_per_block, 32);
     const Occupancy expected = compute_occupancy(occ->profile(), grayscale_block_resources(LaunchShape::two_d(32, 32)));
     QCOMPARE(occ->occupancy().blocks_per_sm, expected.blocks_per_sm);
-    QCOMPARE(w.session()->occupancy().blocks_per_sm, expected.blocks_per_sm);
+    QCOMPARE(w.page<ImagePage>()->session()->occupancy().blocks_per_sm, expected.blocks_per_sm);
     QCOMPARE(occ->curve().size(), 32);
     // Another device: the session's waves follow.
     const int t4 = occ->deviceBox()->findText(QStringLiteral("T4"), Qt::MatchStartsWith);
     QVERIFY(t4 >= 0);
     occ->deviceBox()->setCurrentIndex(t4);
-    QCOMPARE(w.session()->device().sm_count, 40);
-    QCOMPARE(w.session()->waves().sm_count, 40);
+    QCOMPARE(w.page<ImagePage>()->session()->device().sm_count, 40);
+    QCOMPARE(w.page<ImagePage>()->session()->waves().sm_count, 40);
     QVERIFY(occ->summaryText().contains(QStringLiteral("Blocks per SM")));
 }
 
@@ -741,16 +742,16 @@ void TestLaunchPanel::moving_a_slider_updates_the_prediction() {
     QVERIFY(panel->chooseKernel(QStringLiteral("gray_2d")));
     panel->xSlider()->setValue(32);
     QTRY_VERIFY_WITH_TIMEOUT(panel->choice().block.x == 32, kRunTimeoutMs);
-    const GpuPrediction gray = predict_grayscale(profile, grayscale_shape(panel->choice()), 97, 33, w.session()->layout());
+    const GpuPrediction gray = predict_grayscale(profile, grayscale_shape(panel->choice()), 97, 33, w.page<ImagePage>()->session()->layout());
     QVERIFY(gray.ok());
     QTRY_VERIFY2_WITH_TIMEOUT(shows(gray), qPrintable(panel->timesLabel()->text()), kRunTimeoutMs);
 
-    w.tabs()->setCurrentWidget(w.matmulPage());
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
     QVERIFY(panel->chooseKernel(QStringLiteral("matmul_tiled")));
-    const auto a = w.matmulPage()->session()->a(), b = w.matmulPage()->session()->b();
+    const auto a = w.page<MatmulPage>()->session()->a(), b = w.page<MatmulPage>()->session()->b();
     QVERIFY(a && b);
-    QTRY_COMPARE_WITH_TIMEOUT(w.matmulPage()->session()->launch().kernel, MatmulKernel::Tiled, kRunTimeoutMs);
-    const GpuPrediction mm = predict_matmul(profile, w.matmulPage()->session()->launch(), a->rows, a->cols, b->cols);
+    QTRY_COMPARE_WITH_TIMEOUT(w.page<MatmulPage>()->session()->launch().kernel, MatmulVariant::Tiled, kRunTimeoutMs);
+    const GpuPrediction mm = predict_matmul(profile, w.page<MatmulPage>()->session()->launch(), a->rows, a->cols, b->cols);
     QVERIFY(mm.ok());
     QTRY_VERIFY2_WITH_TIMEOUT(shows(mm), qPrintable(panel->timesLabel()->text()), kRunTimeoutMs);
     QVERIFY(panel->timesLabel()->toolTip().contains(mm.bound));

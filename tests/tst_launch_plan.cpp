@@ -59,7 +59,7 @@ void TestLaunchPlan::matches_kernel_data() {
                                        LaunchShape::two_d(48, 1),  LaunchShape::two_d(5, 13),  LaunchShape::two_d(32, 32)};
     for (auto [w, h] : sizes)
         for (const LaunchShape& s : shapes)
-            QTest::newRow(qPrintable(QString("%1x%2 %3 %4").arg(w).arg(h).arg(s.kind == GridKind::OneD ? "1-D" : "2-D")
+            QTest::newRow(qPrintable(QString("%1x%2 %3 %4").arg(w).arg(h).arg(s.kind == GrayscaleVariant::OneD ? "1-D" : "2-D")
                                          .arg(QString::fromStdString(to_string(s)))))
                 << w << h << s;
 }
@@ -79,7 +79,7 @@ void TestLaunchPlan::matches_kernel() {
     o.host_threads = 1;
     QVERIFY(emulate(plan.grid, shape.block, o, [&](const EmuContext& ctx) {
                 const RecordingContext c{ctx, gray.data(), writer.data(), wrote.data()};
-                if (shape.kind == GridKind::OneD) grayscale_1d(c, im);
+                if (shape.kind == GrayscaleVariant::OneD) grayscale_1d(c, im);
                 else grayscale_2d(c, im);
             }).is_ok());
 

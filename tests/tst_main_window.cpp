@@ -220,7 +220,7 @@ void TestMainWindow::launch_panel_and_status_show_the_prediction() {
     QVERIFY(show_and_wait(w));
     const DeviceProfile profile = w.occupancyPanel()->profile();
     const auto expected = [&](const LaunchShape& shape) {
-        const GpuPrediction p = predict_grayscale(profile, shape, 97, 33, w.session()->layout());
+        const GpuPrediction p = predict_grayscale(profile, shape, 97, 33, w.page<ImagePage>()->session()->layout());
         return prediction_text(p);
     };
     QLabel* times = w.launchPanel()->timesLabel();
@@ -297,7 +297,7 @@ void TestMainWindow::gl_failure_switches_to_raster() {
     QTRY_COMPARE_WITH_TIMEOUT(w.displayPath(), DisplayPath::Raster, 120000);
     QVERIFY(w.statusText().contains(QStringLiteral("simulated shader failure")));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
-    QTRY_VERIFY_WITH_TIMEOUT(!w.imagePage()->findChild<QOpenGLWidget*>(), 120000);  // the page whose view failed
+    QTRY_VERIFY_WITH_TIMEOUT(!w.page<ImagePage>()->findChild<QOpenGLWidget*>(), 120000);  // the page whose view failed
     test::deliver_posted_events();  // the raster views laid out
     check_views(w);  // the same images, now drawn by the raster views
 }
@@ -309,7 +309,7 @@ void TestMainWindow::bad_start_file_falls_back_to_sample() {
     QTRY_VERIFY_WITH_TIMEOUT(w.errorBox() && w.errorBox()->isVisible(), kRunTimeoutMs);
     QVERIFY(w.errorBox()->text().contains(QStringLiteral("bad.png")));
     QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), MainWindow::sampleFile(), kRunTimeoutMs);  // never an empty window
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() >= 1, kRunTimeoutMs);
     QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(bad_png_));
 }
 
@@ -318,7 +318,7 @@ void TestMainWindow::bad_file_shows_error_and_keeps_image() {
     QVERIFY(show_and_wait(w));
     const qint64 original_key = w.originalImage().cacheKey();
     const qint64 result_key = w.resultImage().cacheKey();
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     for (const QString& path : {bad_png_, dir_.filePath(QStringLiteral("missing.png"))}) {
         w.openFile(path);
@@ -334,13 +334,13 @@ void TestMainWindow::bad_file_shows_error_and_keeps_image() {
     QCOMPARE(w.originalView()->image().cacheKey(), original_key);
     QCOMPARE(w.resultImage().cacheKey(), result_key);
     QCOMPARE(w.resultView()->image().cacheKey(), result_key);
-    QCOMPARE(w.completedRuns(), runs);
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs);
 }
 
 void TestMainWindow::newer_request_supersedes_queued_one() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     // Hold the worker so both requests are queued behind it, as during a fast slider drag.
     std::promise<void> gate;
@@ -360,11 +360,11 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
     QVERIFY(w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible());
     gate.set_value();
 
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs && !w.jobs()->busy(), kRunTimeoutMs);
     QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));  // anything else posted has arrived by now
-    QCOMPARE(w.completedRuns(), runs + 1);
-    QCOMPARE(w.session()->resultShape().kind, GridKind::OneD);
-    QCOMPARE(w.session()->resultShape().block.x, 1024u);
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs + 1);
+    QCOMPARE(w.page<ImagePage>()->session()->resultShape().kind, GrayscaleVariant::OneD);
+    QCOMPARE(w.page<ImagePage>()->session()->resultShape().block.x, 1024u);
     QVERIFY(result_equals(w.resultImage(), test_gray_));
     QTRY_VERIFY_WITH_TIMEOUT(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible(), 120000);
 }
@@ -372,7 +372,7 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
 void TestMainWindow::invalid_block_text_does_not_run() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
     auto* box = w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
     const QString before = box->shapeText();
 
@@ -385,15 +385,15 @@ void TestMainWindow::invalid_block_text_does_not_run() {
         QVERIFY(!w.jobs()->busy());
     }
     QVERIFY(test::drain(*w.jobs(), kRunTimeoutMs));
-    QCOMPARE(w.completedRuns(), runs);
+    QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs);
 
     // A valid shape typed by hand runs.
     box->lineEdit()->setText(QStringLiteral("24x8"));
     QTest::keyClick(box->lineEdit(), Qt::Key_Return);
     QCOMPARE(box->shapeText(), QStringLiteral("24x8"));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
-    QCOMPARE(w.session()->resultShape().kind, GridKind::TwoD);
-    QVERIFY(w.session()->resultShape().block == (Dim3{24, 8, 1}));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs, kRunTimeoutMs);
+    QCOMPARE(w.page<ImagePage>()->session()->resultShape().kind, GrayscaleVariant::TwoD);
+    QVERIFY(w.page<ImagePage>()->session()->resultShape().block == (Dim3{24, 8, 1}));
 }
 
 // Every change that alters the output runs the kernel exactly once (counted by the session where
@@ -401,7 +401,7 @@ void TestMainWindow::invalid_block_text_does_not_run() {
 void TestMainWindow::each_change_runs_the_kernel_once() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    GrayscaleSession* session = w.session();
+    GrayscaleSession* session = w.page<ImagePage>()->session();
     QTRY_VERIFY_WITH_TIMEOUT(!session->running() && !w.jobs()->busy(), kRunTimeoutMs);
     QSignalSpy finished(session, &GrayscaleSession::runFinished);
     const std::uint64_t launches = session->launchCount();
@@ -512,12 +512,12 @@ void TestMainWindow::zoom_holds_while_the_block_changes() {
     const double zoom = w.viewTransform()->zoom();
     for (const LaunchShape& shape : {LaunchShape::two_d(8, 64), LaunchShape::two_d(64, 8), LaunchShape::two_d(5, 3)}) {
         w.launchPanel()->setChoice(grayscale_choice(shape));
-        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
         QCOMPARE(w.viewTransform()->zoom(), zoom);
     }
     // Fit, asked for, fits the whole grid again: 64 rows of threads past the 33 of the image.
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 64)));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.zoomToFit();
     QVERIFY(w.viewTransform()->zoom() < zoom);
 }
@@ -525,7 +525,7 @@ void TestMainWindow::zoom_holds_while_the_block_changes() {
 void TestMainWindow::dropped_image_opens() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    const int runs = w.completedRuns();
+    const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     QMimeData not_image;
     not_image.setUrls({QUrl::fromLocalFile(dir_.filePath(QStringLiteral("notes.txt")))});
@@ -541,7 +541,7 @@ void TestMainWindow::dropped_image_opens() {
     QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&w, &drop);
     QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), second_png_, kRunTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() > runs, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs, kRunTimeoutMs);
     QCOMPARE(w.resultImage().size(), QSize(40, 20));
     QVERIFY(result_equals(w.resultImage(), reference_gray(second_image_)));
     QVERIFY(w.viewTransform()->fitting());  // a new image starts fitted
@@ -552,16 +552,16 @@ void TestMainWindow::settings_and_recent_files_remembered() {
     {
         MainWindow w(gl_, test_png_);
         QVERIFY(show_and_wait(w));
-        const int runs = w.completedRuns();
+        const int runs = w.page<ImagePage>()->session()->completedRuns();
         auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
         layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
         QVERIFY(w.findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"))->setShapeText(QStringLiteral("32x8")).isEmpty());
         auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
         backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
-        QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{32, 8, 1}) &&
-                                     w.session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
+        QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{32, 8, 1}) &&
+                                     w.page<ImagePage>()->session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
                                  kRunTimeoutMs);
-        QVERIFY(w.completedRuns() > runs);
+        QVERIFY(w.page<ImagePage>()->session()->completedRuns() > runs);
         QVERIFY(result_equals(w.resultImage(), test_gray_));  // planar gives the same bytes
         w.close();  // saves the geometry
     }
@@ -627,15 +627,15 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     auto* layout = w.findChild<QComboBox*>(QStringLiteral("layoutBox"));
     layout->setCurrentIndex(layout->findData(QStringLiteral("planar")));
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape().block == (Dim3{16, 16, 1}) &&
-                                 w.session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{16, 16, 1}) &&
+                                 w.page<ImagePage>()->session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
                              kRunTimeoutMs);
     w.viewTransform()->setZoom(4);
     w.viewTransform()->setCenter(QPointF(20, 10));
 
     QWidget* view = w.resultView()->widget();
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
-    QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
     const LaunchPlan plan = plan_grayscale_launch(LaunchShape::two_d(16, 16), 97, 33);
     const ThreadOfPixel t = plan.thread_of_pixel(20, 10);
     QCOMPARE(t.linear_thread, std::uint64_t(164));  // 10 * 16 + 4
@@ -683,19 +683,19 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     view->setFocus();
     QTRY_VERIFY_WITH_TIMEOUT(view->hasFocus(), 120000);
     QTest::keyClick(view, Qt::Key_Escape);
-    QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(-1, -1));
     QCOMPARE(w.overlayState().selected_block, std::int64_t(-1));
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
     QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")), 120000);
 
     // A click pins again; a second click on the pinned pixel lets go.
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
-    QCOMPARE(w.session()->selectedPixel(), QPoint(20, 10));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
     cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(40.5, 20.5)).toPoint());
     QTRY_COMPARE_WITH_TIMEOUT(w.overlayState().hovered_block, std::int64_t(1 * 7 + 2), 120000);  // blockIdx (2, 1) of a 7-wide grid
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
-    QCOMPARE(w.session()->selectedPixel(), QPoint(-1, -1));
+    QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(-1, -1));
 }
 
 // Past the image, a thread the guard switches off: the inspector says so, in 1-D and 2-D.

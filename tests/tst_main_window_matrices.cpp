@@ -63,16 +63,16 @@ void TestMainWindowMatrices::panel_switches_to_matmul_and_back() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.imagePage()));
+    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.page<ImagePage>()));
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Grayscale);
     // Each page lends the panel its own launch controls while it is in front, and takes them back.
     const auto lent = [&](const char* name) { return w.launchPanel()->findChild<QWidget*>(QLatin1String(name)) != nullptr; };
     QVERIFY(lent("layoutBox") && !lent("barrierBox"));
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.matmulPage()));
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(w.page<MatmulPage>()));
     QCOMPARE(w.launchPanel()->family(), KernelFamily::Matmul);
     QVERIFY(!lent("layoutBox") && lent("barrierBox"));
-    QVERIFY(w.imagePage()->isAncestorOf(w.findChild<QWidget*>(QStringLiteral("layoutBox"))));
+    QVERIFY(w.page<ImagePage>()->isAncestorOf(w.findChild<QWidget*>(QStringLiteral("layoutBox"))));
     // Occupancy follows the matmul block: naive 16x16 by default.
     QCOMPARE(w.occupancyPanel()->occupancy().warps_per_block, 8);
     w.tabs()->setCurrentIndex(0);
@@ -85,8 +85,8 @@ void TestMainWindowMatrices::panel_drives_the_page_and_timeline() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    MatmulPage* page = w.matmulPage();
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    MatmulPage* page = w.page<MatmulPage>();
     QTRY_VERIFY_WITH_TIMEOUT(page->matrixC() != nullptr, kTimeoutMs);
 
     // Choosing the tiled kernel with TILE 8 in the shared panel re-runs the page with it.
@@ -127,19 +127,19 @@ void TestMainWindowMatrices::sweep_follows_the_tab() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() >= 1, kTimeoutMs);
     w.openSweep();
     QVERIFY(w.sweepDialog() && w.sweepDialog()->isVisible());
     QCOMPARE(w.sweepDialog()->family(), KernelFamily::Grayscale);
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    QTRY_VERIFY_WITH_TIMEOUT(w.matmulPage()->matrixA() != nullptr, kTimeoutMs);
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<MatmulPage>()->matrixA() != nullptr, kTimeoutMs);
     w.openSweep();
     QCOMPARE(w.sweepDialog()->family(), KernelFamily::Matmul);
     // A shape picked in the sweep becomes the grayscale launch.
     emit w.sweepDialog()->launchChosen(grayscale_choice(LaunchShape::two_d(32, 8)));
-    QVERIFY(w.session()->shape().block == (Dim3{32, 8, 1}));
+    QVERIFY(w.page<ImagePage>()->session()->shape().block == (Dim3{32, 8, 1}));
     emit w.sweepDialog()->launchChosen(matmul_choice(MatmulLaunch::tiled(32)));
-    QCOMPARE(w.matmulPage()->launch().tile, 32u);
+    QCOMPARE(w.page<MatmulPage>()->launch().tile, 32u);
 }
 
 // The docks speak for the page in front: on the Matrices tab the inspector shows the matmul thread,
@@ -150,15 +150,15 @@ void TestMainWindowMatrices::docks_follow_the_page() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() >= 1, kTimeoutMs);
     QDockWidget* overlay = w.dock(PageDocks::Overlay);
     QVERIFY(overlay && overlay->isVisible());
     const QString image_label = w.documentText();
     QVERIFY2(image_label.contains(QStringLiteral("chelsea.png")) && image_label.contains(QStringLiteral("Zoom")),
              qPrintable(image_label));
 
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    MatmulPage* page = w.matmulPage();
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    MatmulPage* page = w.page<MatmulPage>();
     QTRY_VERIFY_WITH_TIMEOUT(page->matrixC() != nullptr, kTimeoutMs);
     QVERIFY(!overlay->isVisible());
     QVERIFY(!overlay->toggleViewAction()->isEnabled());
@@ -177,11 +177,11 @@ void TestMainWindowMatrices::docks_follow_the_page() {
     // The SMs show the matmul grid's blocks on the chosen profile.
     QCOMPARE(page->session()->waves().blocks, std::uint64_t(page->session()->model().grid().x) * page->session()->model().grid().y);
 
-    w.tabs()->setCurrentWidget(w.imagePage());
+    w.tabs()->setCurrentWidget(w.page<ImagePage>());
     QVERIFY(overlay->isVisible());
     QVERIFY(overlay->toggleViewAction()->isEnabled());
     QVERIFY(w.documentText().contains(QStringLiteral("chelsea.png")));
-    QCOMPARE(w.statusText(), w.imagePage()->statusText());
+    QCOMPARE(w.statusText(), w.page<ImagePage>()->statusText());
 }
 
 // From the Matrices tab the sweep times matmul on the page's matrices, with the device profile
@@ -191,7 +191,7 @@ void TestMainWindowMatrices::sweep_from_matrices_uses_matrices_and_profile() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    QTRY_VERIFY_WITH_TIMEOUT(w.completedRuns() >= 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() >= 1, kTimeoutMs);
     QComboBox* devices = w.occupancyPanel()->deviceBox();
     int t4 = -1;
     for (int i = 0; i < devices->count(); ++i)
@@ -200,11 +200,11 @@ void TestMainWindowMatrices::sweep_from_matrices_uses_matrices_and_profile() {
     devices->setCurrentIndex(t4);
     QVERIFY(w.occupancyPanel()->profile().name.startsWith(QStringLiteral("T4")));
     // Every page models the chosen device.
-    QCOMPARE(w.session()->device().sm_count, 40);
-    QCOMPARE(w.matmulPage()->session()->device().sm_count, 40);
+    QCOMPARE(w.page<ImagePage>()->session()->device().sm_count, 40);
+    QCOMPARE(w.page<MatmulPage>()->session()->device().sm_count, 40);
 
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    QTRY_VERIFY_WITH_TIMEOUT(w.matmulPage()->matrixA() != nullptr, kTimeoutMs);
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<MatmulPage>()->matrixA() != nullptr, kTimeoutMs);
     w.openSweep();
     SweepDialog* sweep = w.sweepDialog();
     QCOMPARE(sweep->family(), KernelFamily::Matmul);
@@ -229,8 +229,8 @@ void TestMainWindowMatrices::launch_stats_say_mismatch() {
     w.resize(1300, 800);
     w.show();
     QVERIFY(cvz::test::wait_exposed(&w));
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    MatmulPage* page = w.matmulPage();
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    MatmulPage* page = w.page<MatmulPage>();
     QSignalSpy changed(page->session(), &MatmulSession::operandsChanged);
     page->generate(45, 38, 38, 52, 1);
     QVERIFY(changed.wait(kTimeoutMs) || !changed.isEmpty());

@@ -112,7 +112,7 @@ void TestMatmulPage::runs_match_run_matmul() {
 
     page.setLaunch(MatmulLaunch::tiled(16));
     QVERIFY(wait_idle(page));
-    QCOMPARE(page.resultLaunch().kernel, MatmulKernel::Tiled);
+    QCOMPARE(page.resultLaunch().kernel, MatmulVariant::Tiled);
     QVERIFY(same_bytes(*page.matrixC(), expected_c(a, b, MatmulLaunch::tiled(16))));
     // Invariant 2: every kernel and block shape gives the same bytes.
     QVERIFY(same_bytes(*page.matrixC(), expected_c(a, b, MatmulLaunch::naive(16, 8))));
@@ -133,7 +133,7 @@ void TestMatmulPage::newer_launch_supersedes() {
     page.setLaunch(MatmulLaunch::tiled(8));
     page.setLaunch(MatmulLaunch::naive(32, 4));
     QVERIFY(wait_idle(page));
-    QCOMPARE(page.resultLaunch().kernel, MatmulKernel::Naive);
+    QCOMPARE(page.resultLaunch().kernel, MatmulVariant::Naive);
     QCOMPARE(page.resultLaunch().block.x, 32u);
     QVERIFY(same_bytes(*page.matrixC(), expected_c(a, b, MatmulLaunch::naive(32, 4))));
 }

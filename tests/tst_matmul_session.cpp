@@ -129,7 +129,7 @@ void TestMatmulSession::launchChangePlansAndRunsOnce() {
     QCOMPARE(session.model().phases(), 4u);
     QVERIFY(finished.wait(kRunTimeoutMs));
     QCOMPARE(session.launchCount(), std::uint64_t(2));
-    QCOMPARE(session.resultLaunch().kernel, MatmulKernel::Tiled);
+    QCOMPARE(session.resultLaunch().kernel, MatmulVariant::Tiled);
     // Invariant 2: every kernel and block shape gives the same bytes.
     QVERIFY(same_bytes(*session.c(), emulated_c(a, b, MatmulLaunch::naive(16, 16))));
 }

@@ -13,6 +13,7 @@
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/grayscale/grayscale_trace.h"
 #include "kernels/matmul/matmul_trace.h"
+#include "kernels/convolution/convolution_trace.h"
 #include "ui/views/memory_view.h"
 #include "ui/views/trace_presentation.h"
 
@@ -46,6 +47,8 @@ private slots:
     void interleaved_costs_three_sectors_per_load_planar_one();
     void shared_banks_broadcasts_and_conflicts();
     void tiled_matmul_shared_requests_drawn_in_banks();
+    void constant_requests_one_pass_per_word();
+    void constant_mask_reads_are_broadcasts();
     void message_when_nothing_picked();
 };
 
@@ -189,6 +192,59 @@ void TestMemoryView::tiled_matmul_shared_requests_drawn_in_banks() {
             rows.insert(cell.top());
         }
         QCOMPARE(rows.size(), std::size_t(1));  // one wavefront: every word in the first row
+    }
+}
+
+// Constant memory serves one word a pass: lanes reading three words take three passes, drawn as three
+// rows one under the other, each with the lanes it serves in their colours.
+void TestMemoryView::constant_requests_one_pass_per_word() {
+    DrawnRequest r;
+    r.constant = true;
+    r.buffer = QStringLiteral("mask");
+    r.wavefronts = 3;
+    r.ideal_wavefronts = 1;
+    for (int lane = 0; lane < 32; ++lane) r.lanes << DrawnLane{lane, lane < 10 ? 0u : lane < 20 ? 4u : 20u, 4};
+    MemoryView view;
+    view.resize(700, 600);
+    view.show();
+    QVERIFY(cvz::test::wait_exposed(&view));
+    view.setRequests({r});
+    const QImage image = grab(view);
+    const QRect a = view.passRect(0, 0), b = view.passRect(0, 4), c = view.passRect(0, 22);  // 22: inside word 5
+    QVERIFY(!a.isNull() && !b.isNull() && !c.isNull());
+    QCOMPARE(b.top(), a.top() + a.height());  // one row a pass, in address order
+    QCOMPARE(c.top(), b.top() + b.height());
+    QVERIFY(view.passRect(0, 8).isNull());    // a word no lane reads takes no pass
+    const int cell = a.width() / 32;
+    auto lane_cell = [&](const QRect& row, int lane) { return QRect(row.left() + lane * cell, row.top(), cell, row.height()); };
+    QVERIFY(near_color(at(image, lane_cell(a, 3)), MemoryView::laneColor(3)));
+    QVERIFY(near_color(at(image, lane_cell(b, 12)), MemoryView::laneColor(12)));
+    QVERIFY(near_color(at(image, lane_cell(c, 31)), MemoryView::laneColor(31)));
+    QVERIFY(!near_color(at(image, lane_cell(a, 12)), MemoryView::laneColor(12)));  // lane 12 waits for the second pass
+}
+
+// conv_constant's mask reads, traced: every lane of a warp reads the same M[i][j], one pass each, and
+// the view names them as constant memory.
+void TestMemoryView::constant_mask_reads_are_broadcasts() {
+    TraceOptions options;
+    options.keep_blocks = {0};
+    const TraceResult result =
+        trace_convolution(nullptr, nullptr, 3, 37, 23, ConvolutionLaunch::of(ConvolutionVariant::Constant, Dim3{16, 16, 1}), options);
+    QVERIFY2(result.status.is_ok(), result.status.message().c_str());
+    std::vector<const MemoryRequest*> constant;
+    for (const MemoryRequest* r : result.trace.requests_of(0, 0))
+        if (r->space == MemorySpace::Constant) constant.push_back(r);
+    QCOMPARE(constant.size(), std::size_t(9));  // a 3x3 mask, one read a tap
+    MemoryView view;
+    view.resize(700, 1200);
+    view.setRequests(drawn_requests(result.trace, constant));
+    for (int i = 0; i < 9; ++i) {
+        const DrawnRequest& d = view.requests()[i];
+        QVERIFY(d.constant && !d.shared);
+        QVERIFY2(d.title.contains(QStringLiteral("constant memory")), qPrintable(d.title));
+        QCOMPARE(d.wavefronts, 1);
+        QCOMPARE(d.lanes.size(), 32);
+        QVERIFY(!view.passRect(i, std::uint64_t(i) * 4).isNull());  // M[i / 3][i % 3]: word i
     }
 }
 

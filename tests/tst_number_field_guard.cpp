@@ -61,7 +61,7 @@ void TestNumberFieldGuard::keys_that_are_no_number_keep_the_value() {
 void TestNumberFieldGuard::every_field_of_the_window_keeps_its_value() {
     for (const bool matrices : {false, true}) {
         MainWindow w(choose_display_path(true));
-        if (matrices) w.tabs()->setCurrentWidget(w.matmulPage());
+        if (matrices) w.tabs()->setCurrentWidget(w.page<MatmulPage>());
         w.resize(1300, 800);
         w.show();
         w.activateWindow();

@@ -349,7 +349,7 @@ void TestOverlay::idle_threads_hatched_past_the_image() {
             const GridCell cell = grid_cell(state.plan, x, y);
             if (!cell.in_grid || cell.active) continue;
             ++idle;
-            if (shape.kind == GridKind::OneD) QCOMPARE(std::uint64_t(y) * 37 + std::uint64_t(x) >= n, true);
+            if (shape.kind == GrayscaleVariant::OneD) QCOMPARE(std::uint64_t(y) * 37 + std::uint64_t(x) >= n, true);
             else QVERIFY(x >= 37 || y >= 23);
             const Rgbf light = scaled(rgbf(color_for_id(cell.thread.linear_block)), overlay_style::kHatchShade);
             bool saw_light = false, saw_dark = false;
@@ -364,7 +364,7 @@ void TestOverlay::idle_threads_hatched_past_the_image() {
             QVERIFY2(saw_light && saw_dark, qPrintable(QStringLiteral("idle cell (%1,%2) not hatched").arg(x).arg(y)));
         }
     QCOMPARE(idle, state.plan.idle_threads);
-    if (shape.kind == GridKind::OneD) {
+    if (shape.kind == GrayscaleVariant::OneD) {
         // The first idle thread sits at the start of the row after the image; past the grid, background.
         QVERIFY(!grid_cell(state.plan, 0, 23).active && grid_cell(state.plan, 0, 23).in_grid);
         const std::uint64_t last = state.plan.total_threads - 1;

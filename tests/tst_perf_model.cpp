@@ -6,7 +6,8 @@
 #include <cmath>
 
 #include "app/grayscale/grayscale_prediction.h"
-#include "kernels/core/launch_shape.h"
+#include "kernels/core/dim3_text.h"
+#include "kernels/grayscale/grayscale_launch_shape.h"
 #include "app/matmul/matmul_prediction.h"
 #include "app/tuning/block_sweep.h"
 #include "app/models/compiled_issue.h"

@@ -21,6 +21,7 @@
 #include "ui/views/image_surface.h"
 #include "ui/views/schedule_overlay.h"
 #include "ui/views/view_transform.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/schedule_actions.h"
 #include "support/main_window_fixtures.h"
@@ -102,7 +103,7 @@ void TestSchedulePanel::initTestCase() {
 bool TestSchedulePanel::open(MainWindow& w) {
     if (!test::show_and_wait(w, {1200, 760}, kTimeoutMs)) return false;
     return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
-                                        !w.session()->running() && !w.jobs()->busy(); },
+                                        !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(); },
                            kTimeoutMs);
 }
 
@@ -177,7 +178,7 @@ void TestSchedulePanel::overlay_greys_done_and_outlines_running() {
     QVERIFY(has_white_edge(image, tiny));
 
     // Another block shape has another grid: the recording no longer matches and nothing is drawn.
-    w.session()->setShape(LaunchShape::two_d(32, 8));
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(32, 8));
     QTRY_VERIFY_WITH_TIMEOUT(!overlay->matches(), kTimeoutMs);
     QVERIFY(render(overlay) == [&] { QImage e(overlay->size(), QImage::Format_ARGB32_Premultiplied); e.fill(Qt::transparent); return e; }());
 }
@@ -228,15 +229,15 @@ void TestSchedulePanel::malformed_file_is_named() {
 void TestSchedulePanel::record_on_the_emulator() {
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    w.session()->setBackend(BackendChoice::Cpu);
-    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    w.page<ImagePage>()->session()->setBackend(BackendChoice::Cpu);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
     QSignalSpy finished(w.scheduleActions(), &ScheduleActions::finished);
     QVERIFY(w.scheduleActions()->recordSchedule().isValid());
     QVERIFY(finished.wait(kTimeoutMs));
     QCOMPARE(finished.first().first().toBool(), true);
     const auto replay = w.scheduleActions()->panel()->replay();
     QVERIFY(replay);
-    QVERIFY(replay->grid() == w.session()->plan().grid);
+    QVERIFY(replay->grid() == w.page<ImagePage>()->session()->plan().grid);
     QCOMPARE(replay->schedule().backend, std::string("cpu"));
     QCOMPARE(replay->schedule().blocks.size(), std::size_t(21));
     QVERIFY(w.scheduleActions()->overlay()->matches());
@@ -255,7 +256,7 @@ void TestSchedulePanel::record_your_kernel_when_chosen() {
     QVERIFY2(v.ok(), qPrintable(v.error));
     MainWindow w(display_, photo_);
     QVERIFY(open(w));
-    GrayscaleSession* session = w.session();
+    GrayscaleSession* session = w.page<ImagePage>()->session();
     session->setBackend(BackendChoice::Cpu);
     session->setLayout(PixelLayout::Planar);
     session->setShape(LaunchShape::two_d(16, 16));  // the built-in's grid would be 7 x 3
@@ -283,9 +284,9 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
     // The sample photo (451x300) in 16x16 blocks is the grid of the shipped H200 recording.
     MainWindow w(display_, MainWindow::sampleFile());
     QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
-    w.session()->setShape(LaunchShape::two_d(16, 16));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
     QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
     const auto replay = w.scheduleActions()->panel()->replay();
     QCOMPARE(replay->schedule().device, std::string("NVIDIA H200"));
@@ -293,7 +294,7 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
     QCOMPARE(replay->schedule().blocks.size(), std::size_t(551));
     QVERIFY(w.scheduleActions()->overlay()->matches());
     const QString diff = w.scheduleActions()->panel()->differencesText();
-    const WavePlan& waves = w.session()->waves();
+    const WavePlan& waves = w.page<ImagePage>()->session()->waves();
     const QString model = waves.sm_count == 132 ? QStringLiteral("blocks per SM (the occupancy model)")
                                                 : QStringLiteral("per SM (the most seen at once)");
     QVERIFY2(diff.contains(model), qPrintable(diff));
@@ -305,9 +306,9 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
 void TestSchedulePanel::closing_the_panel_ends_the_replay_over_the_image() {
     MainWindow w(display_, MainWindow::sampleFile());
     QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
-    w.session()->setShape(LaunchShape::two_d(16, 16));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
     QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
     SchedulePanel* panel = w.scheduleActions()->panel();
     QDockWidget* dock = w.scheduleActions()->dock();
@@ -327,7 +328,7 @@ void TestSchedulePanel::closing_the_panel_ends_the_replay_over_the_image() {
     QVERIFY(!w.scheduleActions()->overlay());  // nothing of the replay is drawn over the output
     QVERIFY(!panel->playing());
     w.requestRun();  // a run does not bring it back
-    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
     QVERIFY(!w.scheduleActions()->overlay());
     dock->toggleViewAction()->trigger();  // reopened from View > Panels: drawn again, where it was
     QVERIFY(!dock->isHidden());
@@ -348,13 +349,13 @@ void TestSchedulePanel::another_launch_says_how_it_differs() {
     if (qEnvironmentVariableIsSet("SCHEDULE_GRAB_DIR"))
         w.grab().save(qEnvironmentVariable("SCHEDULE_GRAB_DIR") + QStringLiteral("/schedule_mismatch.png"));
     // A 1-D launch of the same image: another variant.
-    w.session()->setShape(LaunchShape::one_d(256));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid.y == 1 && !w.jobs()->busy(), kTimeoutMs);
+    w.page<ImagePage>()->session()->setShape(LaunchShape::one_d(256));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid.y == 1 && !w.jobs()->busy(), kTimeoutMs);
     QVERIFY2(w.scheduleActions()->panel()->note().contains(QStringLiteral("another variant: a 2-D grid, and the image page runs a 1-D one")),
              qPrintable(w.scheduleActions()->panel()->note()));
     // 16x16 again: still another image size, still said.
-    w.session()->setShape(LaunchShape::two_d(16, 16));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->plan().grid == (Dim3{7, 3, 1}) && !w.jobs()->busy(), kTimeoutMs);
+    w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid == (Dim3{7, 3, 1}) && !w.jobs()->busy(), kTimeoutMs);
     QVERIFY(!w.scheduleActions()->panel()->note().isEmpty());
 }
 

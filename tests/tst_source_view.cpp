@@ -193,11 +193,11 @@ void TestSourceView::image_page_source_follows_picked_warp() {
     MainWindow w(choose_display_path(false));
     QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->resultShape() == LaunchShape::two_d(16, 16) && !w.session()->running(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape() == LaunchShape::two_d(16, 16) && !w.page<ImagePage>()->session()->running(), kTimeoutMs);
     w.findChild<QAction*>(QStringLiteral("showSourceAction"))->trigger();
     auto* source = w.findChild<SourceView*>(QStringLiteral("sourceView"));
     QVERIFY(source && source->isVisible());
-    MemoryTraceSession* trace = w.imagePage()->traceSession();
+    MemoryTraceSession* trace = w.page<ImagePage>()->traceSession();
     QTRY_VERIFY_WITH_TIMEOUT(trace->trace() && !trace->tracing(), kTimeoutMs);
     QCOMPARE(source->launchLine(), QStringLiteral("gray_2d<<<dim3(29,19), dim3(16,16)>>>"));
     QVERIFY2(source->gpuNote().contains(QStringLiteral("same ten figures")), qPrintable(source->gpuNote()));
@@ -205,7 +205,7 @@ void TestSourceView::image_page_source_follows_picked_warp() {
     QCOMPARE(source->file(), body);
     QCOMPARE(source->text(), disk_text(body));
     // Every warp with an active lane makes one request per load: the plan's warps less its idle ones.
-    const LaunchPlan& plan = w.session()->plan();
+    const LaunchPlan& plan = w.page<ImagePage>()->session()->plan();
     const QList<int> loads = lines_with(body, QStringLiteral("ctx.load(im.rgb"));
     for (int line : loads) QCOMPARE(source->marginCells(line).value(0), QLocale().toString(qulonglong(plan.total_warps - plan.idle_warps)));
 
@@ -228,8 +228,8 @@ void TestSourceView::image_page_source_follows_picked_warp() {
 void TestSourceView::matmul_steps_highlight_their_lines_and_caption_from_trace() {
     MainWindow w(choose_display_path(false));
     QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    MatmulPage* page = w.matmulPage();
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    MatmulPage* page = w.page<MatmulPage>();
     page->setMatrices(random_matrix(37, 70, 11), random_matrix(70, 29, 12));
     w.launchPanel()->setChoice(matmul_choice(MatmulLaunch::tiled(8)));
     QTRY_VERIFY_WITH_TIMEOUT(page->session()->c() && page->resultLaunch().kernel == MatmulVariant::Tiled && !page->running(), kTimeoutMs);

@@ -1,4 +1,5 @@
-// cudaviz: the GUI. `cudaviz [FILE] [--page NAME] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]`.
+// cudaviz: the GUI. `cudaviz [FILE] [--page NAME] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]
+// [--list-pages]`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
@@ -21,7 +22,7 @@ int main(int argc, char* argv[]) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("See CUDA's execution model: an RGB to grayscale kernel on the GPU or a CPU emulator."));
+        QStringLiteral("See CUDA's execution model: the lecture's kernels on the GPU or a CPU emulator."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Image to open (default: the bundled sample)."),
@@ -29,7 +30,7 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption raster(QStringLiteral("raster"),
                                     QStringLiteral("Draw without OpenGL (also: CUDAVIZ_RASTER=1)."));
     const QCommandLineOption page(QStringLiteral("page"),
-                                  QStringLiteral("The page to open: image, matmul (or matrices), convolution."),
+                                  QStringLiteral("The page to open, by name (--list-pages) or by its tab's first word."),
                                   QStringLiteral("NAME"), QStringLiteral("image"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
@@ -41,7 +42,8 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Open these panels and dialogs (comma-separated) before the screenshot: %1.")
             .arg(cvz::MainWindow::panelNames().join(QStringLiteral(", "))),
         QStringLiteral("PANEL[,PANEL...]"));
-    parser.addOptions({raster, page, show, screenshot});
+    const QCommandLineOption list_pages(QStringLiteral("list-pages"), QStringLiteral("Print the pages' names and exit."));
+    parser.addOptions({raster, page, show, screenshot, list_pages});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -54,6 +56,10 @@ int main(int argc, char* argv[]) {
         const QString tab = p->title().remove(QLatin1Char('&')).section(QLatin1Char(':'), 0, 0).toLower();
         names << p->pageName();
         if (p->pageName() == page_name || tab == page_name) chosen = p;
+    }
+    if (parser.isSet(list_pages)) {
+        std::printf("%s\n", qPrintable(names.join(QLatin1Char('\n'))));
+        return 0;
     }
     if (!chosen) {
         std::fprintf(stderr, "cudaviz: unknown --page '%s': use %s\n", qPrintable(page_name),

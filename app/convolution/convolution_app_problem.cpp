@@ -39,7 +39,8 @@ KernelFamily ConvolutionAppProblem::family() const { return ConvolutionLaunch{}.
 
 QString ConvolutionAppProblem::text() const {
     if (width_ == 0 || height_ == 0) return QStringLiteral("no image");
-    return QStringLiteral("%1 × %2 image, mask %3 (%4×%4)").arg(width_).arg(height_).arg(mask_name_).arg(mask_.side);
+    // Short: the sweep and the ladder show it after the family and the file, in a box of ~70 characters.
+    return QStringLiteral("%1 × %2, mask %3 %4×%4").arg(width_).arg(height_).arg(mask_name_).arg(mask_.side);
 }
 
 QString ConvolutionAppProblem::sizeText() const { return QStringLiteral("%1 × %2").arg(width_).arg(height_); }

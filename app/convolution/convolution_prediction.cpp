@@ -14,7 +14,7 @@ namespace {
 // Per mask entry a thread executes its read of g (a global or shared load, with the ghost-cell
 // test), the mask's read, a byte-to-float conversion and the fmaf; per pixel the store and the
 // window's bounds. Counted from the body, not calibrated on the H200: the convolution's predictions
-// are not validated yet (docs/performance-model.md).
+// under-predict the H200 by a median 60% (docs/performance-model.md, 2026-12-02).
 constexpr double kInstructionsPerTap = 6;
 constexpr double kInstructionsPerPixel = 8;
 

@@ -93,8 +93,7 @@ void ConvolutionSession::setDocument(const QImage& rgb888, std::vector<std::uint
     result_ = QImage();
     output_.clear();
     ++input_serial_;
-    selected_pixel_ = QPoint(-1, -1);
-    position_ = 0;
+    grid_.clearSelection();
     replan();
     emit imageChanged();
     emit planChanged();
@@ -167,52 +166,30 @@ void ConvolutionSession::replan() {
     // A convolution thread maps to its output pixel as the lecture's 2-D grayscale thread maps to its
     // pixel (column from x, row from y, a guard on both): the same plan, drawn by the same overlay.
     const bool valid = !size.isEmpty() && launch_error_.isEmpty();
-    plan_ = valid ? plan_grayscale_launch(LaunchShape::two_d(launch_.block.x, launch_.block.y), std::uint32_t(size.width()),
-                                          std::uint32_t(size.height()))
-                  : LaunchPlan{};
-    occupancy_ = compute_occupancy(device_, blockResources());
-    waves_ = plan_waves(plan_.blocks, device_.sm_count, occupancy_.blocks_per_sm);
-    position_ = std::min(position_, animationSteps());
-    updateSelectedBlock();
+    grid_.replan(valid ? plan_grayscale_launch(LaunchShape::two_d(launch_.block.x, launch_.block.y),
+                                               std::uint32_t(size.width()), std::uint32_t(size.height()))
+                       : LaunchPlan{},
+                 compute_occupancy(device_, blockResources()), device_.sm_count);
 }
 
 // ---- animation and selection --------------------------------------------------------------------
 
-void ConvolutionSession::updateSelectedBlock() {
-    selected_block_ = -1;
-    if (!hasPlan() || selected_pixel_.x() < 0) return;
-    const GridCell cell = grid_cell(plan_, selected_pixel_.x(), selected_pixel_.y());
-    if (cell.in_grid) selected_block_ = std::int64_t(cell.thread.linear_block);
-}
-
 void ConvolutionSession::setAnimationMode(AnimationMode mode) {
-    if (mode == mode_) return;
-    mode_ = mode;
-    position_ = 0;
-    emit planChanged();
+    if (!grid_.setMode(mode)) return;
+    emit planChanged();  // the number of steps changes with the mode
     emit frameChanged();
 }
 
-std::uint64_t ConvolutionSession::animationSteps() const { return animation_steps(mode_, waves_, plan_.warps_per_block); }
+std::uint64_t ConvolutionSession::animationSteps() const { return grid_.steps(); }
 
 void ConvolutionSession::setAnimationPosition(std::uint64_t position) {
-    position = std::min(position, animationSteps());
-    if (position == position_) return;
-    position_ = position;
-    emit frameChanged();
+    if (grid_.setPosition(position)) emit frameChanged();
 }
 
-AnimationFrame ConvolutionSession::frame() const {
-    return animation_frame(mode_, position_, waves_, selected_block_, plan_.warps_per_block);
-}
+AnimationFrame ConvolutionSession::frame() const { return grid_.frame(); }
 
 void ConvolutionSession::select(QPoint pixel) {
-    if (pixel == selected_pixel_) return;
-    selected_pixel_ = pixel;
-    const std::int64_t before = selected_block_;
-    updateSelectedBlock();
-    if (mode_ == AnimationMode::Warps && selected_block_ != before) position_ = 0;
-    emit frameChanged();
+    if (grid_.select(pixel)) emit frameChanged();
 }
 
 // ---- runs ---------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include "app/models/execution_animation.h"
 #include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
+#include "app/models/picture_launch_state.h"
 #include "app/models/wave_model.h"
 #include "kernels/convolution/convolution_launch.h"
 #include "kernels/convolution/convolution_mask.h"
@@ -67,23 +68,23 @@ public:
     void setBackend(BackendChoice backend);
     void setDevice(const DeviceProfile& device);
     const DeviceProfile& device() const { return device_; }
-    bool hasPlan() const { return plan_.blocks > 0; }
-    const LaunchPlan& plan() const { return plan_; }
-    const Occupancy& occupancy() const { return occupancy_; }
+    bool hasPlan() const { return grid_.hasPlan(); }
+    const LaunchPlan& plan() const { return grid_.plan(); }
+    const Occupancy& occupancy() const { return grid_.occupancy(); }
     BlockResources blockResources() const;
-    const WavePlan& waves() const { return waves_; }
+    const WavePlan& waves() const { return grid_.waves(); }
     QString launchError() const { return launch_error_; }  // why the launch cannot run; empty when it can
 
     // ---- the animation and the selection ----
-    AnimationMode animationMode() const { return mode_; }
+    AnimationMode animationMode() const { return grid_.mode(); }
     void setAnimationMode(AnimationMode mode);
     std::uint64_t animationSteps() const;
-    std::uint64_t animationPosition() const { return position_; }
+    std::uint64_t animationPosition() const { return grid_.position(); }
     void setAnimationPosition(std::uint64_t position);
     AnimationFrame frame() const;
     void select(QPoint pixel);  // (-1, -1) clears it
-    QPoint selectedPixel() const { return selected_pixel_; }
-    std::int64_t selectedBlock() const { return selected_block_; }
+    QPoint selectedPixel() const { return grid_.selectedPixel(); }
+    std::int64_t selectedBlock() const { return grid_.selectedBlock(); }
 
     // ---- runs ----
     void requestRun();
@@ -129,7 +130,6 @@ private:
     // A decoded picture and its grayscale (computed on the worker when it comes from a file).
     void setDocument(const QImage& rgb888, std::vector<std::uint8_t> gray, const QString& path);
     void replan();
-    void updateSelectedBlock();
     void finishRun(std::uint64_t serial, std::uint64_t input_serial, const ConvolutionLaunch& launch,
                    ConvolutionResult result, const QImage& shown);
 
@@ -160,15 +160,9 @@ private:
 
     ConvolutionLaunch launch_ = ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{16, 16, 1});
     BackendChoice backend_ = BackendChoice::Auto;
-    LaunchPlan plan_;
     QString launch_error_;
     DeviceProfile device_;
-    Occupancy occupancy_;
-    WavePlan waves_;
-    AnimationMode mode_ = AnimationMode::Off;
-    std::uint64_t position_ = 0;
-    QPoint selected_pixel_{-1, -1};
-    std::int64_t selected_block_ = -1;
+    PictureLaunchState grid_;  // plan, occupancy, waves, animation and the picked pixel
 };
 
 // The float output as the display shows it: the bytes of the CLI's .png (convolution_to_bytes).

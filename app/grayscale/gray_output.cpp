@@ -2,8 +2,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QImageWriter>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -29,23 +27,6 @@ QString write_png(const QString& path, const std::vector<std::uint8_t>& gray, st
 }
 
 }  // namespace
-
-QString cannot_write_message(const QString& path, const QString& why) {
-    return "Cannot write '" + QDir::toNativeSeparators(path) + "': " + why;
-}
-
-QString write_png_file(const QString& path, const QImage& image) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return cannot_write(path, file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-        const QString why = writer.errorString();
-        file.cancelWriting();
-        return cannot_write(path, why);
-    }
-    if (!file.commit()) return cannot_write(path, file.errorString());
-    return {};
-}
 
 std::optional<GrayOutputKind> gray_output_kind(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();

@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "app/io/image_files.h"
+
 namespace cvz {
 
 // What `cudaviz-cli grayscale --out` and the GUI's File > Save Result As write: one writer, so both
@@ -22,11 +24,6 @@ std::optional<GrayOutputKind> gray_output_kind(const QString& path);
 QString write_gray_output(const QString& path, GrayOutputKind kind, const std::vector<std::uint8_t>& gray,
                           std::uint32_t width, std::uint32_t height);
 
-// Writes `image` as a PNG to `path` through QSaveFile (a failed write leaves no half-written file).
-// Empty on success, else cannot_write_message(path, why). Used for every PNG the app writes.
-QString write_png_file(const QString& path, const QImage& image);
-// "Cannot write '<path>': <why>".
-QString cannot_write_message(const QString& path, const QString& why);
 
 // The grey bytes of a Format_Grayscale8 image, row by row without the scanline padding (empty for
 // any other format).

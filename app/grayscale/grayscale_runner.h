@@ -4,7 +4,8 @@
 
 #include "app/jobs/backend_choice.h"
 #include "app/models/kernel_times.h"
-#include "kernels/core/launch_shape.h"
+#include "kernels/core/dim3_text.h"
+#include "kernels/grayscale/grayscale_launch_shape.h"
 #include "kernels/core/status.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "app/io/rgb_buffer.h"

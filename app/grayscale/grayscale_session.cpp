@@ -67,8 +67,7 @@ void GrayscaleSession::setImage(const QImage& image, const QString& path) {
     image_ = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
     result_ = QImage();
     ++image_serial_;
-    selected_pixel_ = QPoint(-1, -1);
-    position_ = 0;
+    grid_.clearSelection();
     replan();
     emit imageChanged();
     emit planChanged();
@@ -113,52 +112,28 @@ void GrayscaleSession::replan() {
     const QSize size = image_.size();
     const bool valid = !size.isEmpty() &&
                        validate_grayscale_launch(shape_, std::uint32_t(size.width()), std::uint32_t(size.height())).empty();
-    plan_ = valid ? plan_grayscale_launch(shape_, std::uint32_t(size.width()), std::uint32_t(size.height())) : LaunchPlan{};
-    occupancy_ = compute_occupancy(device_, grayscale_block_resources(shape_));
-    // Where no block fits, plan_waves still makes one block per SM: the animation keeps working.
-    waves_ = plan_waves(plan_.blocks, device_.sm_count, occupancy_.blocks_per_sm);
-    position_ = std::min(position_, animationSteps());
-    updateSelectedBlock();
+    grid_.replan(valid ? plan_grayscale_launch(shape_, std::uint32_t(size.width()), std::uint32_t(size.height())) : LaunchPlan{},
+                 compute_occupancy(device_, grayscale_block_resources(shape_)), device_.sm_count);
 }
 
 // ---- animation and selection --------------------------------------------------------------------
 
-void GrayscaleSession::updateSelectedBlock() {
-    selected_block_ = -1;
-    if (!hasPlan() || selected_pixel_.x() < 0) return;
-    const GridCell cell = grid_cell(plan_, selected_pixel_.x(), selected_pixel_.y());
-    if (cell.in_grid) selected_block_ = std::int64_t(cell.thread.linear_block);
-}
-
 void GrayscaleSession::setAnimationMode(AnimationMode mode) {
-    if (mode == mode_) return;
-    mode_ = mode;
-    position_ = 0;
+    if (!grid_.setMode(mode)) return;
     emit planChanged();  // the number of steps changes with the mode
     emit frameChanged();
 }
 
-std::uint64_t GrayscaleSession::animationSteps() const { return animation_steps(mode_, waves_, plan_.warps_per_block); }
+std::uint64_t GrayscaleSession::animationSteps() const { return grid_.steps(); }
 
 void GrayscaleSession::setAnimationPosition(std::uint64_t position) {
-    position = std::min(position, animationSteps());
-    if (position == position_) return;
-    position_ = position;
-    emit frameChanged();
+    if (grid_.setPosition(position)) emit frameChanged();
 }
 
-AnimationFrame GrayscaleSession::frame() const {
-    return animation_frame(mode_, position_, waves_, selected_block_, plan_.warps_per_block);
-}
+AnimationFrame GrayscaleSession::frame() const { return grid_.frame(); }
 
 void GrayscaleSession::select(QPoint pixel) {
-    if (pixel == selected_pixel_) return;
-    selected_pixel_ = pixel;
-    const std::int64_t before = selected_block_;
-    updateSelectedBlock();
-    // Stepping through another block's warps starts from its first warp.
-    if (mode_ == AnimationMode::Warps && selected_block_ != before) position_ = 0;
-    emit frameChanged();
+    if (grid_.select(pixel)) emit frameChanged();
 }
 
 // ---- runs ---------------------------------------------------------------------------------------

@@ -16,11 +16,13 @@
 #include "app/grayscale/grayscale_runner.h"
 #include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
+#include "app/models/picture_launch_state.h"
 #include "app/models/wave_model.h"
 #include "app/trace/schedule_recorder.h"
 #include "app/user/user_run.h"
 #include "app/user/user_variants.h"
-#include "kernels/core/launch_shape.h"
+#include "kernels/core/dim3_text.h"
+#include "kernels/grayscale/grayscale_launch_shape.h"
 #include "kernels/grayscale/grayscale_image.h"
 #include "kernels/trace/trace_result.h"
 
@@ -63,25 +65,25 @@ public:
     // The backend a run of `choice` takes on this machine: Auto is CUDA with a device, else the CPU.
     static BackendChoice resolve(BackendChoice choice);
 
-    bool hasPlan() const { return plan_.blocks > 0; }
-    const LaunchPlan& plan() const { return plan_; }
+    bool hasPlan() const { return grid_.hasPlan(); }
+    const LaunchPlan& plan() const { return grid_.plan(); }
     void setDevice(const DeviceProfile& device);
     const DeviceProfile& device() const { return device_; }
-    const Occupancy& occupancy() const { return occupancy_; }
-    const WavePlan& waves() const { return waves_; }
+    const Occupancy& occupancy() const { return grid_.occupancy(); }
+    const WavePlan& waves() const { return grid_.waves(); }
 
     // ---- the animation and the selection ----
-    AnimationMode animationMode() const { return mode_; }
+    AnimationMode animationMode() const { return grid_.mode(); }
     void setAnimationMode(AnimationMode mode);
     std::uint64_t animationSteps() const;
-    std::uint64_t animationPosition() const { return position_; }
+    std::uint64_t animationPosition() const { return grid_.position(); }
     void setAnimationPosition(std::uint64_t position);
     AnimationFrame frame() const;
     // The inspector's pixel (it may lie past the image, on an idle thread): outlined with its block,
     // which is also the block the Warps animation steps through. (-1, -1) clears it.
     void select(QPoint pixel);
-    QPoint selectedPixel() const { return selected_pixel_; }
-    std::int64_t selectedBlock() const { return selected_block_; }
+    QPoint selectedPixel() const { return grid_.selectedPixel(); }
+    std::int64_t selectedBlock() const { return grid_.selectedBlock(); }
 
     // ---- the display path ----
     // The display that runs a change's launch itself when it can (the CUDA backend and an open
@@ -140,7 +142,6 @@ signals:
 
 private:
     void replan();
-    void updateSelectedBlock();
     void finishRun(std::uint64_t serial, std::uint64_t image_serial, const GrayscaleRequest& request,
                    const GrayscaleResult& result, const QImage& gray);
     // The run of `serial` as the display's frame; false when the display cannot take it (the worker
@@ -169,14 +170,8 @@ private:
     LaunchShape shape_ = LaunchShape::two_d(16, 16);
     PixelLayout layout_ = PixelLayout::Interleaved;
     BackendChoice backend_ = BackendChoice::Auto;
-    LaunchPlan plan_;
     DeviceProfile device_;
-    Occupancy occupancy_;
-    WavePlan waves_;
-    AnimationMode mode_ = AnimationMode::Off;
-    std::uint64_t position_ = 0;
-    QPoint selected_pixel_{-1, -1};
-    std::int64_t selected_block_ = -1;
+    PictureLaunchState grid_;  // plan, occupancy, waves, animation and the picked pixel
 
     KernelRef user_kernel_{KernelFamily::Grayscale, 0, 0};  // a user ref, or none
     std::shared_ptr<const UserRunResult> user_run_;

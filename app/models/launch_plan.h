@@ -1,7 +1,8 @@
 #pragma once
 #include <cstdint>
 
-#include "kernels/core/launch_shape.h"
+#include "kernels/core/dim3_text.h"
+#include "kernels/grayscale/grayscale_launch_shape.h"
 
 namespace cvz {
 

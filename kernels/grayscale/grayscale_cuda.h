@@ -1,6 +1,7 @@
 #pragma once
 #include "../core/gpu_timings.h"
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "../core/status.h"
 #include "grayscale_image.h"
 

@@ -5,7 +5,8 @@
 
 #include <cstddef>
 
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "../core/status.h"
 #include "grayscale_image.h"
 

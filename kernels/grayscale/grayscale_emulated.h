@@ -1,5 +1,6 @@
 #pragma once
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "../core/status.h"
 #include "../emulator/emu_options.h"
 #include "grayscale_image.h"

@@ -10,7 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "../core/status.h"
 #include "../cuda/interop_target.h"
 #include "grayscale_image.h"

@@ -15,14 +15,10 @@ enum class GrayscaleVariant : std::uint8_t {
     Gray1dX4,
     GrayVec16,
     GrayVec16Waves,
-    // The names of the lecture's two launches, which the code called GridKind before the catalogue.
+    // The names of the lecture's two launches.
     OneD = Gray1d,
     TwoD = Gray2d,
 };
-
-// Before the catalogue the kernel choice was GridKind { OneD, TwoD }; it is now the variant itself.
-// Code that needs the geometry asks the variant's launch rule (grayscale_rule(), kernel_catalogue.h).
-using GridKind = GrayscaleVariant;
 
 // A grayscale launch: which variant, and its block.
 struct LaunchShape {

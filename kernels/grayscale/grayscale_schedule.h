@@ -2,7 +2,8 @@
 // Recording where and when each block of a grayscale launch ran (kernels/core/block_schedule.h): the
 // same launch as grayscale_cuda / grayscale_emulated, with a recording context around the same body.
 #include "../core/block_schedule.h"
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "../core/status.h"
 #include "../emulator/emu_options.h"
 #include "grayscale_image.h"

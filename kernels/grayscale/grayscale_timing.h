@@ -2,7 +2,8 @@
 #include <vector>
 
 #include "../core/kernel_timing.h"
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
+#include "grayscale_launch_shape.h"
 #include "grayscale_image.h"
 
 namespace cvz {

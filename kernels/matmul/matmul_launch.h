@@ -14,9 +14,6 @@ namespace cvz {
 enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec, Warptile, DoubleBuffer,
                                         Tf32, Tf32x3, SplitK };
 
-// Before the catalogue the kernel choice was MatmulKernel { Naive, Tiled }; it is now the variant.
-using MatmulKernel = MatmulVariant;
-
 // How a matmul is launched: which variant, its block (for a 2-D variant) or its TILE (for a variant
 // that takes one: the block is then TILE x TILE).
 struct MatmulLaunch {

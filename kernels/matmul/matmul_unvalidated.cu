@@ -1,7 +1,7 @@
 // The matmul kernel (matmul_kernels.cuh) launched with no validation of ours, for CUDA's own refusals.
 #include <string>
 
-#include "../core/launch_shape.h"
+#include "../core/dim3_text.h"
 #include "../cuda/cuda_check.h"
 #include "../cuda/device_context.cuh"
 #include "matmul_kernels.cuh"

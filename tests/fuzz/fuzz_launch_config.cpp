@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(validate_block(s.block).empty());
     FUZZ_CHECK(s.block.volume() >= 1 && s.block.volume() <= 1024);
     FUZZ_CHECK(s.block.z == 1);
-    FUZZ_CHECK(s.kind == GridKind::TwoD || s.block.y == 1);
+    FUZZ_CHECK(s.kind == GrayscaleVariant::TwoD || s.block.y == 1);
 
     const LaunchConfigParse again = parse_launch_config(QString::fromStdString(to_string(s)));
     FUZZ_CHECK(again.ok() && again.shape.kind == s.kind && again.shape.block == s.block);
@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const Size2 im : kImageSizes)
         if (validate_grayscale_launch(s, im.w, im.h).empty()) FUZZ_CHECK(validate_grid(grayscale_grid(s, im.w, im.h)).empty());
 
-    if (s.kind == GridKind::TwoD) {
+    if (s.kind == GrayscaleVariant::TwoD) {
         const MatmulLaunch naive = MatmulLaunch::naive(s.block.x, s.block.y);
         for (const std::uint32_t m : kMatrixSides)
             for (const std::uint32_t n : kMatrixSides)

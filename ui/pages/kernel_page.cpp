@@ -35,6 +35,12 @@ LaunchChoice KernelPage::builtinStandIn(const LaunchChoice& choice) {
     return choice;
 }
 
+std::function<QString()> KernelPage::resultWriter(const QString& path, QString* error) const {
+    Q_UNUSED(path);
+    if (error) *error = tr("this page has no result to save");
+    return {};
+}
+
 void KernelPage::setStatus(const QString& text, bool error) {
     status_ = text;
     status_error_ = error;

@@ -5,8 +5,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
+#include "app/io/result_tables.h"
 #include "app/jobs/backend_choice.h"
 #include "app/family/launch_choice.h"
 #include "app/models/device_profile.h"
@@ -28,6 +31,8 @@ class SourceView;
 class LadderDialog;
 class SweepDialog;
 class TimelineBar;
+class ScreenshotTour;
+struct AnimationExportRequest;
 
 // The window's docks that the current page fills: the window creates them once and hands them to
 // whichever page is in front (KernelPage::bind); it never asks which page that is.
@@ -132,6 +137,32 @@ public:
     // when the page says nothing about it.
     virtual QString displayText() const { return {}; }
     virtual QString displayToolTip() const { return {}; }
+
+    // ---- File > Save Result As and File > Export (ExportActions asks the page in front) ----
+    // The document's file (exports are named and placed after it); empty when it has none.
+    virtual QString documentFile() const { return {}; }
+    // The save dialog for the result: a name to offer (after the document's) and the filter, the first
+    // type being the default. An empty filter: the page has nothing to save.
+    virtual QString resultFileName() const { return {}; }
+    virtual QString resultFileFilter() const { return {}; }
+    virtual QString resultDescription() const { return tr("the result"); }  // for the status line
+    // A write of the result to `path` for the worker (it holds its own copy of the result: the page
+    // may change meanwhile), returning an error sentence or empty; null with *error set when there is
+    // nothing to write or `path` names a format the page does not write.
+    virtual std::function<QString()> resultWriter(const QString& path, QString* error) const;
+    // The last run as File > Export > Timings lists it; none before the first run.
+    virtual std::optional<RunTiming> lastRunTiming() const { return std::nullopt; }
+    // The output view as drawn, for the View and Animation exports: the overlay, the images, the
+    // view's size and transform, the execution animation and a title. False when the page has no such
+    // view (the request is then unchanged).
+    virtual bool viewExport(AnimationExportRequest* request) const {
+        Q_UNUSED(request);
+        return false;
+    }
+
+    // scripts/screenshots: the page stages its own states (a launch, a dock raised, a selection) and
+    // asks the tour for a shot of each. The page is in front when this is called.
+    virtual void tour(ScreenshotTour& tour) { Q_UNUSED(tour); }
 
 signals:
     void statusChanged(const QString& text, bool error);

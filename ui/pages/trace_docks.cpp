@@ -146,10 +146,10 @@ void TraceDocks::refreshMemory() {
         return;
     }
     // The warp's cost per byte it asked for: the figure that tells interleaved from planar pixels.
-    std::uint64_t sectors = 0, used = 0, wavefronts = 0;
+    std::uint64_t sectors = 0, used = 0, wavefronts = 0, passes = 0;
     for (const MemoryRequest* r : requests) {
         sectors += r->sectors;
-        wavefronts += r->wavefronts;
+        (r->space == MemorySpace::Constant ? passes : wavefronts) += r->wavefronts;
         if (r->space == MemorySpace::Global)
             for (const LaneAccess& l : r->lanes) used += l.bytes;
     }
@@ -158,6 +158,7 @@ void TraceDocks::refreshMemory() {
         summary += tr(" · %1 sectors = %2 bytes moved for %3 bytes asked for (%4 per byte)")
                        .arg(sectors).arg(sectors * 32).arg(used).arg(QString::number(double(sectors * 32) / double(std::max<std::uint64_t>(used, 1)), 'f', 2));
     if (wavefronts) summary += tr(" · %1 shared wavefronts").arg(wavefronts);
+    if (passes) summary += tr(" · %1 of constant memory").arg(counted(passes, tr("pass"), tr("passes")));
     memory_->setMessage(summary);
     // Outlined: the step's requests, when they are not simply all of the warp's.
     const bool outline = !step_all_ && step_.size() != requests.size();

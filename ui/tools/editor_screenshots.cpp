@@ -15,6 +15,7 @@
 
 #include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/editor/editor_actions.h"
 #include "ui/editor/kernel_editor.h"
 #include "ui/editor/kernel_editor_panel.h"
@@ -75,7 +76,7 @@ int main(int argc, char* argv[]) {
     w.resize(size);
     fit_to_screen(&w, QSize(0, 0));  // a size larger than the screen (at QT_SCALE_FACTOR=1.5) is cut to it
     w.show();
-    if (!wait_for([&] { return w.completedRuns() >= 1 && WindowScreenshot::pageDrawn(w); })) return 1;
+    if (!wait_for([&] { return w.page<ImagePage>()->session()->completedRuns() >= 1 && WindowScreenshot::pageDrawn(w); })) return 1;
     if (auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox")))
         backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
     if (!w.editorActions()->newKernel()) return 1;
@@ -103,10 +104,10 @@ int main(int argc, char* argv[]) {
 
     // The lecture's kernel reads planar pixels: on interleaved ones the differences are listed, the
     // first selected on the output; on planar ones it matches and is "yours: ..." in the chooser.
-    w.session()->setLayout(PixelLayout::Interleaved);
+    w.page<ImagePage>()->session()->setLayout(PixelLayout::Interleaved);
     if (!compile_and_run(w, lecture)) return 1;
     shot(QStringLiteral("editor_differences"));
-    w.session()->setLayout(PixelLayout::Planar);
+    w.page<ImagePage>()->session()->setLayout(PixelLayout::Planar);
     if (!compile_and_run(w, lecture)) return 1;
     shot(QStringLiteral("editor_ran"));
     return failures ? 1 : 0;

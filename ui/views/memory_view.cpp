@@ -30,6 +30,18 @@ QString bytes_text(std::uint64_t v) { return QLocale().toString(qulonglong(v)); 
 
 // The figures line under a request's title.
 QString figures_text(const DrawnRequest& r) {
+    if (r.constant) {
+        QString s = QObject::tr("%1 · %2, ideal %3")
+                        .arg(counted(qulonglong(r.lanes.size()), QObject::tr("lane"), QObject::tr("lanes")),
+                             counted(qulonglong(r.wavefronts), QObject::tr("pass"), QObject::tr("passes")))
+                        .arg(r.ideal_wavefronts);
+        if (r.wavefronts > r.ideal_wavefronts)
+            s += QStringLiteral(" · ") + counted(qulonglong(r.wavefronts - r.ideal_wavefronts), QObject::tr("serialised replay"),
+                                                 QObject::tr("serialised replays"));
+        else if (r.lanes.size() > 1)
+            s += QObject::tr(" · a broadcast");
+        return s;
+    }
     if (r.shared) {
         QString s = QObject::tr("%1 · %2, ideal %3")
                         .arg(counted(qulonglong(r.lanes.size()), QObject::tr("lane"), QObject::tr("lanes")),
@@ -76,6 +88,7 @@ public:
         std::set<GroupWord> conflicts;                        // shared: a bank's second and later words
         std::vector<std::pair<QRect, QString>> group_labels;  // shared, 8- and 16-byte accesses: "lanes 0–7"
         QRect banks;                                          // shared: the bank header
+        std::vector<std::pair<std::uint64_t, QRect>> passes;  // constant: (word's byte offset, its row of 32 lanes)
         int cell = 0;
     };
     std::vector<Layout> layouts;
@@ -94,7 +107,14 @@ public:
             lay.title = QRect(4, y, width() - 8, 2 * line + 2);
             y += 2 * line + 4;
             const int left = kLabelWidth + 4;
-            if (!r.shared) {
+            if (r.constant) {
+                std::set<std::uint64_t> words;  // one pass of the constant cache each, in address order
+                for (const DrawnLane& l : r.lanes) words.insert(l.offset / 4 * 4);
+                for (std::uint64_t w : words) {
+                    lay.passes.push_back({w, QRect(left, y, cell * 32, row_h)});
+                    y += row_h;
+                }
+            } else if (!r.shared) {
                 std::set<std::uint64_t> sectors;
                 for (const DrawnLane& l : r.lanes)
                     for (std::uint64_t s = l.offset / kSector; s <= (l.offset + std::uint64_t(std::max(l.bytes, 1)) - 1) / kSector; ++s)
@@ -167,7 +187,7 @@ protected:
                 p.setPen(QPen(QColor(230, 170, 0), 2));
                 p.drawRect(lay.whole.adjusted(1, 1, -1, -1));
             }
-            const bool excess = r.shared ? r.wavefronts > r.ideal_wavefronts : r.sectors > r.ideal_sectors;
+            const bool excess = r.shared || r.constant ? r.wavefronts > r.ideal_wavefronts : r.sectors > r.ideal_sectors;
             p.setPen(palette().color(QPalette::Text));
             QFont bold = font();
             bold.setBold(true);
@@ -177,7 +197,8 @@ protected:
             p.setPen(excess ? MemoryView::conflictColor() : palette().color(QPalette::Text));
             p.drawText(lay.title.left(), lay.title.top() + fm.height() + fm.ascent(),
                        fm.elidedText(figures_text(r), Qt::ElideRight, lay.title.width()));
-            if (r.shared) paintShared(p, r, lay);
+            if (r.constant) paintConstant(p, r, lay);
+            else if (r.shared) paintShared(p, r, lay);
             else paintGlobal(p, r, lay);
         }
     }
@@ -202,6 +223,23 @@ protected:
         p.setPen(palette().color(QPalette::PlaceholderText));
         for (const QRect& g : lay.gaps) p.drawText(g, Qt::AlignCenter, QStringLiteral("⋯"));
         (void)fm;
+    }
+
+    // A row per pass: its word's offset, then the 32 lanes, coloured where the pass serves them. The
+    // second and later passes are the replays: their offsets in red.
+    void paintConstant(QPainter& p, const DrawnRequest& r, const Layout& lay) {
+        for (std::size_t i = 0; i < lay.passes.size(); ++i) {
+            const auto& [word, rect] = lay.passes[i];
+            p.setPen(i > 0 ? MemoryView::conflictColor() : palette().color(QPalette::PlaceholderText));
+            p.drawText(QRect(2, rect.top(), kLabelWidth - 2, rect.height()), Qt::AlignRight | Qt::AlignVCenter,
+                       QStringLiteral("+%1").arg(bytes_text(word)));
+            for (const DrawnLane& l : r.lanes)
+                if (l.offset / 4 * 4 == word)
+                    p.fillRect(QRect(rect.left() + l.lane * lay.cell, rect.top(), lay.cell, rect.height()).adjusted(0, 1, -1, -1),
+                               MemoryView::laneColor(l.lane));
+            p.setPen(QPen(palette().color(QPalette::Text), 1));
+            p.drawRect(rect.adjusted(0, 0, -1, -1));
+        }
     }
 
     void paintShared(QPainter& p, const DrawnRequest& r, const Layout& lay) {
@@ -261,6 +299,20 @@ private:
                         if (byte >= l.offset && byte < l.offset + std::uint64_t(l.bytes))
                             return tr("%1 byte %2: lane %3 (%4 byte access at %5)").arg(r.buffer, bytes_text(byte)).arg(l.lane).arg(l.bytes).arg(bytes_text(l.offset));
                     return tr("%1 byte %2: moved with the sector, used by no lane").arg(r.buffer, bytes_text(byte));
+                }
+            for (std::size_t k = 0; k < lay.passes.size(); ++k)
+                if (lay.passes[k].second.contains(pos)) {
+                    const std::uint64_t word = lay.passes[k].first;
+                    QStringList lanes;
+                    for (const DrawnLane& l : r.lanes)
+                        if (l.offset / 4 * 4 == word) lanes << QString::number(l.lane);
+                    return tr("%1 byte %2, pass %3 of %4: lane(s) %5%6")
+                        .arg(r.buffer, bytes_text(word))
+                        .arg(k + 1)
+                        .arg(lay.passes.size())
+                        .arg(lanes.join(QStringLiteral(", ")),
+                             lay.passes.size() > 1 ? tr(" — the constant cache serves one word a pass: the lanes wait in turn")
+                                                   : tr(" — a broadcast, one pass for all"));
                 }
             for (const auto& [word, rect] : lay.words)
                 if (rect.contains(pos)) {
@@ -346,6 +398,13 @@ QRect MemoryView::wordRect(int request, std::uint64_t offset) const {
     const MemoryCanvas::Layout& lay = canvas_->layouts[std::size_t(request)];
     for (const auto& [word, rect] : lay.words)
         if (word.second == offset / 4) return rect;
+    return {};
+}
+
+QRect MemoryView::passRect(int request, std::uint64_t offset) const {
+    if (request < 0 || std::size_t(request) >= canvas_->layouts.size()) return {};
+    for (const auto& [word, rect] : canvas_->layouts[std::size_t(request)].passes)
+        if (word == offset / 4 * 4) return rect;
     return {};
 }
 

@@ -22,13 +22,14 @@ struct DrawnLane {
 // One warp request as the memory view draws it, with the figures the trace computed for it.
 struct DrawnRequest {
     QString title;   // "line 31 · load rgb" — where and what
-    QString buffer;  // "rgb", "A", "shared"
+    QString buffer;  // "rgb", "A", "shared", "mask"
     bool shared = false;
+    bool constant = false;  // a read of constant memory (a __constant__ mask): served one word a pass
     bool store = false;
     QList<DrawnLane> lanes;
     int sectors = 0;        // global: distinct 32-byte sectors
     int ideal_sectors = 0;  // global: the fewest sectors these bytes could take
-    int wavefronts = 0;     // shared: passes through the banks
+    int wavefronts = 0;     // shared: passes through the banks; constant: the distinct words, one pass each
     int ideal_wavefronts = 0;
     bool current = false;   // part of the animation's current step: outlined
 };
@@ -37,7 +38,9 @@ struct DrawnRequest {
 // sector touched, its 32 bytes as cells coloured by the lane that reads or writes them, grey where
 // the sector carries bytes nobody asked for; gaps between sectors elided. Shared: the 32 banks as
 // columns, one row per wavefront, each word with the lanes that touch it; a second word in a bank (a
-// conflict) red, a word read by several lanes marked as a broadcast.
+// conflict) red, a word read by several lanes marked as a broadcast. Constant: one row per pass of the
+// constant cache (a distinct word the lanes read, serialised), the lanes it serves coloured: one row
+// for a broadcast, a row per word when the lanes read different ones (the replays in red).
 class MemoryView : public QWidget {
     Q_OBJECT
 public:
@@ -59,6 +62,8 @@ public:
     // Shared: the cell of the word at byte `offset` (its bank's column, its wavefront's row); null
     // when no lane touches it.
     QRect wordRect(int request, std::uint64_t offset) const;
+    // Constant: the row of the pass that serves the word at byte `offset`; null when no lane reads it.
+    QRect passRect(int request, std::uint64_t offset) const;
     QRect requestRect(int request) const;  // the request's whole drawing, title included
 
     static QColor laneColor(int lane);

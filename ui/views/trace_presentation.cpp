@@ -44,8 +44,8 @@ QStringList trace_files(const MemoryTrace& trace) {
     std::map<QString, std::uint64_t> requests;
     for (const LineMetrics& l : trace.lines) {
         const MemoryMetrics& m = l.metrics;
-        requests[clean(l.where.file)] +=
-            m.global_ld.requests + m.global_st.requests + m.shared_ld.requests + m.shared_st.requests;
+        requests[clean(l.where.file)] += m.global_ld.requests + m.global_st.requests + m.shared_ld.requests +
+                                         m.shared_st.requests + m.constant_ld.requests;
     }
     QStringList files;
     for (const auto& [file, n] : requests) files << file;
@@ -60,14 +60,17 @@ QStringList line_figure_columns() {
 
 QStringList line_figure_tips() {
     return {QObject::tr("Global load and store requests of the line (warp-level executions): "
-                        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum + _st.sum"),
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum + _st.sum; on a line that reads only "
+                        "constant memory, its constant requests"),
             QObject::tr("32-byte sectors those requests move: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum + _st.sum"),
             QObject::tr("Sectors per request: 1 for 32 lanes reading bytes side by side, 4 for 32 floats side by side"),
             QObject::tr("The fewest sectors per request that could hold the bytes asked for; red: the line moves more"),
             QObject::tr("Shared-memory wavefronts (passes through the 32 banks): "
-                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum + _st.sum"),
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum + _st.sum; constant memory: the "
+                        "constant cache's passes, one per distinct word the lanes read"),
             QObject::tr("Shared-memory bank conflicts: wavefronts beyond one per request "
-                        "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + _st.sum)")};
+                        "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + _st.sum); constant memory: "
+                        "passes beyond one per request (serialised replays)")};
 }
 
 QList<SourceLineFigures> line_figures(const MemoryTrace& trace, const QString& file) {
@@ -81,18 +84,30 @@ QList<SourceLineFigures> line_figures(const MemoryTrace& trace, const QString& f
         const std::uint64_t wave = m.shared_ld.wavefronts + m.shared_st.wavefronts;
         const std::uint64_t conflicts = m.shared_ld.bank_conflicts() + m.shared_st.bank_conflicts();
         const std::uint64_t shared_req = m.shared_ld.requests + m.shared_st.requests;
+        const RequestCounts& cst = m.constant_ld;
         SourceLineFigures row;
         row.line = int(l.where.line);
-        row.cells << num(req + shared_req) << (req ? num(sect) : QString()) << (req ? per(sect, req) : QString())
-                  << (req ? per(ideal, req) : QString()) << (shared_req ? num(wave) : QString())
-                  << (shared_req ? num(conflicts) : QString());
-        row.excess = sect > ideal || conflicts > 0;
+        if (req + shared_req == 0 && cst.requests > 0) {
+            // A line that reads only constant memory: its requests, passes and replays in the same columns.
+            row.cells << num(cst.requests) << QString() << QString() << QString() << num(cst.wavefronts)
+                      << num(cst.bank_conflicts());
+            row.excess = cst.bank_conflicts() > 0;
+        } else {
+            row.cells << num(req + shared_req) << (req ? num(sect) : QString()) << (req ? per(sect, req) : QString())
+                      << (req ? per(ideal, req) : QString()) << (shared_req ? num(wave) : QString())
+                      << (shared_req ? num(conflicts) : QString());
+            row.excess = sect > ideal || conflicts > 0;
+        }
         const std::array<std::uint64_t, kNsightMetricCount> values = m.nsight();
         QStringList tip;
         tip << QObject::tr("%1, line %2").arg(file).arg(l.where.line);
         for (std::size_t i = 0; i < kNsightMetricCount; ++i)
             tip << QStringLiteral("%1 = %2").arg(QString::fromLatin1(kNsightMetricNames[i]), num(values[i]));
         if (req) tip << QObject::tr("ideal sectors = %1, excess = %2").arg(num(ideal), num(sect - ideal));
+        if (cst.requests)
+            tip << QObject::tr("constant memory: %1 requests, %2 passes of the constant cache (one word a pass), "
+                               "%3 serialised replays; not among Nsight Compute's ten figures")
+                       .arg(num(cst.requests), num(cst.wavefronts), num(cst.bank_conflicts()));
         row.tip = tip.join(QLatin1Char('\n'));
         out << row;
     }
@@ -105,6 +120,7 @@ QList<DrawnRequest> drawn_requests(const MemoryTrace& trace, const std::vector<c
     for (const MemoryRequest* r : requests) {
         DrawnRequest d;
         d.shared = r->space == MemorySpace::Shared;
+        d.constant = r->space == MemorySpace::Constant;
         d.store = r->access == Access::Store;
         d.buffer = r->buffer >= 0 && std::size_t(r->buffer) < trace.buffers.size()
                        ? QString::fromStdString(trace.buffers[std::size_t(r->buffer)].name)
@@ -113,7 +129,9 @@ QList<DrawnRequest> drawn_requests(const MemoryTrace& trace, const std::vector<c
         d.title = QObject::tr("line %1 · %2 %3 · execution %4")
                       .arg(line)
                       .arg(d.store ? QObject::tr("store to") : QObject::tr("load from"))
-                      .arg(d.shared ? QObject::tr("shared memory") : d.buffer)
+                      .arg(d.shared     ? QObject::tr("shared memory")
+                           : d.constant ? QObject::tr("constant memory (%1)").arg(d.buffer)
+                                        : d.buffer)
                       .arg(r->occurrence + 1);
         for (const LaneAccess& l : r->lanes) d.lanes << DrawnLane{int(l.lane), l.offset, int(l.bytes)};
         d.sectors = int(r->sectors);

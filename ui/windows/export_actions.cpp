@@ -12,15 +12,11 @@
 #include <atomic>
 #include <vector>
 
-#include "app/grayscale/gray_output.h"
-#include "app/grayscale/grayscale_session.h"
+#include "app/io/image_files.h"
 #include "app/jobs/job_runner.h"
-#include "app/matmul/matmul_session.h"
 #include "app/io/result_tables.h"
-#include "ui/pages/grayscale/image_page.h"
-#include "ui/pages/matmul/matmul_page.h"
+#include "ui/pages/kernel_page.h"
 #include "ui/panels/timeline_bar.h"
-#include "ui/views/image_surface.h"
 #include "ui/views/raster_overlay.h"
 #include "ui/views/view_transform.h"
 #include "ui/windows/animation_export.h"
@@ -43,27 +39,7 @@ QString write_png(const QString& path, const QImage& image) {
 
 // The output view's picture without a GL context: the raster twin of the shader, at the view's
 // size and zoom (logical pixels).
-struct ViewSnapshot {
-    OverlayState overlay;
-    QImage image, source;
-    QSize size;
-    double zoom = 1;
-    QPointF center;
-};
-
-ViewSnapshot snapshot_of(ImagePage* page) {
-    ViewSnapshot s;
-    ImageSurface* view = page->resultView();
-    s.overlay = page->overlayState();
-    s.image = page->resultImage();
-    s.source = page->originalImage();
-    s.size = view->widget()->size();
-    s.zoom = page->viewTransform()->zoom();
-    s.center = page->viewTransform()->center();
-    return s;
-}
-
-QImage render_snapshot(const ViewSnapshot& s) {
+QImage render_view(const AnimationExportRequest& s) {
     ViewTransform transform;
     transform.setImageSize(s.image.size());
     transform.setZoom(s.zoom);
@@ -88,8 +64,8 @@ void ExportActions::addTo(QMenu* menu) {
     save_result_ = menu->addAction(tr("&Save Result As..."), this, &ExportActions::saveResultDialog);
     save_result_->setObjectName(QStringLiteral("saveResultAction"));
     save_result_->setShortcut(QKeySequence::Save);
-    save_result_->setToolTip(tr("Save the kernel's output: grayscale as PNG or .npy (the same bytes as "
-                                "cudaviz-cli grayscale --out), C as .npy or .csv"));
+    save_result_->setToolTip(tr("Save the kernel's output as the page's command-line twin writes it "
+                                "(PNG or .npy for a picture, .npy or .csv for a matrix)"));
     QMenu* exports = menu->addMenu(tr("&Export"));
     export_view_ = exports->addAction(tr("&View as PNG (with Overlay)..."), this, [this] { exportViewDialog(true); });
     export_view_->setToolTip(tr("The kernel output view as on screen, with the launch grid drawn over it"));
@@ -109,7 +85,7 @@ void ExportActions::addTo(QMenu* menu) {
 QString ExportActions::lastFolder() const {
     const QString remembered = QSettings().value(kLastFolderKey).toString();
     if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
-    const QString file = window_->currentFile();
+    const QString file = window_->currentPage() ? window_->currentPage()->documentFile() : QString();
     if (!file.isEmpty() && !file.startsWith(QLatin1Char(':'))) return QFileInfo(file).absolutePath();
     return QDir::homePath();
 }
@@ -159,56 +135,46 @@ void ExportActions::failNow(const QString& path, const QString& error) {
 }
 
 JobTicket ExportActions::saveResult(const QString& path) {
-    const QImage result = window_->resultImage();
-    const std::optional<GrayOutputKind> kind = gray_output_kind(path);
-    if (!kind) {
-        failNow(path, cannot_write(path, tr("the name must end in .png or .npy (that picks the format)")));
+    KernelPage* page = window_->currentPage();
+    QString error = tr("there is no page in front");
+    std::function<QString()> write = page ? page->resultWriter(path, &error) : std::function<QString()>();
+    if (!write) {
+        failNow(path, cannot_write(path, error));
         return {};
     }
-    if (result.isNull()) {
-        failNow(path, cannot_write(path, tr("there is no kernel output yet")));
-        return {};
-    }
-    return submit(path, tr("the grayscale result"), [path, kind, result](const JobControl&) {
-        return write_gray_output(path, *kind, gray_bytes(result), std::uint32_t(result.width()),
-                                 std::uint32_t(result.height()));
-    });
+    return submit(path, page->resultDescription(), [write](const JobControl&) { return write(); });
+}
+
+// The page in front's output view, as drawn; false (and a message) when it has none.
+bool ExportActions::viewOfPage(const QString& path, AnimationExportRequest* request) {
+    KernelPage* page = window_->currentPage();
+    if (page && page->viewExport(request)) return true;
+    failNow(path, cannot_write(path, tr("the page in front has no picture view to export")));
+    return false;
 }
 
 JobTicket ExportActions::exportView(const QString& path, bool with_overlay) {
-    ViewSnapshot snap = snapshot_of(window_->imagePage());
+    AnimationExportRequest snap;
+    if (!viewOfPage(path, &snap)) return {};
     if (!with_overlay) {
         snap.overlay.enabled = false;
         snap.overlay.animation = AnimationFrame{};
         snap.overlay.selected_block = -1;
         snap.overlay.selected_pixel = QPoint(-1, -1);
     }
-    return submit(path, tr("the view"), [path, snap](const JobControl&) { return write_png(path, render_snapshot(snap)); });
+    return submit(path, tr("the view"), [path, snap](const JobControl&) { return write_png(path, render_view(snap)); });
 }
 
 JobTicket ExportActions::exportAnimation(const QString& path) {
-    ImagePage* page = window_->imagePage();
-    const ViewSnapshot snap = snapshot_of(page);
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("gif") && suffix != QLatin1String("png")) {
         failNow(path, cannot_write(path, tr("the name must end in .gif (an animated GIF) or .png (numbered frames)")));
         return {};
     }
     AnimationExportRequest request;
-    request.overlay = snap.overlay;
-    request.waves = page->session()->waves();
-    request.mode = page->session()->animationMode();
-    request.block = page->session()->selectedBlock();
-    request.image = snap.image;
-    request.source = snap.source;
-    request.size = snap.size;
-    request.zoom = snap.zoom;
-    request.center = snap.center;
+    if (!viewOfPage(path, &request)) return {};
     request.steps_per_second = window_->timeline()->stepsPerSecond();
     request.path = path;
-    // The caption's start: the launch and the picture, as the status bar names them.
-    request.title = tr("%1 over %2").arg(QString::fromStdString(to_string(page->session()->shape())),
-                                         QFileInfo(page->currentFile()).fileName());
     const std::uint64_t frames = animation_export_frames(request);
     JobTicket ticket = submit(path, tr("the animation (%1 frames)").arg(frames), [request](const JobControl& control) {
         return export_animation(request, control).error;
@@ -236,24 +202,8 @@ JobTicket ExportActions::exportAnimation(const QString& path) {
 
 JobTicket ExportActions::exportTimings(const QString& path) {
     std::vector<RunTiming> runs;
-    GrayscaleSession* gray = window_->session();
-    if (gray->completedRuns() > 0) {
-        const GrayscaleResult& r = gray->lastResult();
-        runs.push_back({QStringLiteral("grayscale"), r.shape_text,
-                        tr("%1 x %2 image, %3")
-                            .arg(r.width)
-                            .arg(r.height)
-                            .arg(gray->resultLayout() == PixelLayout::Planar ? QStringLiteral("planar")
-                                                                              : QStringLiteral("interleaved")),
-                        r.backend, r.kernel_ms, r.total_ms});
-    }
-    MatmulSession* mm = window_->matmulPage()->session();
-    if (mm->lastResult().status.ok() && mm->lastResult().total_ms > 0) {
-        const MatmulResult& r = mm->lastResult();
-        const auto a = mm->a(), b = mm->b();
-        const QString problem = a && b ? tr("A %1 x %2 @ B %3 x %4").arg(a->rows).arg(a->cols).arg(b->rows).arg(b->cols) : QString();
-        runs.push_back({QStringLiteral("matmul"), r.launch_text, problem, r.backend, r.kernel_ms, r.total_ms});
-    }
+    for (const KernelPage* page : window_->pages())
+        if (std::optional<RunTiming> run = page->lastRunTiming()) runs.push_back(*run);
     if (runs.empty()) {
         failNow(path, cannot_write(path, tr("no kernel has run yet")));
         return {};
@@ -274,28 +224,31 @@ JobTicket ExportActions::exportSweep(const QString& path) {
 // ---- the dialogs --------------------------------------------------------------------------------
 
 void ExportActions::saveResultDialog() {
-    if (window_->currentPage() == window_->matmulPage()) {
-        const QString path = askPath(tr("Save C"), QStringLiteral("C.npy"), tr("NumPy (*.npy);;CSV (*.csv)"));
-        if (!path.isEmpty()) window_->matmulPage()->saveResult(path);
+    KernelPage* page = window_->currentPage();
+    if (!page || page->resultFileFilter().isEmpty()) {
+        emit message(tr("This page has nothing to save"), true);
         return;
     }
-    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
-    const QString path = askPath(tr("Save Result As"), base + QStringLiteral("-gray.png"),
-                                 tr("PNG image (*.png);;NumPy array (*.npy)"));
+    const QString path = askPath(tr("Save Result As"), page->resultFileName(), page->resultFileFilter());
     if (!path.isEmpty()) saveResult(path);
 }
 
+// "chelsea" from the page's document, else "cudaviz": the start of an export's suggested name.
+QString ExportActions::baseName() const {
+    const QString file = window_->currentPage() ? window_->currentPage()->documentFile() : QString();
+    const QString base = QFileInfo(file).completeBaseName();
+    return base.isEmpty() ? QStringLiteral("cudaviz") : base;
+}
+
 void ExportActions::exportViewDialog(bool with_overlay) {
-    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
     const QString path = askPath(with_overlay ? tr("Export View with Overlay") : tr("Export View"),
-                                 base + (with_overlay ? QStringLiteral("-view.png") : QStringLiteral("-plain.png")),
+                                 baseName() + (with_overlay ? QStringLiteral("-view.png") : QStringLiteral("-plain.png")),
                                  tr("PNG image (*.png)"));
     if (!path.isEmpty()) exportView(path, with_overlay);
 }
 
 void ExportActions::exportAnimationDialog() {
-    const QString base = QFileInfo(window_->currentFile()).completeBaseName();
-    const QString path = askPath(tr("Export Animation"), base + QStringLiteral("-waves.gif"),
+    const QString path = askPath(tr("Export Animation"), baseName() + QStringLiteral("-waves.gif"),
                                  tr("Animated GIF (*.gif);;PNG frames, numbered (*.png)"));
     if (!path.isEmpty()) exportAnimation(path);
 }

@@ -14,11 +14,12 @@ namespace cvz {
 
 class JobRunner;
 class MainWindow;
+struct AnimationExportRequest;
 
-// File > Save Result As and the exports: the grayscale output (PNG or .npy, written by the same
-// writer as `cudaviz-cli grayscale --out`, so the same bytes), the output view as PNG with or
+// File > Save Result As and the exports, for whichever page is in front (KernelPage says what it has):
+// its result (as its command-line twin writes it, so the same bytes), its output view as PNG with or
 // without the overlay, the execution animation (numbered PNG frames or an animated GIF through
-// giflib), the runs' timings and the last sweep as CSV or JSON. Every file is written on the worker
+// giflib), every page's last run's timings and the last sweep as CSV or JSON. Every file is written on the worker
 // (JobRunner): the long ones show progress with a Cancel button and the window stays live. Errors
 // name the file and the problem. The folder of the last export is remembered (QSettings).
 class ExportActions : public QObject {
@@ -30,7 +31,7 @@ public:
     void addTo(QMenu* file_menu);
 
     // Without dialogs (tests, scripts): each queues the write and returns its ticket; finished()
-    // follows. The image page's document is what they write, whichever page is in front.
+    // follows. The page in front's document is what they write.
     JobTicket saveResult(const QString& path);                 // .png or .npy
     JobTicket exportView(const QString& path, bool with_overlay);  // .png
     JobTicket exportAnimation(const QString& path);            // .gif, or .png for numbered frames
@@ -54,6 +55,8 @@ private:
     void exportAnimationDialog();
     void exportTimingsDialog();
     void exportSweepDialog();
+    QString baseName() const;
+    bool viewOfPage(const QString& path, AnimationExportRequest* request);
     QString askPath(const QString& title, const QString& name, const QString& filter);
     JobTicket submit(const QString& path, const QString& what, std::function<QString(const JobControl&)> write);
     void done(const QString& path, const QString& what, const QString& error, bool cancelled);

@@ -31,11 +31,9 @@
 
 #include <algorithm>
 
-#include "app/grayscale/grayscale_session.h"
 #include "app/jobs/job_runner.h"
 #include "ui/editor/editor_actions.h"
 #include "ui/pages/grayscale/image_page.h"
-#include "ui/pages/matmul/matmul_page.h"
 #include "ui/pages/page_registry.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
@@ -420,9 +418,17 @@ void MainWindow::createDocks() {
     splitDockWidget(source_dock, timeline_dock, Qt::Vertical);
     source_dock->hide();
     // Opened, it takes a third of the window's height (the docks' minimums alone would leave it a few
-    // lines); the right-hand docks and the page share the rest.
-    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
+    // lines); the right-hand docks and the page share the rest. The Launch panel then scrolls rather
+    // than keeping its whole height: on a small screen that height is what the code needs.
+    auto* launch_scroll = static_cast<DockScrollArea*>(launch_dock->widget());
+    connect(source_dock->toggleViewAction(), &QAction::toggled, this, [this, launch_scroll](bool open) {
+        launch_scroll->setKeepWhole(!open);
         if (open) QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);
+        // Closed, its height goes back to the page, not to the Execution bar left alone at the bottom.
+        else QTimer::singleShot(0, this, [this] {
+            QDockWidget* timeline = dock(PageDocks::Timeline);
+            resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        });
     });
     // Brought to the front by a key, as a browser's View Source.
     auto raise_action = [this](QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name) {
@@ -687,20 +693,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
-ImagePage* MainWindow::imagePage() const { return page<ImagePage>(); }
-MatmulPage* MainWindow::matmulPage() const { return page<MatmulPage>(); }
-QString MainWindow::currentFile() const { return imagePage()->currentFile(); }
-QImage MainWindow::originalImage() const { return imagePage()->originalImage(); }
-QImage MainWindow::resultImage() const { return imagePage()->resultImage(); }
-ImageSurface* MainWindow::originalView() const { return imagePage()->originalView(); }
-ImageSurface* MainWindow::resultView() const { return imagePage()->resultView(); }
-ViewTransform* MainWindow::viewTransform() const { return imagePage()->viewTransform(); }
-DisplayPath MainWindow::displayPath() const { return imagePage()->displayPath(); }
-GrayscaleSession* MainWindow::session() const { return imagePage()->session(); }
-int MainWindow::completedRuns() const { return imagePage()->session()->completedRuns(); }
-const OverlayState& MainWindow::overlayState() const { return imagePage()->overlayState(); }
-OverlayLegend* MainWindow::legend() const { return imagePage()->legend(); }
-void MainWindow::inspectPixel(QPoint pixel, bool pin) { imagePage()->inspectPixel(pixel, pin); }
+// The image page's document and views, for tests and scripts.
+static ImagePage* image_page(const MainWindow* w) { return w->page<ImagePage>(); }
+QString MainWindow::currentFile() const { return image_page(this)->currentFile(); }
+QImage MainWindow::originalImage() const { return image_page(this)->originalImage(); }
+QImage MainWindow::resultImage() const { return image_page(this)->resultImage(); }
+ImageSurface* MainWindow::originalView() const { return image_page(this)->originalView(); }
+ImageSurface* MainWindow::resultView() const { return image_page(this)->resultView(); }
+ViewTransform* MainWindow::viewTransform() const { return image_page(this)->viewTransform(); }
+DisplayPath MainWindow::displayPath() const { return image_page(this)->displayPath(); }
+const OverlayState& MainWindow::overlayState() const { return image_page(this)->overlayState(); }
+OverlayLegend* MainWindow::legend() const { return image_page(this)->legend(); }
+void MainWindow::inspectPixel(QPoint pixel, bool pin) { image_page(this)->inspectPixel(pixel, pin); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Saved as the user arranged them, not as the page in front hides them.

@@ -29,9 +29,7 @@ class ElidedLabel;
 class AnimationActions;
 class EditorActions;
 class ExportActions;
-class GrayscaleSession;
 class ImagePage;
-class MatmulPage;
 class ImageSurface;
 class InspectorPanel;
 class JobRunner;
@@ -80,8 +78,6 @@ public:
             if (auto* typed = qobject_cast<P*>(p)) return typed;
         return nullptr;
     }
-    ImagePage* imagePage() const;
-    MatmulPage* matmulPage() const;
     JobRunner* jobs() const { return jobs_.get(); }
     QString statusText() const;
     QMessageBox* errorBox() const { return error_box_; }
@@ -96,8 +92,6 @@ public:
     ImageSurface* resultView() const;
     ViewTransform* viewTransform() const;
     DisplayPath displayPath() const;
-    GrayscaleSession* session() const;  // the image page's session
-    int completedRuns() const;          // the image page's results shown so far
     const OverlayState& overlayState() const;
     OverlayLegend* legend() const;
     void inspectPixel(QPoint pixel, bool pin);

@@ -20,6 +20,8 @@
 
 namespace cvz {
 
+GrayscaleSession* ScheduleActions::session() const { return window_->page<ImagePage>()->session(); }
+
 ScheduleActions::ScheduleActions(MainWindow* window, JobRunner* jobs) : QObject(window), window_(window), jobs_(jobs) {}
 
 void ScheduleActions::addToFileMenu(QMenu* file_menu) {
@@ -75,7 +77,7 @@ void ScheduleActions::createDock() {
         delete overlay_;
     });
     // A new launch (another block shape, another picture) has another grid: the overlay follows.
-    connect(window_->session(), &GrayscaleSession::planChanged, this, [this] {
+    connect(session(), &GrayscaleSession::planChanged, this, [this] {
         if (panel_->replay() && !dock_->isHidden()) attachOverlay();
     });
 }
@@ -101,7 +103,7 @@ QString ScheduleActions::openSchedule(const QString& path) {
 }
 
 JobTicket ScheduleActions::recordSchedule() {
-    GrayscaleSession* session = window_->session();
+    GrayscaleSession* session = this->session();
     if (session->image().isNull()) {
         emit message(tr("Open a picture first: the schedule is recorded for the image page's launch"), true);
         return {};
@@ -144,7 +146,7 @@ ScheduleOverlay* ScheduleActions::overlay() const { return overlay_; }
 
 QString ScheduleActions::mismatchText() const {
     const std::shared_ptr<const ScheduleReplay> replay = panel_->replay();
-    const GrayscaleSession* session = window_->session();
+    const GrayscaleSession* session = this->session();
     if (!replay || replay->empty()) return {};
     const Dim3 recorded = replay->grid();
     auto grid_text = [](Dim3 g) {
@@ -174,7 +176,7 @@ QString ScheduleActions::mismatchText() const {
 int ScheduleActions::modelSlots(const BlockSchedule& schedule, Dim3 grid) const {
     // The occupancy model's blocks per SM apply when the recording is of the image page's launch on a
     // GPU with the profile's SM count; otherwise the model takes the recording's own concurrency.
-    const GrayscaleSession* session = window_->session();
+    const GrayscaleSession* session = this->session();
     const bool same_launch = session->plan().blocks > 0 && session->plan().grid == grid;
     const bool same_gpu = schedule.backend == "cuda" && session->waves().sm_count == schedule.sms;
     return same_launch && same_gpu ? session->waves().blocks_per_sm : 0;
@@ -185,7 +187,7 @@ void ScheduleActions::attachOverlay() {
     if (!view) return;
     if (overlay_ && overlay_->parentWidget() != view->widget()) delete overlay_;  // the view was replaced
     if (!overlay_) overlay_ = new ScheduleOverlay(view);
-    overlay_->setReplay(panel_->replay(), window_->session()->plan());
+    overlay_->setReplay(panel_->replay(), session()->plan());
     overlay_->setTime(panel_->time());
     panel_->setNote(mismatchText());
 }

@@ -16,6 +16,7 @@ namespace cvz {
 
 class JobRunner;
 class MainWindow;
+class GrayscaleSession;
 class ScheduleOverlay;
 class SchedulePanel;
 class ScheduleReplay;
@@ -57,6 +58,7 @@ private:
     void show(std::shared_ptr<const ScheduleReplay> replay, const QString& source);
     void attachOverlay();
     int modelSlots(const BlockSchedule& schedule, Dim3 grid) const;
+    GrayscaleSession* session() const;  // the image page's: schedules are recorded and replayed there
 
     MainWindow* window_;
     JobRunner* jobs_;

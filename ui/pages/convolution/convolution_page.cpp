@@ -21,6 +21,8 @@
 
 #include "app/convolution/convolution_mask_file.h"
 #include "app/convolution/convolution_app_problem.h"
+#include "app/convolution/convolution_output.h"
+#include "app/convolution/convolution_runner.h"
 #include "app/convolution/convolution_session.h"
 #include "app/tuning/prediction_session.h"
 #include "app/models/overlay_geometry.h"
@@ -45,6 +47,7 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
+#include "ui/windows/animation_export.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -62,40 +65,10 @@ const char* kMaskFileItem = "Open mask file (.npy)…";
 }  // namespace
 
 ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
-    : KernelPage(parent), session_(new ConvolutionSession(jobs, this)), display_(display) {
+    : PicturePairPage(display, parent), session_(new ConvolutionSession(jobs, this)) {
     setObjectName(QStringLiteral("convolutionPage"));
-    transform_ = new ViewTransform(this);
-    connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
-    connect(transform_, &ViewTransform::zoomChanged, this, [this](double zoom) {
-        if (OverlayState::lineMergeFor(overlay_.plan, zoom * devicePixelRatioF()) != overlay_.line_merge) pushOverlay();
-    });
-
-    auto* column = new QVBoxLayout(this);
-    column->setContentsMargins(0, 0, 0, 0);
-    column->setSpacing(0);
-    splitter_ = new QSplitter(Qt::Horizontal, this);
-    splitter_->setObjectName(QStringLiteral("convolutionSplitter"));
-    splitter_->setChildrenCollapsible(false);
-    const QString captions[2] = {tr("Input: the photo's grayscale g"), tr("Output: g convolved with the mask")};
-    for (int i = 0; i < 2; ++i) {
-        auto* panel = new QWidget(splitter_);
-        auto* layout = new QVBoxLayout(panel);
-        layout->setContentsMargins(2, 2, 2, 2);
-        layout->setSpacing(2);
-        auto* caption = new QLabel(captions[i], panel);
-        caption->setAlignment(Qt::AlignCenter);
-        caption->setWordWrap(true);
-        if (i == 1) output_caption_ = caption;
-        layout->addWidget(caption);
-        panel_layouts_[i] = layout;
-        splitter_->addWidget(panel);
-        splitter_->setStretchFactor(i, 1);
-    }
-    splitter_->setSizes({1000, 1000});
-    column->addWidget(splitter_, 1);
-    installViews();
-    legend_ = new OverlayLegend(this);
-    column->addWidget(legend_);
+    buildPictures(tr("Input: the photo's grayscale g"), tr("Output: g convolved with the mask"),
+                  QStringLiteral("convolutionSplitter"));
     auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, [this] {
         session_->select(QPoint(-1, -1));
         refreshInspector();
@@ -153,57 +126,14 @@ ConvolutionPage::ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& displ
 
 ConvolutionPage::~ConvolutionPage() { delete extras_; }
 
-// Builds both views for the current display path, replacing any there were; the images stay. A GL
-// view that fails (no usable OpenGL) hands the page to the raster views, as on the image page.
-void ConvolutionPage::installViews() {
-    for (int i = 0; i < 2; ++i) {
-        if (views_[i]) {
-            QWidget* old = views_[i]->widget();
-            panel_layouts_[i]->removeWidget(old);
-            old->hide();
-            old->deleteLater();  // it may be the sender of the failure being handled
-        }
-        if (display_.path == DisplayPath::OpenGL) {
-            auto* view = new ImageView(transform_);
-            connect(view, &ImageView::failed, this, &ConvolutionPage::switchToRaster, Qt::QueuedConnection);
-            views_[i] = view;
-        } else {
-            views_[i] = new RasterImageView(transform_);
-        }
-        QWidget* widget = views_[i]->widget();
-        widget->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-        widget->setFocusPolicy(Qt::ClickFocus);
-        widget->installEventFilter(this);
-        panel_layouts_[i]->addWidget(widget, 1);
-        tiles_[i] = new TileOverlay(views_[i]);
-        if (auto* navigator = widget->findChild<ViewNavigator*>()) {
-            ImageSurface* view = views_[i];
-            auto to_pixel = [view](QPointF pos) {
-                const QPointF p = view->widgetToImage(pos);
-                return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
-            };
-            connect(navigator, &ViewNavigator::hovered, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), false); });
-            connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
-            connect(navigator, &ViewNavigator::left, this, [this] {
-                hovered_pixel_ = QPoint(-1, -1);
-                pushOverlay();
-                refreshInspector();
-            });
-        }
-    }
-    views_[0]->setImage(session_->grayImage());
-    views_[1]->setImage(session_->result());
-    views_[1]->setSourceImage(session_->grayImage());
-    for (ImageSurface* view : views_) view->setOverlay(overlay_);
-    pushTiles();
-}
+// Each view carries the tiles and the mask window over it.
+void ConvolutionPage::viewInstalled(int index, ImageSurface* view) { tiles_[index] = new TileOverlay(view); }
 
-void ConvolutionPage::switchToRaster(const QString& reason) {
-    if (display_.path == DisplayPath::Raster) return;  // both views report; switch once
-    display_ = {DisplayPath::Raster, reason};
-    installViews();
-    setStatus(tr("%1; drawing with the raster fallback").arg(reason), true);
-}
+void ConvolutionPage::viewsInstalled() { pushTiles(); }
+
+QSize ConvolutionPage::pictureSize() const { return session_->imageSize(); }
+QImage ConvolutionPage::inputImage() const { return session_->grayImage(); }
+QImage ConvolutionPage::outputImage() const { return session_->result(); }
 
 void ConvolutionPage::buildMaskBox() {
     extras_ = new QWidget(this);
@@ -337,25 +267,6 @@ void ConvolutionPage::onRunFinished(const ConvolutionResult& result) {
 
 // ---- views --------------------------------------------------------------------------------------
 
-void ConvolutionPage::zoomIn() { transform_->zoomBy(ViewTransform::kStep); }
-void ConvolutionPage::zoomOut() { transform_->zoomBy(1 / ViewTransform::kStep); }
-void ConvolutionPage::zoomToActualSize() { transform_->setZoom(1); }
-
-void ConvolutionPage::zoomToFit() {
-    const QSize a = views_[0]->widget()->size(), b = views_[1]->widget()->size();
-    const QSize image = session_->imageSize();
-    const QSize content = overlay_.decorates() ? overlay_.extent() : image;
-    transform_->fitTo(QSizeF(std::min(a.width(), b.width()), std::min(a.height(), b.height())),
-                      QSizeF(content.isEmpty() ? image : content));
-}
-
-bool ConvolutionPage::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::Resize && transform_->fitting())
-        for (ImageSurface* view : views_)
-            if (view && view->widget() == watched) zoomToFit();
-    return KernelPage::eventFilter(watched, event);
-}
-
 QPoint ConvolutionPage::inspectedPixel() const {
     const QPoint pinned = session_->selectedPixel();
     return pinned.x() >= 0 ? pinned : hovered_pixel_;
@@ -390,7 +301,7 @@ void ConvolutionPage::pushOverlay() {
     overlay_ = state;
     for (ImageSurface* view : views_) view->setOverlay(overlay_);
     legend_->setState(overlay_);
-    output_caption_->setText(overlay_.animating() ? tr("Output: pixels not yet written show the input")
+    captions_[1]->setText(overlay_.animating() ? tr("Output: pixels not yet written show the input")
                                                   : tr("Output: g convolved with the mask"));
 }
 
@@ -659,6 +570,60 @@ void ConvolutionPage::showTimes() {
         run_status_ = with_prediction(run_summary_, p);
         setStatus(run_status_);
     }
+}
+
+}  // namespace cvz
+
+// ---- File > Save Result As, File > Export ---------------------------------------------------------
+
+namespace cvz {
+
+QString ConvolutionPage::documentFile() const { return session_->file(); }
+
+QString ConvolutionPage::resultFileName() const {
+    return QFileInfo(session_->file()).completeBaseName() + QStringLiteral("-%1.npy").arg(session_->maskName());
+}
+
+QString ConvolutionPage::resultFileFilter() const {
+    return tr("NumPy float32 array (*.npy);;PNG image, clamped to 0..255 (*.png)");
+}
+
+QString ConvolutionPage::resultDescription() const { return tr("the convolved result"); }
+
+// What `cudaviz-cli convolution IN OUT` writes, by the same writer: the float32 output, or its bytes.
+std::function<QString()> ConvolutionPage::resultWriter(const QString& path, QString* error) const {
+    const std::optional<ConvolutionOutputKind> kind = convolution_output_kind(path);
+    if (!kind) {
+        *error = tr("the name must end in .npy (float32) or .png (clamped to 0..255): that picks the format");
+        return {};
+    }
+    const QImage shown = session_->result();
+    const std::vector<float>& out = session_->output();
+    if (shown.isNull() || out.size() != std::size_t(shown.width()) * std::size_t(shown.height())) {
+        *error = tr("there is no kernel output yet");
+        return {};
+    }
+    return [path, kind, out, w = std::uint32_t(shown.width()), h = std::uint32_t(shown.height())] {
+        return write_convolution_output(path, *kind, out, w, h);
+    };
+}
+
+std::optional<RunTiming> ConvolutionPage::lastRunTiming() const {
+    if (session_->completedRuns() == 0) return std::nullopt;
+    const ConvolutionResult& r = session_->lastResult();
+    const QSize size = session_->result().size();
+    return RunTiming{QStringLiteral("convolution"), r.shape_text,
+                     tr("%1 x %2 image, mask %3").arg(size.width()).arg(size.height()).arg(session_->maskName()), r.backend,
+                     r.kernel_ms, r.total_ms};
+}
+
+void ConvolutionPage::describeAnimation(AnimationExportRequest* request) const {
+    request->waves = session_->waves();
+    request->mode = session_->animationMode();
+    request->block = session_->selectedBlock();
+    request->title = tr("%1 with %2 over %3")
+                         .arg(QString::fromStdString(to_string(session_->launch())), session_->maskName(),
+                              QFileInfo(session_->file()).fileName());
 }
 
 }  // namespace cvz

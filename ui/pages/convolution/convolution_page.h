@@ -5,9 +5,7 @@
 
 #include <memory>
 
-#include "ui/pages/kernel_page.h"
-#include "ui/views/display_path.h"
-#include "ui/views/overlay_state.h"
+#include "ui/pages/picture_pair_page.h"
 
 class QComboBox;
 class QLabel;
@@ -18,15 +16,12 @@ class QVBoxLayout;
 namespace cvz {
 
 class ConvolutionSession;
-class ImageSurface;
 class JobRunner;
 class FamilyProblem;
 class MemoryTraceSession;
 class PredictionSession;
-class OverlayLegend;
 class TileOverlay;
 class TraceDocks;
-class ViewTransform;
 struct ConvolutionResult;
 
 // The convolution tab (PMPP chapter 7), a view of a ConvolutionSession (app/convolution): the photo's
@@ -35,7 +30,7 @@ struct ConvolutionResult;
 // output tile grown by the mask's radius: the halo), and the picked pixel's mask window with its
 // reads outside the image (ghost cells, read as 0). The inspector lists the window's reads and the
 // sum the thread computed. The mask is chosen beside the kernel in the launch panel.
-class ConvolutionPage : public KernelPage {
+class ConvolutionPage : public PicturePairPage {
     Q_OBJECT
 public:
     ConvolutionPage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
@@ -62,42 +57,48 @@ public:
     void offerToLadder(LadderDialog* ladder) const override;
     void chooseInLadder(LadderDialog* ladder) const override;
     void connectLadder(LadderDialog* ladder) override;
-    bool canZoom() const override { return true; }
-    void zoomIn() override;
-    void zoomOut() override;
-    void zoomToFit() override;
-    void zoomToActualSize() override;
     void restoreSettings(QSettings* settings) override;
+
+    // ---- File > Save Result As, File > Export, scripts/screenshots ----
+    QString documentFile() const override;
+    QString resultFileName() const override;
+    QString resultFileFilter() const override;
+    QString resultDescription() const override;
+    std::function<QString()> resultWriter(const QString& path, QString* error) const override;
+    std::optional<RunTiming> lastRunTiming() const override;
+    void tour(ScreenshotTour& tour) override;
 
     bool opensImages() const override { return true; }
     void openFile(const QString& path) override;  // on the worker; a bad file keeps what was open
-    ImageSurface* inputView() const { return views_[0]; }
-    ImageSurface* outputView() const { return views_[1]; }
     TileOverlay* tileOverlay(int view) const { return tiles_[view]; }
     QComboBox* maskBox() const { return mask_box_; }
     MemoryTraceSession* traceSession() const { return trace_; }
-    const OverlayState& overlayState() const { return overlay_; }
 
     // The mouse over image pixel `pixel` (pin false) or a click on it (pin true), as on the image page.
-    void inspectPixel(QPoint pixel, bool pin);
+    void inspectPixel(QPoint pixel, bool pin) override;
     // The inspector's text for `pixel` (its thread, the window's reads, the sum), for tests too.
     QString inspection(QPoint pixel) const;
 
 protected:
     void onBind(const PageDocks& docks) override;
     void onUnbind() override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    // ---- PicturePairPage ----
+    QSize pictureSize() const override;
+    QImage inputImage() const override;
+    QImage outputImage() const override;
+    void pushOverlay() override;
+    void refreshInspector() override;
+    void viewInstalled(int index, ImageSurface* view) override;
+    void viewsInstalled() override;
+    void describeAnimation(AnimationExportRequest* request) const override;
 
 private:
-    void installViews();
-    void switchToRaster(const QString& reason);
     void buildMaskBox();
     void openMaskFile();
     void onImageChanged();
     void onRunFinished(const ConvolutionResult& result);
-    void pushOverlay();
     void pushTiles();
-    void refreshInspector();
     void showLaunch();
     void showPlan();
     void showFrame();
@@ -113,18 +114,9 @@ private:
     MemoryTraceSession* trace_ = nullptr;
     TraceDocks* trace_docks_ = nullptr;
     QSettings* settings_ = nullptr;
-    DisplayPathChoice display_;
-    ViewTransform* transform_ = nullptr;
-    ImageSurface* views_[2] = {nullptr, nullptr};
     TileOverlay* tiles_[2] = {nullptr, nullptr};
-    QVBoxLayout* panel_layouts_[2] = {nullptr, nullptr};
-    QSplitter* splitter_ = nullptr;
-    QLabel* output_caption_ = nullptr;
-    OverlayLegend* legend_ = nullptr;
     QWidget* extras_ = nullptr;  // the mask chooser, shown in the launch panel while bound
     QComboBox* mask_box_ = nullptr;
-    OverlayState overlay_;
-    QPoint hovered_pixel_{-1, -1};
     PredictionSession* prediction_ = nullptr;
     QString run_summary_, run_status_;
 };

@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "app/grayscale/grayscale_choice.h"
+#include "app/grayscale/gray_output.h"
 #include "app/models/kernel_resources.h"
 #include "app/models/launch_config.h"
 #include "app/trace/memory_trace_session.h"
@@ -48,6 +49,7 @@
 #include "ui/views/view_navigator.h"
 #include "ui/views/view_transform.h"
 #include "app/tuning/prediction_session.h"
+#include "ui/windows/animation_export.h"
 #include "ui/windows/ladder_dialog.h"
 #include "ui/windows/sweep_dialog.h"
 
@@ -71,44 +73,12 @@ QString display_name(const QString& path) {
 }  // namespace
 
 ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent)
-    : KernelPage(parent), session_(new GrayscaleSession(jobs, this)), display_(display) {
+    : PicturePairPage(display, parent), session_(new GrayscaleSession(jobs, this)) {
     setObjectName(QStringLiteral("imagePage"));
     buildLaunchExtras();
-    transform_ = new ViewTransform(this);
-    connect(transform_, &ViewTransform::zoomChanged, this, &KernelPage::documentChanged);
-    // Block lines closer than a few device pixels are merged (and the legend says so): by zoom.
-    connect(transform_, &ViewTransform::zoomChanged, this, [this](double zoom) {
-        if (OverlayState::lineMergeFor(overlay_.plan, zoom * devicePixelRatioF()) != overlay_.line_merge) pushOverlay();
-    });
-
-    auto* column = new QVBoxLayout(this);
-    column->setContentsMargins(0, 0, 0, 0);
-    column->setSpacing(0);
-    splitter_ = new QSplitter(Qt::Horizontal, this);
-    splitter_->setObjectName(QStringLiteral("viewSplitter"));
-    splitter_->setChildrenCollapsible(false);
-    const QString captions[2] = {tr("Original"), tr("Grayscale (kernel output)")};
-    for (int i = 0; i < 2; ++i) {
-        auto* panel = new QWidget(splitter_);
-        panel_layouts_[i] = new QVBoxLayout(panel);
-        panel_layouts_[i]->setContentsMargins(2, 2, 2, 2);
-        panel_layouts_[i]->setSpacing(2);
-        auto* caption = new QLabel(captions[i], panel);
-        caption->setAlignment(Qt::AlignCenter);
-        if (i == 1) {
-            result_caption_ = caption;
-            caption->setWordWrap(true);  // the animation adds a sentence
-            caption->setObjectName(QStringLiteral("resultCaption"));
-        }
-        panel_layouts_[i]->addWidget(caption);
-        splitter_->addWidget(panel);
-        splitter_->setStretchFactor(i, 1);
-    }
-    splitter_->setSizes({1000, 1000});  // equal halves until the user moves the handle
-    column->addWidget(splitter_, 1);
-    legend_ = new OverlayLegend(this);
-    legend_->setObjectName(QStringLiteral("overlayLegend"));
-    column->addWidget(legend_);
+    buildPictures(tr("Original"), tr("Grayscale (kernel output)"), QStringLiteral("viewSplitter"));
+    captions_[0]->setWordWrap(false);
+    captions_[1]->setObjectName(QStringLiteral("resultCaption"));
     installEventFilter(this);  // side by side or stacked, by the page's shape
     // Esc lets go of the pinned pixel while the keyboard is anywhere in the page.
     auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &ImagePage::clearSelection,
@@ -152,8 +122,6 @@ ImagePage::ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget*
     connect(session_, &GrayscaleSession::layoutChanged, this, &ImagePage::predict);
     connect(session_, &GrayscaleSession::imageChanged, this, &ImagePage::predict);
     connect(prediction_, &PredictionSession::predictionChanged, this, &ImagePage::showTimes);
-
-    installViews();
 }
 
 QString ImagePage::sampleFile() { return QStringLiteral(":/samples/chelsea.png"); }
@@ -268,43 +236,24 @@ void ImagePage::showTimes() {
 
 // ---- views --------------------------------------------------------------------------------------
 
-// Builds both views for the current display path, replacing any there were; the images stay.
-void ImagePage::installViews() {
-    for (int i = 0; i < 2; ++i) {
-        if (views_[i]) {
-            QWidget* old = views_[i]->widget();
-            panel_layouts_[i]->removeWidget(old);
-            old->hide();
-            old->deleteLater();  // it may be the sender of the failure being handled
-        }
-        if (display_.path == DisplayPath::OpenGL) {
-            auto* view = new ImageView(transform_);
-            connect(view, &ImageView::failed, this, &ImagePage::switchToRaster, Qt::QueuedConnection);
-            if (i == 1) {
-                connect(view, &ImageView::displayPathChanged, this, [this, view](const QString& text) {
-                    setDisplayText(tr("Display: OpenGL \u00B7 %1").arg(text), view->interopRefusals().join(QLatin1Char('\n')));
-                });
-                connect(view, &ImageView::interopError, this, [this](const QString& error) {
-                    setStatus(error, true);
-                    emit errorRaised(error);
-                });
-            }
-            connect(view, &ImageView::downscaled, this, [this](const QString& message) { setStatus(message); });
-            views_[i] = view;
-        } else {
-            views_[i] = new RasterImageView(transform_);
-        }
-        QWidget* widget = views_[i]->widget();
-        widget->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-        widget->setFocusPolicy(Qt::ClickFocus);
-        widget->installEventFilter(this);  // refit on resize
-        panel_layouts_[i]->addWidget(widget, 1);
-        connectView(views_[i]);
+// The output view on OpenGL says how its pixels reach the screen (the display path) and what went
+// wrong with interop; either view says when it shows a picture downscaled.
+void ImagePage::viewInstalled(int index, ImageSurface* surface) {
+    auto* view = qobject_cast<ImageView*>(surface->widget());
+    if (!view) return;
+    if (index == 1) {
+        connect(view, &ImageView::displayPathChanged, this, [this, view](const QString& text) {
+            setDisplayText(tr("Display: OpenGL \u00B7 %1").arg(text), view->interopRefusals().join(QLatin1Char('\n')));
+        });
+        connect(view, &ImageView::interopError, this, [this](const QString& error) {
+            setStatus(error, true);
+            emit errorRaised(error);
+        });
     }
-    views_[0]->setImage(session_->image());
-    views_[1]->setImage(session_->result());
-    views_[1]->setSourceImage(session_->image());
-    for (ImageSurface* view : views_) view->setOverlay(overlay_);
+    connect(view, &ImageView::downscaled, this, [this](const QString& message) { setStatus(message); });
+}
+
+void ImagePage::viewsInstalled() {
     setDisplayText(tr("Display: %1").arg(to_string(display_.path)), display_.reason);
     bindFrameSink();
 }
@@ -313,31 +262,6 @@ void ImagePage::setDisplayText(const QString& text, const QString& tooltip) {
     display_text_ = text;
     display_tooltip_ = tooltip;
     emit displayChanged();
-}
-
-// Hover shows a pixel's thread in the inspector; a click keeps it (and picks the block whose warps
-// the Warps animation steps through).
-void ImagePage::connectView(ImageSurface* view) {
-    auto* navigator = view->widget()->findChild<ViewNavigator*>();
-    if (!navigator) return;
-    auto to_pixel = [view](QPointF widget_pos) {
-        const QPointF p = view->widgetToImage(widget_pos);
-        return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
-    };
-    connect(navigator, &ViewNavigator::hovered, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), false); });
-    connect(navigator, &ViewNavigator::clicked, this, [this, to_pixel](QPointF pos) { inspectPixel(to_pixel(pos), true); });
-    connect(navigator, &ViewNavigator::left, this, [this] {
-        hovered_pixel_ = QPoint(-1, -1);
-        if (overlay_.hovered_block >= 0) pushOverlay();
-        refreshInspector();
-    });
-}
-
-void ImagePage::switchToRaster(const QString& reason) {
-    if (display_.path == DisplayPath::Raster) return;  // both views report; switch once
-    display_ = {DisplayPath::Raster, reason};
-    installViews();
-    setStatus(tr("%1; drawing with the raster fallback").arg(reason), true);
 }
 
 // Side by side when the area is wide, one above the other when it is tall: whichever shows the
@@ -364,23 +288,6 @@ void ImagePage::bindFrameSink() {
     session_->setFrameSink(view);
 }
 
-void ImagePage::zoomIn() { transform_->zoomBy(ViewTransform::kStep); }
-
-void ImagePage::zoomOut() { transform_->zoomBy(1 / ViewTransform::kStep); }
-
-void ImagePage::zoomToFit() {
-    // Both views show the same region: fit the smaller one.
-    const QSize a = views_[0]->widget()->size();
-    const QSize b = views_[1]->widget()->size();
-    const QSize image = session_->imageSize();
-    // With the grid shown past the image, fit the whole grid: the idle threads stay in view.
-    const QSize content = overlay_.decorates() ? overlay_.extent() : image;
-    transform_->fitTo(QSizeF(std::min(a.width(), b.width()), std::min(a.height(), b.height())),
-                      QSizeF(content.isEmpty() ? image : content));
-}
-
-void ImagePage::zoomToActualSize() { transform_->setZoom(1); }
-
 bool ImagePage::zoomToBlock() {
     const std::int64_t block = session_->selectedBlock() >= 0 ? session_->selectedBlock() : hoveredBlock();
     if (block < 0) {
@@ -403,22 +310,9 @@ bool ImagePage::zoomToWarp() {
     return true;
 }
 
-// The rectangle fills about 80% of the smaller view, centred; never past the zoom limits.
-void ImagePage::frame(const QRect& r) {
-    if (r.isEmpty()) return;
-    const QSize a = views_[0]->widget()->size(), b = views_[1]->widget()->size();
-    const QSizeF view(std::min(a.width(), b.width()) * 0.8, std::min(a.height(), b.height()) * 0.8);
-    transform_->setZoom(ViewTransform::fitZoom(r.size(), view));
-    transform_->setCenter(QRectF(r).center());
-}
-
 bool ImagePage::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize && watched == this) chooseSplitterOrientation();
-    if (event->type() == QEvent::Resize && transform_->fitting()) {
-        for (ImageSurface* view : views_)
-            if (view && view->widget() == watched) zoomToFit();
-    }
-    return KernelPage::eventFilter(watched, event);
+    return PicturePairPage::eventFilter(watched, event);
 }
 
 // ---- the docks ----------------------------------------------------------------------------------
@@ -646,7 +540,7 @@ void ImagePage::pushOverlay() {
     const AnimationFrame& f = overlay_.animation;
     const bool finished = f.mode == AnimationMode::Waves ? f.done_end >= overlay_.plan.blocks
                                                          : f.block < 0 || f.warp_done_end >= overlay_.plan.warps_per_block;
-    result_caption_->setText(overlay_.animating() && !finished ? tr("Output: pixels not yet written show the input")
+    captions_[1]->setText(overlay_.animating() && !finished ? tr("Output: pixels not yet written show the input")
                                                   : tr("Grayscale (kernel output)"));
     const QSize extent = overlay_.decorates() ? overlay_.extent() : image;
     // Refitted for a new image only: a block slider's drag changes the grid's extent past the image
@@ -743,6 +637,55 @@ void ImagePage::connectLadder(LadderDialog* ladder) {
     connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
         if (c.ref.family == KernelFamily::Grayscale) session->setShape(grayscale_shape(c));
     });
+}
+
+}  // namespace cvz
+
+// ---- File > Save Result As, File > Export ---------------------------------------------------------
+
+namespace cvz {
+
+QString ImagePage::documentFile() const { return session_->file(); }
+
+QString ImagePage::resultFileName() const {
+    return QFileInfo(session_->file()).completeBaseName() + QStringLiteral("-gray.png");
+}
+
+QString ImagePage::resultFileFilter() const { return tr("PNG image (*.png);;NumPy array (*.npy)"); }
+
+QString ImagePage::resultDescription() const { return tr("the grayscale result"); }
+
+// The bytes `cudaviz-cli grayscale --out` writes, by the same writer.
+std::function<QString()> ImagePage::resultWriter(const QString& path, QString* error) const {
+    const QImage result = session_->result();
+    const std::optional<GrayOutputKind> kind = gray_output_kind(path);
+    if (!kind) {
+        *error = tr("the name must end in .png or .npy (that picks the format)");
+        return {};
+    }
+    if (result.isNull()) {
+        *error = tr("there is no kernel output yet");
+        return {};
+    }
+    return [path, kind, result] {
+        return write_gray_output(path, *kind, gray_bytes(result), std::uint32_t(result.width()), std::uint32_t(result.height()));
+    };
+}
+
+std::optional<RunTiming> ImagePage::lastRunTiming() const {
+    if (session_->completedRuns() == 0) return std::nullopt;
+    const GrayscaleResult& r = session_->lastResult();
+    return RunTiming{QStringLiteral("grayscale"), r.shape_text,
+                     tr("%1 x %2 image, %3").arg(r.width).arg(r.height).arg(QString::fromLatin1(layout_name(session_->resultLayout()))),
+                     r.backend, r.kernel_ms, r.total_ms};
+}
+
+void ImagePage::describeAnimation(AnimationExportRequest* request) const {
+    request->waves = session_->waves();
+    request->mode = session_->animationMode();
+    request->block = session_->selectedBlock();
+    // The caption's start: the launch and the picture, as the status bar names them.
+    request->title = tr("%1 over %2").arg(QString::fromStdString(to_string(session_->shape())), QFileInfo(session_->file()).fileName());
 }
 
 }  // namespace cvz

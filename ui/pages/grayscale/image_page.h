@@ -6,9 +6,7 @@
 
 #include "app/family/launch_choice.h"
 #include "app/grayscale/grayscale_session.h"
-#include "ui/pages/kernel_page.h"
-#include "ui/views/display_path.h"
-#include "ui/views/overlay_state.h"
+#include "ui/pages/picture_pair_page.h"
 
 class QComboBox;
 class QLabel;
@@ -20,20 +18,17 @@ namespace cvz {
 
 class PredictionSession;
 
-class ImageSurface;
 class JobRunner;
 class MemoryTraceSession;
 class TraceDocks;
-class OverlayLegend;
-class ViewTransform;
 
 // The image tab, a view of a GrayscaleSession (app/grayscale): the original photo and the kernel's
 // output side by side, in step (one ViewTransform), with the launch grid drawn over both (which
 // block, thread and warp made each pixel, the idle threads) and its legend beneath. Hovering shows
 // a pixel's thread in the inspector, a click keeps it. With a CUDA device and NVIDIA GL the output
 // view's texture is written by the kernel through CUDA–GL interop; otherwise it shows the worker's
-// result. Draws with OpenGL, or with the raster fallback where GL fails.
-class ImagePage : public KernelPage {
+// result. Draws with OpenGL, or with the raster fallback where GL fails (PicturePairPage).
+class ImagePage : public PicturePairPage {
     Q_OBJECT
 public:
     ImagePage(JobRunner* jobs, const DisplayPathChoice& display, QWidget* parent = nullptr);
@@ -60,11 +55,6 @@ public:
     void offerToLadder(LadderDialog* ladder) const override;
     void chooseInLadder(LadderDialog* ladder) const override;
     void connectLadder(LadderDialog* ladder) override;
-    bool canZoom() const override { return true; }
-    void zoomIn() override;
-    void zoomOut() override;
-    void zoomToFit() override;
-    void zoomToActualSize() override;
     // Frames the pinned block (else the one under the mouse) so its cells are readable; Warp: the
     // pinned (else hovered) pixel's warp. False when there is none.
     bool zoomToBlock() override;
@@ -73,29 +63,33 @@ public:
     void saveSettings(QSettings* settings) const override;
     bool opensImages() const override { return true; }
 
+    // ---- File > Save Result As, File > Export, scripts/screenshots ----
+    QString documentFile() const override;
+    QString resultFileName() const override;
+    QString resultFileFilter() const override;
+    QString resultDescription() const override;
+    std::function<QString()> resultWriter(const QString& path, QString* error) const override;
+    std::optional<RunTiming> lastRunTiming() const override;
+    void tour(ScreenshotTour& tour) override;
+
     // ---- the document and the views ----
     void openFile(const QString& path) override;  // on the worker; a bad file keeps what was open (the sample if nothing was)
     static QString sampleFile();         // ":/samples/chelsea.png"
     QString currentFile() const { return session_->file(); }
     QImage originalImage() const { return session_->image(); }
     QImage resultImage() const { return session_->result(); }
-    ImageSurface* originalView() const { return views_[0]; }
-    ImageSurface* resultView() const { return views_[1]; }
-    ViewTransform* viewTransform() const { return transform_; }
-    DisplayPath displayPath() const { return display_.path; }
+    ImageSurface* originalView() const { return inputView(); }
+    ImageSurface* resultView() const { return outputView(); }
     QString displayText() const override { return display_text_; }
     QString displayToolTip() const override { return display_tooltip_; }
-    OverlayLegend* legend() const { return legend_; }
-    const OverlayState& overlayState() const { return overlay_; }
-    QSplitter* splitter() const { return splitter_; }
-    QLabel* resultCaption() const { return result_caption_; }
+    QLabel* resultCaption() const { return outputCaption(); }
     // The memory trace of the shown launch (the Source and Memory docks show it).
     MemoryTraceSession* traceSession() const { return trace_; }
 
     // The mouse over image pixel `pixel` (pin false), or a click on it (pin true): a click pins the
     // inspector to the pixel (a second click on the pinned pixel lets go); hovering outlines the
     // block under the mouse lightly and moves the inspector only while nothing is pinned.
-    void inspectPixel(QPoint pixel, bool pin);
+    void inspectPixel(QPoint pixel, bool pin) override;
     void clearSelection();  // Esc
 
 protected:
@@ -103,17 +97,21 @@ protected:
     void onUnbind() override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
+    // ---- PicturePairPage ----
+    QSize pictureSize() const override { return session_->imageSize(); }
+    QImage inputImage() const override { return session_->image(); }
+    QImage outputImage() const override { return session_->result(); }
+    void pushOverlay() override;
+    void refreshInspector() override;
+    void viewInstalled(int index, ImageSurface* view) override;
+    void viewsInstalled() override;
+    void describeAnimation(AnimationExportRequest* request) const override;
+
 private:
-    void installViews();
-    void connectView(ImageSurface* view);
-    void switchToRaster(const QString& reason);
     void chooseSplitterOrientation();
     void setDisplayText(const QString& text, const QString& tooltip);
     void bindFrameSink();
-    void pushOverlay();
-    void refreshInspector();
     std::int64_t hoveredBlock() const;  // -1: the mouse is not over the grid
-    void frame(const QRect& image_rect);
     void onImageChanged();
     void onRunFinished(const GrayscaleResult& result);
     // The launch panel's choices, to the session (a layout the variant does not read gives way first).
@@ -142,16 +140,7 @@ private:
     QPointer<QWidget> launch_extras_;  // a child of the page, in the launch panel while bound
     QComboBox* layout_box_ = nullptr;
     QSettings* settings_ = nullptr;
-    DisplayPathChoice display_;
     QString display_text_, display_tooltip_;
-    ViewTransform* transform_ = nullptr;
-    ImageSurface* views_[2] = {nullptr, nullptr};
-    QVBoxLayout* panel_layouts_[2] = {nullptr, nullptr};
-    QSplitter* splitter_ = nullptr;
-    QLabel* result_caption_ = nullptr;
-    OverlayLegend* legend_ = nullptr;
-    OverlayState overlay_;
-    QPoint hovered_pixel_{-1, -1};  // (-1, -1): the mouse is not over a view
 };
 
 }  // namespace cvz

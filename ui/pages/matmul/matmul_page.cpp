@@ -702,15 +702,21 @@ void MatmulPage::refreshTitles() {
     };
     a_title_->setText(title(tr("A (M × K)"), session_->a(), session_->aSource()));
     b_title_->setText(title(tr("B (K × N)"), session_->b(), session_->bSource()));
-    QString c = tr("C = A @ B");
-    if (session_->a() && session_->b() && session_->shapesMatch()) c += QStringLiteral(" · %1 × %2").arg(session_->a()->rows).arg(session_->b()->cols);
+    // C's caption: what C is, its shape, the launch, the run's state. Where it does not fit, the launch
+    // goes first (the launch panel shows it), then the shape: what is wrong or running stays.
+    QString what = tr("C = A @ B");
+    QString shape_text, launch_text, state;
+    if (session_->a() && session_->b() && session_->shapesMatch())
+        shape_text = QStringLiteral(" · %1 × %2").arg(session_->a()->rows).arg(session_->b()->cols);
     if (session_->model().valid())
-        c += tr(" · %1 · grid %2×%3").arg(QString::fromStdString(to_string(session_->launch()))).arg(session_->model().grid().x).arg(session_->model().grid().y);
-    if (session_->running()) c += tr(" · running…");
-    else if (session_->wrongCount() >= 0) c += tr(" · %1 wrong (red)").arg(count(std::uint64_t(session_->wrongCount())));
-    c_title_->setText(c);
-    // One line each (A's and C's rows stay aligned), cut on a narrow window: whole in the tooltip.
-    for (QLabel* t : {a_title_, b_title_, c_title_}) t->setToolTip(t->text());
+        launch_text = tr(" · %1 · grid %2×%3").arg(QString::fromStdString(to_string(session_->launch()))).arg(session_->model().grid().x).arg(session_->model().grid().y);
+    if (session_->running()) state = tr(" · running…");
+    else if (session_->wrongCount() >= 0) state = tr(" · %1 wrong (red)").arg(count(std::uint64_t(session_->wrongCount())));
+    c_title_->setText(what + shape_text + launch_text + state);
+    c_title_->setShortTexts({what + shape_text + state, what + state});
+    // One line each (A's and C's rows stay aligned), shortened on a narrow window: whole in the tooltip.
+    for (QLabel* t : {static_cast<QLabel*>(a_title_), static_cast<QLabel*>(b_title_), static_cast<QLabel*>(c_title_)})
+        t->setToolTip(t->text());
 }
 
 void MatmulPage::refreshInfo() {
@@ -981,6 +987,33 @@ void MatmulPage::connectLadder(LadderDialog* ladder) {
     connect(ladder, &LadderDialog::launchChosen, session_, [session = session_](const LaunchChoice& c) {
         if (c.ref.family == KernelFamily::Matmul) session->setLaunch(matmul_launch_of(c));
     });
+}
+
+}  // namespace cvz
+
+// ---- File > Save Result As, File > Export ---------------------------------------------------------
+
+namespace cvz {
+
+QString MatmulPage::resultFileFilter() const { return tr("NumPy (*.npy);;CSV (*.csv)"); }
+
+QString MatmulPage::resultDescription() const { return tr("C"); }
+
+std::function<QString()> MatmulPage::resultWriter(const QString& path, QString* error) const {
+    const std::shared_ptr<const Matrix> c = session_->c();
+    if (!c) {
+        *error = tr("there is no result C to save yet");
+        return {};
+    }
+    return [path, c] { return save_matrix(path, *c); };
+}
+
+std::optional<RunTiming> MatmulPage::lastRunTiming() const {
+    const MatmulResult& r = session_->lastResult();
+    if (!r.status.ok() || r.total_ms <= 0) return std::nullopt;
+    const auto a = session_->a(), b = session_->b();
+    const QString problem = a && b ? tr("A %1 x %2 @ B %3 x %4").arg(a->rows).arg(a->cols).arg(b->rows).arg(b->cols) : QString();
+    return RunTiming{QStringLiteral("matmul"), r.launch_text, problem, r.backend, r.kernel_ms, r.total_ms};
 }
 
 }  // namespace cvz

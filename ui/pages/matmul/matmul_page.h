@@ -27,6 +27,7 @@ class QSpinBox;
 
 namespace cvz {
 
+class ElidedLabel;
 class JobRunner;
 class MatrixHeatmap;
 class MemoryTraceSession;
@@ -67,6 +68,14 @@ public:
     void chooseInLadder(LadderDialog* ladder) const override;
     void connectLadder(LadderDialog* ladder) override;
     void restoreSettings(QSettings* settings) override;
+
+    // ---- File > Save Result As, File > Export, scripts/screenshots ----
+    QString resultFileName() const override { return QStringLiteral("C.npy"); }
+    QString resultFileFilter() const override;
+    QString resultDescription() const override;
+    std::function<QString()> resultWriter(const QString& path, QString* error) const override;
+    std::optional<RunTiming> lastRunTiming() const override;
+    void tour(ScreenshotTour& tour) override;
 
     // ---- the launch (the launch panel edits it while the page is bound) ----
     void setLaunch(const MatmulLaunch& launch);  // re-runs when it differs from the current one
@@ -191,9 +200,9 @@ private:
     MatrixHeatmap* a_view_ = nullptr;
     MatrixHeatmap* b_view_ = nullptr;
     MatrixHeatmap* c_view_ = nullptr;
-    QLabel* a_title_ = nullptr;
-    QLabel* b_title_ = nullptr;
-    QLabel* c_title_ = nullptr;
+    ElidedLabel* a_title_ = nullptr;
+    ElidedLabel* b_title_ = nullptr;
+    ElidedLabel* c_title_ = nullptr;
     QLabel* step_label_ = nullptr;     // the step's caption and what the threads do in it
     QLabel* counters_label_ = nullptr;  // loads and stores so far, block and thread
     QLabel* totals_label_ = nullptr;    // the whole kernel, predicted and counted; wrong outputs

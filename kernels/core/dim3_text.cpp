@@ -1,4 +1,4 @@
-#include "launch_shape.h"
+#include "dim3_text.h"
 
 namespace cvz {
 
