@@ -466,8 +466,8 @@ void TestKernelEditor::matmul_kernel_on_its_page() {
     QVERIFY(test::show_and_wait(w, QSize(1400, 900), kTimeoutMs));
     auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox"));
     backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
-    w.tabs()->setCurrentWidget(w.matmulPage());
-    QVERIFY(QTest::qWaitFor([&] { return w.matmulPage()->session()->a() && !w.jobs()->busy(); }, kTimeoutMs));
+    w.tabs()->setCurrentWidget(w.page<MatmulPage>());
+    QVERIFY(QTest::qWaitFor([&] { return w.page<MatmulPage>()->session()->a() && !w.jobs()->busy(); }, kTimeoutMs));
     EditorActions* editor = w.editorActions();
     QVERIFY(editor->newKernel());
     KernelEditorPanel* panel = editor->panel();
@@ -489,9 +489,9 @@ void TestKernelEditor::matmul_kernel_on_its_page() {
     const QRegularExpressionMatch first = QRegularExpression(QStringLiteral("\\n\\w+\\[(\\d+)\\]")).match(all);
     QVERIFY2(first.hasMatch(), qPrintable(all));
     const quint64 index = first.captured(1).toULongLong();
-    const quint64 cols = w.matmulPage()->session()->b()->cols;
-    QCOMPARE(w.matmulPage()->session()->selectedRow(), int(index / cols));
-    QCOMPARE(w.matmulPage()->session()->selectedCol(), int(index % cols));
+    const quint64 cols = w.page<MatmulPage>()->session()->b()->cols;
+    QCOMPARE(w.page<MatmulPage>()->session()->selectedRow(), int(index / cols));
+    QCOMPARE(w.page<MatmulPage>()->session()->selectedCol(), int(index % cols));
 }
 
 QTEST_MAIN(TestKernelEditor)

@@ -582,12 +582,12 @@ void MainWindow::shareBottomDocks() {
     resizeDocks({source, timeline}, {height() / 3, timeline->minimumSizeHint().height()}, Qt::Vertical);
 }
 
+// In the order they are opened: the editor before the Source it is tabbed with, and the schedule before
+// the timeline, so that the Source and the execution controls end in front.
 QStringList MainWindow::panelNames() {
-    return {QStringLiteral("launch"), QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
-            QStringLiteral("sms"),    QStringLiteral("memory"),   QStringLiteral("source"),    QStringLiteral("schedule"),
-            QStringLiteral("timeline"), QStringLiteral("sweep"),  QStringLiteral("ladder")};  // schedule before the
-                                                                                             // timeline it is tabbed with:
-                                                                                             // the controls in front
+    return {QStringLiteral("launch"),   QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
+            QStringLiteral("sms"),      QStringLiteral("memory"),   QStringLiteral("editor"),    QStringLiteral("source"),
+            QStringLiteral("schedule"), QStringLiteral("timeline"), QStringLiteral("sweep"),     QStringLiteral("ladder")};
 }
 
 QString MainWindow::showPanels(const QStringList& names) {
@@ -612,6 +612,9 @@ QString MainWindow::showPanels(const QStringList& names) {
         } else if (name == QLatin1String("schedule")) {
             schedule_->dock()->show();
             schedule_->dock()->raise();
+        } else if (name == QLatin1String("editor")) {
+            editor_->dock()->show();
+            editor_->dock()->raise();
         } else if (name == QLatin1String("sweep")) {
             openSweep();
         } else if (name == QLatin1String("ladder")) {
