@@ -110,22 +110,6 @@ void check(const EmulatedRunResult& r, const char* what) {
     }
 }
 
-UserArg buffer(const char* name, void* data, std::size_t bytes, std::size_t element, bool writable) {
-    UserArg a;
-    a.kind = UserArg::Kind::Buffer;
-    a.name = name;
-    a.data = data;
-    a.bytes = bytes;
-    a.element_bytes = element;
-    a.writable = writable;
-    return a;
-}
-UserArg integer(const char* name, int v) {
-    UserArg a;
-    a.name = name;
-    a.value = v;
-    return a;
-}
 
 struct CompileRow {
     std::string file;
@@ -182,9 +166,9 @@ int main(int argc, char** argv) {
         launch.block = g.shape.block;
         const bool one_d = g.shape.kind == GrayscaleVariant::Gray1d;
         launch.grid = one_d ? Dim3{unsigned(cdiv(n, 256)), 1, 1} : Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1};
-        launch.args = {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", gray.data(), n, 1, true)};
-        if (one_d) launch.args.push_back(integer("n", int(n)));
-        else launch.args.insert(launch.args.end(), {integer("w", int(w)), integer("h", int(h))});
+        launch.args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", gray.data(), n, 1, true)};
+        if (one_d) launch.args.push_back(UserArg::integer("n", int(n)));
+        else launch.args.insert(launch.args.end(), {UserArg::integer("w", int(w)), UserArg::integer("h", int(h))});
         for (bool traced : {false, true}) {
             RunRow row{image, std::string(one_d ? "gray_1d 256" : "gray_2d 16x16"), traced, {}, {}, 0, 0};
             EmuOptions eo;
@@ -220,9 +204,9 @@ int main(int argc, char** argv) {
         UserLaunch launch;
         launch.block = Dim3{16, 16, 1};
         launch.grid = Dim3{unsigned(cdiv(s, 16)), unsigned(cdiv(s, 16)), 1};
-        launch.args = {buffer("m", a.data(), a.size() * 4, 4, false), buffer("n", b.data(), b.size() * 4, 4, false),
-                       buffer("out", c.data(), c.size() * 4, 4, true), integer("h", int(s)), integer("w", int(s)),
-                       integer("k", int(s))};
+        launch.args = {UserArg::buffer("m", a.data(), a.size() * 4, 4, false), UserArg::buffer("n", b.data(), b.size() * 4, 4, false),
+                       UserArg::buffer("out", c.data(), c.size() * 4, 4, true), UserArg::integer("h", int(s)), UserArg::integer("w", int(s)),
+                       UserArg::integer("k", int(s))};
         const int r2 = std::max(1, repeats / 2);
         for (bool traced : {false, true}) {
             RunRow row{"matmul " + std::to_string(s) + "^3", to_string(m.launch), traced, {}, {}, 0, 0};

@@ -71,23 +71,6 @@ EmulatedKernel compile(const std::string& name, const std::string& text, const s
     return k;
 }
 
-UserArg buffer(const char* name, void* data, std::size_t bytes, std::size_t element, bool writable) {
-    UserArg a;
-    a.kind = UserArg::Kind::Buffer;
-    a.name = name;
-    a.data = data;
-    a.bytes = bytes;
-    a.element_bytes = element;
-    a.writable = writable;
-    return a;
-}
-UserArg integer(const char* name, int v) {
-    UserArg a;
-    a.kind = UserArg::Kind::Int;
-    a.name = name;
-    a.value = v;
-    return a;
-}
 
 std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
     std::mt19937 rng(seed);
@@ -310,7 +293,7 @@ void TestUserKernel::warnings_and_odd_file_names() {
     std::vector<std::uint8_t> x(32, 3), o(32);
     UserLaunch launch;
     launch.block = Dim3{32, 1, 1};
-    launch.args = {buffer("x", x.data(), 32, 1, false), buffer("out", o.data(), 32, 1, true), integer("n", 32)};
+    launch.args = {UserArg::buffer("x", x.data(), 32, 1, false), UserArg::buffer("out", o.data(), 32, 1, true), UserArg::integer("n", 32)};
     EmulatedRunOptions opt;
     opt.trace = true;
     const EmulatedRunResult r = run_emulated(k, launch, opt);
@@ -344,7 +327,7 @@ void TestUserKernel::lecture_grayscale_1d() {
     UserLaunch launch;
     launch.block = Dim3{block, 1, 1};
     launch.grid = Dim3{unsigned(cdiv(n, block)), 1, 1};
-    launch.args = {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), n, 1, true), integer("n", int(n))};
+    launch.args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), n, 1, true), UserArg::integer("n", int(n))};
     const EmulatedRunResult r = run_emulated(k, launch, {});
     QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
     // The lecture's double constants may round one grey level away from the float reference.
@@ -375,8 +358,8 @@ void TestUserKernel::lecture_grayscale_2d() {
     UserLaunch launch;
     launch.block = block;
     launch.grid = cover(width, height, block);
-    launch.args = {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), n, 1, true),
-                   integer("w", int(width)), integer("h", int(height))};
+    launch.args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), n, 1, true),
+                   UserArg::integer("w", int(width)), UserArg::integer("h", int(height))};
     const EmulatedRunResult r = run_emulated(k, launch, {});
     QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
     for (std::size_t i = 0; i < n; ++i) QVERIFY2(std::abs(int(out[i]) - int(ref[i])) <= 1, qPrintable(QString::number(i)));
@@ -396,10 +379,10 @@ void check_matmul(const EmulatedKernel& kernel, unsigned h, unsigned w, unsigned
     UserLaunch launch;
     launch.block = block;
     launch.grid = cover(w, h, block);
-    launch.args = {buffer("m", const_cast<float*>(a.data()), a.size() * 4, 4, false),
-                   buffer("n", const_cast<float*>(b.data()), b.size() * 4, 4, false),
-                   buffer("out", out.data(), out.size() * 4, 4, true), integer("h", int(h)), integer("w", int(w)),
-                   integer("k", int(k))};
+    launch.args = {UserArg::buffer("m", const_cast<float*>(a.data()), a.size() * 4, 4, false),
+                   UserArg::buffer("n", const_cast<float*>(b.data()), b.size() * 4, 4, false),
+                   UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("h", int(h)), UserArg::integer("w", int(w)),
+                   UserArg::integer("k", int(k))};
     const EmulatedRunResult r = run_emulated(kernel, launch, {});
     QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
     QVERIFY2(matmul_max_relative_error(out.data(), ref.data(), out.size()) <= 1e-5,
@@ -468,9 +451,9 @@ void TestUserKernel::lecture_convolution() {
         UserLaunch launch;
         launch.block = c.block;
         launch.grid = cover(c.w, c.h, c.block);
-        launch.args = {buffer("in", in.data(), n * 4, 4, false), buffer("mask", mask.data(), mask.size() * 4, 4, false),
-                       buffer("out", out.data(), n * 4, 4, true), integer("w", int(c.w)), integer("h", int(c.h)),
-                       integer("r", int(c.side / 2))};
+        launch.args = {UserArg::buffer("in", in.data(), n * 4, 4, false), UserArg::buffer("mask", mask.data(), mask.size() * 4, 4, false),
+                       UserArg::buffer("out", out.data(), n * 4, 4, true), UserArg::integer("w", int(c.w)), UserArg::integer("h", int(c.h)),
+                       UserArg::integer("r", int(c.side / 2))};
         const EmulatedRunResult r = run_emulated(kernel, launch, {});
         QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
         // The lecture file accumulates with fmaf in the reference's order: the same bytes.
@@ -509,8 +492,8 @@ void TestUserKernel::the_lecture_math_works() {
     UserLaunch launch;
     launch.block = Dim3{32, 1, 1};
     launch.grid = Dim3{3, 1, 1};
-    launch.args = {buffer("m", const_cast<float*>(m.data()), n * 4, 4, false), buffer("n", const_cast<float*>(nn.data()), n * 4, 4, false),
-                   buffer("out", out.data(), n * 4, 4, true), integer("h", n), integer("w", 1), integer("k", 1)};
+    launch.args = {UserArg::buffer("m", const_cast<float*>(m.data()), n * 4, 4, false), UserArg::buffer("n", const_cast<float*>(nn.data()), n * 4, 4, false),
+                   UserArg::buffer("out", out.data(), n * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", 1), UserArg::integer("k", 1)};
     const EmulatedRunResult r = run_emulated(k, launch, {});
     QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
     QVERIFY(std::memcmp(out.data(), expected.data(), n * 4) == 0);
@@ -541,7 +524,7 @@ void TestUserKernel::undefined_function_is_named() {
     QVERIFY(k.valid());  // a declaration compiles: the missing body shows when the kernel is loaded
     std::vector<std::uint8_t> x(1), out(1);
     UserLaunch launch;
-    launch.args = {buffer("x", x.data(), 1, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)};
+    launch.args = {UserArg::buffer("x", x.data(), 1, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)};
     const EmulatedRunResult r = run_emulated(k, launch, {});
     QCOMPARE(r.fault, Fault::Crashed);
     QVERIFY2(r.message.find("helper(int)") != std::string::npos, r.message.c_str());
@@ -559,8 +542,8 @@ void TestUserKernel::metrics_equal_builtin_gray_2d() {
     UserLaunch launch;
     launch.block = block;
     launch.grid = cover(width, height, block);
-    launch.args = {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), n, 1, true),
-                   integer("w", int(width)), integer("h", int(height))};
+    launch.args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), n, 1, true),
+                   UserArg::integer("w", int(width)), UserArg::integer("h", int(height))};
     EmulatedRunOptions o;
     o.trace = true;
     const EmulatedRunResult r = run_emulated(k, launch, o);
@@ -593,10 +576,10 @@ void compare_matmul_metrics(const char* file, const MatmulLaunch& builtin_launch
     UserLaunch launch;
     launch.block = block;
     launch.grid = cover(w, h, block);
-    launch.args = {buffer("m", const_cast<float*>(a.data()), a.size() * 4, 4, false),
-                   buffer("n", const_cast<float*>(b.data()), b.size() * 4, 4, false),
-                   buffer("out", out.data(), out.size() * 4, 4, true), integer("h", int(h)), integer("w", int(w)),
-                   integer("k", int(k))};
+    launch.args = {UserArg::buffer("m", const_cast<float*>(a.data()), a.size() * 4, 4, false),
+                   UserArg::buffer("n", const_cast<float*>(b.data()), b.size() * 4, 4, false),
+                   UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("h", int(h)), UserArg::integer("w", int(w)),
+                   UserArg::integer("k", int(k))};
     EmulatedRunOptions o;
     o.trace = true;
     const EmulatedRunResult r = run_emulated(kernel, launch, o);
@@ -622,8 +605,8 @@ void TestUserKernel::trace_lines_are_the_users() {
     UserLaunch launch;
     launch.block = Dim3{8, 8, 1};
     launch.grid = cover(7, 9, launch.block);
-    launch.args = {buffer("m", a.data(), a.size() * 4, 4, false), buffer("n", b.data(), b.size() * 4, 4, false),
-                   buffer("out", out.data(), out.size() * 4, 4, true), integer("h", 9), integer("w", 7), integer("k", 5)};
+    launch.args = {UserArg::buffer("m", a.data(), a.size() * 4, 4, false), UserArg::buffer("n", b.data(), b.size() * 4, 4, false),
+                   UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("h", 9), UserArg::integer("w", 7), UserArg::integer("k", 5)};
     EmulatedRunOptions o;
     o.trace = true;
     o.trace_options.keep_blocks = {0};
@@ -648,7 +631,7 @@ void TestUserKernel::writers_and_schedule_are_recorded() {
     UserLaunch launch;
     launch.block = Dim3{96, 1, 1};
     launch.grid = Dim3{unsigned(cdiv(n, 96)), 1, 1};
-    launch.args = {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), n, 1, true), integer("n", int(n))};
+    launch.args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), n, 1, true), UserArg::integer("n", int(n))};
     EmulatedRunOptions o;
     o.writers = true;
     o.schedule = true;
@@ -686,8 +669,8 @@ void TestUserKernel::dynamic_shared_memory() {
     UserLaunch launch;
     launch.block = Dim3{32, 1, 1};
     launch.grid = Dim3{3, 1, 1};
-    launch.args = {buffer("in", in.data(), n * 4, 4, false), buffer("unused", unused.data(), 4, 4, false),
-                   buffer("out", out.data(), n * 4, 4, true), integer("h", 1), integer("w", 1), integer("k", n)};
+    launch.args = {UserArg::buffer("in", in.data(), n * 4, 4, false), UserArg::buffer("unused", unused.data(), 4, 4, false),
+                   UserArg::buffer("out", out.data(), n * 4, 4, true), UserArg::integer("h", 1), UserArg::integer("w", 1), UserArg::integer("k", n)};
     EmulatedRunOptions o = serial();
     o.dynamic_shared_bytes = 32 * 4;
     const EmulatedRunResult r = run_emulated(k, launch, o);
@@ -723,8 +706,8 @@ void TestUserKernel::three_d_launch_and_a_full_block() {
         UserLaunch launch;
         launch.grid = grid;
         launch.block = block;
-        launch.args = {buffer("m", m.data(), 4, 4, false), buffer("n", nn.data(), 4, 4, false),
-                       buffer("out", out.data(), out.size() * 4, 4, true), integer("h", total), integer("w", 1), integer("k", 1)};
+        launch.args = {UserArg::buffer("m", m.data(), 4, 4, false), UserArg::buffer("n", nn.data(), 4, 4, false),
+                       UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("h", total), UserArg::integer("w", 1), UserArg::integer("k", 1)};
         EmulatedRunOptions o;
         o.writers = true;
         const EmulatedRunResult r = run_emulated(k, launch, o);
@@ -751,7 +734,7 @@ void TestUserKernel::bounds_past_the_end_is_named() {
     UserLaunch launch;
     launch.block = Dim3{256, 1, 1};
     launch.grid = Dim3{4, 1, 1};
-    launch.args = {buffer("x", x.data(), n, 1, false), buffer("out", out.data(), n, 1, true), integer("n", n)};
+    launch.args = {UserArg::buffer("x", x.data(), n, 1, false), UserArg::buffer("out", out.data(), n, 1, true), UserArg::integer("n", n)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Bounds);
     QCOMPARE(r.message, std::string("line 3: thread (3, 0, 0)/(232, 0, 0) reads x[1000], 0 past the end of x (1000 elements)"));
@@ -768,8 +751,8 @@ void TestUserKernel::bounds_past_the_end_is_named() {
     std::vector<float> m(10), nn(1), o(10);
     launch.block = Dim3{16, 1, 1};
     launch.grid = Dim3{1, 1, 1};
-    launch.args = {buffer("m", m.data(), 40, 4, false), buffer("n", nn.data(), 4, 4, false),
-                   buffer("out", o.data(), 40, 4, true), integer("h", 10), integer("w", 1), integer("k", 1)};
+    launch.args = {UserArg::buffer("m", m.data(), 40, 4, false), UserArg::buffer("n", nn.data(), 4, 4, false),
+                   UserArg::buffer("out", o.data(), 40, 4, true), UserArg::integer("h", 10), UserArg::integer("w", 1), UserArg::integer("k", 1)};
     const EmulatedRunResult r2 = run_emulated(s, launch, serial());
     QCOMPARE(r2.fault, Fault::Bounds);
     QCOMPARE(r2.message, std::string("line 3: thread (0, 0, 0)/(7, 0, 0) writes out[10], 0 past the end of out (10 elements)"));
@@ -788,8 +771,8 @@ void TestUserKernel::bounds_before_the_start_is_named() {
     UserLaunch launch;
     launch.block = Dim3{8, 8, 1};
     launch.grid = Dim3{1, 1, 1};
-    launch.args = {buffer("x", x.data(), x.size(), 1, false), buffer("out", out.data(), out.size(), 1, true),
-                   integer("w", 7), integer("h", 5)};
+    launch.args = {UserArg::buffer("x", x.data(), x.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true),
+                   UserArg::integer("w", 7), UserArg::integer("h", 5)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Bounds);
     QCOMPARE(r.message, std::string("line 5: thread (0, 0, 0)/(0, 0, 0) reads x[-14], 14 before the start of x (105 elements)"));
@@ -806,7 +789,7 @@ void TestUserKernel::null_pointer_is_invalid() {
     std::vector<std::uint8_t> x(4), out(4);
     UserLaunch launch;
     launch.block = Dim3{4, 1, 1};
-    launch.args = {buffer("x", x.data(), 4, 1, false), buffer("out", out.data(), 4, 1, true), integer("n", 5)};
+    launch.args = {UserArg::buffer("x", x.data(), 4, 1, false), UserArg::buffer("out", out.data(), 4, 1, true), UserArg::integer("n", 5)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Invalid);
     QCOMPARE(r.message, std::string("line 3: thread (0, 0, 0)/(0, 0, 0) made an invalid memory access (address 0x0, in no buffer)"));
@@ -822,8 +805,8 @@ void TestUserKernel::made_up_pointer_is_invalid() {
     std::vector<float> m(1), nn(1), o(1);
     UserLaunch launch;
     launch.block = Dim3{2, 1, 1};
-    launch.args = {buffer("m", m.data(), 4, 4, false), buffer("n", nn.data(), 4, 4, false), buffer("out", o.data(), 4, 4, true),
-                   integer("h", 3), integer("w", 1), integer("k", 1)};
+    launch.args = {UserArg::buffer("m", m.data(), 4, 4, false), UserArg::buffer("n", nn.data(), 4, 4, false), UserArg::buffer("out", o.data(), 4, 4, true),
+                   UserArg::integer("h", 3), UserArg::integer("w", 1), UserArg::integer("k", 1)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Invalid);
     QVERIFY2(r.message.rfind("line 3: thread (0, 0, 0)/(0, 0, 0) made an invalid memory access (address 0x", 0) == 0,
@@ -840,7 +823,7 @@ void TestUserKernel::endless_loop_hits_the_time_limit() {
     QVERIFY(k.valid());
     std::vector<std::uint8_t> x(1), out(1, 9);
     UserLaunch launch;
-    launch.args = {buffer("x", x.data(), 1, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)};
+    launch.args = {UserArg::buffer("x", x.data(), 1, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)};
     EmulatedRunOptions o;
     o.time_limit_s = 0.5;
     const EmulatedRunResult r = run_emulated(k, launch, o);
@@ -875,7 +858,7 @@ void TestUserKernel::runaway_accesses_hit_the_budget() {
     QVERIFY(k.valid());
     std::vector<std::uint8_t> x(8), out(8);
     UserLaunch launch;
-    launch.args = {buffer("x", x.data(), 8, 1, false), buffer("out", out.data(), 8, 1, true), integer("n", 8)};
+    launch.args = {UserArg::buffer("x", x.data(), 8, 1, false), UserArg::buffer("out", out.data(), 8, 1, true), UserArg::integer("n", 8)};
     EmulatedRunOptions o;
     o.trace = true;
     o.access_budget = 100000;
@@ -901,7 +884,7 @@ void TestUserKernel::divergent_barrier_is_named() {
     UserLaunch launch;
     launch.block = Dim3{128, 1, 1};
     launch.grid = Dim3{2, 1, 1};
-    launch.args = {buffer("x", x.data(), 128, 1, false), buffer("out", out.data(), 256, 1, true), integer("n", 256)};
+    launch.args = {UserArg::buffer("x", x.data(), 128, 1, false), UserArg::buffer("out", out.data(), 256, 1, true), UserArg::integer("n", 256)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Barrier);
     QVERIFY2(r.message == std::string("line 4: __syncthreads() was reached by 96 of the 128 threads of block (0, 0, 0); "
@@ -919,7 +902,7 @@ void TestUserKernel::integer_division_by_zero_is_a_crash() {
     std::vector<std::uint8_t> x(4, 8), out(4);
     UserLaunch launch;
     launch.block = Dim3{4, 1, 1};
-    launch.args = {buffer("x", x.data(), 4, 1, false), buffer("out", out.data(), 4, 1, true), integer("n", 4)};
+    launch.args = {UserArg::buffer("x", x.data(), 4, 1, false), UserArg::buffer("out", out.data(), 4, 1, true), UserArg::integer("n", 4)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Crashed);
     QVERIFY2(r.message.find("divided an integer by zero") != std::string::npos, r.message.c_str());
@@ -931,7 +914,7 @@ void TestUserKernel::cancelled_run() {
     QVERIFY(k.valid());
     std::vector<std::uint8_t> x(3), out(1, 5);
     UserLaunch launch;
-    launch.args = {buffer("x", x.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)};
+    launch.args = {UserArg::buffer("x", x.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)};
     CancelToken cancel;
     cancel.request();
     EmulatedRunOptions o;
@@ -953,7 +936,7 @@ void TestUserKernel::output_only_when_the_kernel_ends() {
     UserLaunch launch;
     launch.block = Dim3{32, 1, 1};
     launch.grid = Dim3{2, 1, 1};
-    launch.args = {buffer("x", x.data(), 1, 1, false), buffer("out", out.data(), 32, 1, true), integer("n", 32)};
+    launch.args = {UserArg::buffer("x", x.data(), 1, 1, false), UserArg::buffer("out", out.data(), 32, 1, true), UserArg::integer("n", 32)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QCOMPARE(r.fault, Fault::Bounds);
     for (std::uint8_t v : out) QCOMPARE(v, std::uint8_t(1));
@@ -969,7 +952,7 @@ void TestUserKernel::printf_output_comes_back() {
     UserLaunch launch;
     launch.grid = Dim3{3, 1, 1};
     launch.block = Dim3{4, 1, 1};
-    launch.args = {buffer("x", x.data(), 1, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)};
+    launch.args = {UserArg::buffer("x", x.data(), 1, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)};
     const EmulatedRunResult r = run_emulated(k, launch, serial());
     QVERIFY2(r.ok(), r.message.c_str());
     QCOMPARE(r.output, std::string("hello from block 0\nhello from block 1\nhello from block 2\n"));
@@ -980,13 +963,13 @@ void TestUserKernel::launch_mismatch_is_refused() {
     QVERIFY(k.valid());
     std::vector<std::uint8_t> x(3), out(1);
     UserLaunch launch;
-    launch.args = {buffer("x", x.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true)};
+    launch.args = {UserArg::buffer("x", x.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true)};
     EmulatedRunResult r = run_emulated(k, launch, {});
     QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
-    launch.args.push_back(buffer("n", x.data(), 3, 1, false));
+    launch.args.push_back(UserArg::buffer("n", x.data(), 3, 1, false));
     r = run_emulated(k, launch, {});
     QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
-    launch.args.back() = integer("n", 1);
+    launch.args.back() = UserArg::integer("n", 1);
     launch.block = Dim3{2048, 1, 1};
     r = run_emulated(k, launch, {});
     QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);

@@ -95,23 +95,6 @@ KernelSignature matmul_sig(const char* name, unsigned line, bool constant_inputs
                          param("int", "h", ParamKind::Int), param("int", "w", ParamKind::Int), param("int", "k", ParamKind::Int)}};
 }
 
-UserArg buffer(const char* name, void* data, std::size_t bytes, std::size_t element, bool writable) {
-    UserArg a;
-    a.kind = UserArg::Kind::Buffer;
-    a.name = name;
-    a.data = data;
-    a.bytes = bytes;
-    a.element_bytes = element;
-    a.writable = writable;
-    return a;
-}
-UserArg integer(const char* name, int v) {
-    UserArg a;
-    a.kind = UserArg::Kind::Int;
-    a.name = name;
-    a.value = v;
-    return a;
-}
 
 template <class T>
 std::vector<T> random_values(std::size_t n, unsigned seed) {
@@ -157,7 +140,7 @@ private:
                 no_gpu_ = QString::fromStdString("NVRTC: " + all_messages(c));
             } else {
                 std::vector<unsigned char> in(3, 0), out(1, 0);
-                UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {buffer("x", in.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)}};
+                UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {UserArg::buffer("x", in.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)}};
                 GpuRunResult r = run_on_gpu(c, l);
                 if (!r.ran) no_gpu_ = QString::fromStdString("no GPU run here: " + r.message);
             }
@@ -439,7 +422,7 @@ private slots:
         GpuCompileOutput c = compile_for_gpu(SourceFile{"k.cu", lecture("grayscale_1d.cu")}, gray1d_sig(), 90);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QVERIFY(c.compiled());
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {integer("n", 1)}};
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {UserArg::integer("n", 1)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY(!r.ran);
         QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
@@ -456,7 +439,7 @@ private slots:
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QCOMPARE(c.sm, 90);  // no device: sm_90
         std::vector<unsigned char> in(30, 9), out(10, 7);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {buffer("x", in.data(), 30, 1, false), buffer("out", out.data(), 10, 1, true), integer("n", 10)}};
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {UserArg::buffer("x", in.data(), 30, 1, false), UserArg::buffer("out", out.data(), 10, 1, true), UserArg::integer("n", 10)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY(!r.ran);
         QCOMPARE(r.status.kind(), ErrorKind::Unavailable);
@@ -480,7 +463,7 @@ private slots:
         qputenv("LD_LIBRARY_PATH", QFile::encodeName(dir.path()) + (saved.isEmpty() ? "" : ":" + saved));
         GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         std::vector<unsigned char> in(300, 9), out(100, 7);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{128, 1, 1}, {buffer("x", in.data(), 300, 1, false), buffer("out", out.data(), 100, 1, true), integer("n", 100)}};
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{128, 1, 1}, {UserArg::buffer("x", in.data(), 300, 1, false), UserArg::buffer("out", out.data(), 100, 1, true), UserArg::integer("n", 100)}};
         GpuRunResult r = run_on_gpu(c, l);
         if (saved.isEmpty()) qunsetenv("LD_LIBRARY_PATH");
         else qputenv("LD_LIBRARY_PATH", saved);
@@ -519,7 +502,7 @@ private slots:
         GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(n, block)), 1, 1}, Dim3{unsigned(block), 1, 1},
-                     {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("n", n)}};
+                     {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         int worst = 0;
@@ -554,7 +537,7 @@ private slots:
         GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
-                     {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+                     {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(out == ref);  // the same fused multiply-adds as the built-in and its reference: the same bytes
@@ -597,8 +580,8 @@ private slots:
         GpuCompileOutput c = compile_ok(text, scan(text));
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
-                     {buffer("m", a.data(), a.size() * 4, 4, false), buffer("n", b.data(), b.size() * 4, 4, false),
-                      buffer("out", out.data(), out.size() * 4, 4, true), integer("h", h), integer("w", w), integer("k", k)}};
+                     {UserArg::buffer("m", a.data(), a.size() * 4, 4, false), UserArg::buffer("n", b.data(), b.size() * 4, 4, false),
+                      UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("h", h), UserArg::integer("w", w), UserArg::integer("k", k)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         for (std::size_t i = 0; i < out.size(); ++i)
@@ -639,8 +622,8 @@ private slots:
         GpuCompileOutput c = compile_ok(text, scan(text));
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
-                     {buffer("in", in.data(), in.size() * 4, 4, false), buffer("mask", mask.data(), mask.size() * 4, 4, false),
-                      buffer("out", out.data(), out.size() * 4, 4, true), integer("w", w), integer("h", h), integer("r", side / 2)}};
+                     {UserArg::buffer("in", in.data(), in.size() * 4, 4, false), UserArg::buffer("mask", mask.data(), mask.size() * 4, 4, false),
+                      UserArg::buffer("out", out.data(), out.size() * 4, 4, true), UserArg::integer("w", w), UserArg::integer("h", h), UserArg::integer("r", side / 2)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(std::memcmp(out.data(), ref.data(), out.size() * 4) == 0);  // the reference's fmaf order: its bits
@@ -668,7 +651,7 @@ private slots:
         GpuCompileOutput c = compile_ok(text, scan(text));
         QVERIFY(c.compiled());
         UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
-                     {buffer("x", rgb.data(), rgb.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+                     {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         int worst = 0;
@@ -690,7 +673,7 @@ private slots:
         GpuCompileOutput c = compile_ok(text, s);
         QVERIFY(c.compiled());
         std::vector<unsigned char> in(300, 1), out(100, 5);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{100, 1, 1}, {buffer("x", in.data(), 300, 1, false), buffer("out", out.data(), 100, 1, true), integer("n", 100)}};
+        UserLaunch l{Dim3{1, 1, 1}, Dim3{100, 1, 1}, {UserArg::buffer("x", in.data(), 300, 1, false), UserArg::buffer("out", out.data(), 100, 1, true), UserArg::integer("n", 100)}};
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Device));
@@ -720,7 +703,7 @@ private slots:
         const int n = 1000;
         std::vector<unsigned char> in = random_values<unsigned char>(3 * n, 21), out(n, 5);
         UserLaunch l{Dim3{unsigned(cdiv(n, 256)), 1, 1}, Dim3{256, 1, 1},
-                     {buffer("x", in.data(), in.size(), 1, false), buffer("out", out.data(), out.size(), 1, true), integer("n", n)}};
+                     {UserArg::buffer("x", in.data(), in.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
         GpuRunOptions o;
         o.time = true;  // the check comes before timing and copying back: neither happens
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -770,7 +753,7 @@ private slots:
         const int w = 37, h = 11;
         std::vector<unsigned char> rgb(3 * w * h, 9), gray(w * h, 5);
         UserLaunch l2{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                      {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", gray.data(), gray.size(), 1, true), integer("w", w), integer("h", h)}};
+                      {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", gray.data(), gray.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
         r = run_on_gpu(b, l2);
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Bounds));
@@ -792,7 +775,7 @@ private slots:
         GpuCompileOutput c = compile_ok(text, s);
         QVERIFY(c.compiled());
         std::vector<unsigned char> in(3, 1), out(1, 5);
-        UserLaunch l{Dim3{4, 1, 1}, Dim3{64, 1, 1}, {buffer("x", in.data(), 3, 1, false), buffer("out", out.data(), 1, 1, true), integer("n", 1)}};
+        UserLaunch l{Dim3{4, 1, 1}, Dim3{64, 1, 1}, {UserArg::buffer("x", in.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)}};
         GpuRunOptions o;
         o.time_limit_s = 3;
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -827,7 +810,7 @@ private slots:
         QVERIFY(c.compiled());
         const Dim3 grid{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1};
         UserLaunch l{grid, Dim3{unsigned(bx), unsigned(by), 1},
-                     {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+                     {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
         GpuRunOptions o;
         o.record_schedule = true;
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -857,7 +840,7 @@ private slots:
         Status s = grayscale_cuda(im, LaunchShape::two_d(16, 16));
         QVERIFY2(s, s.message().c_str());
         UserLaunch gl{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                      {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", mine.data(), mine.size(), 1, true), integer("w", w), integer("h", h)}};
+                      {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", mine.data(), mine.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
         GpuRunResult r = run_on_gpu(compile_ok(kGray2d, gray2d_sig()), gl);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(mine == theirs);
@@ -868,8 +851,8 @@ private slots:
         s = matmul_cuda(MatmulProblem{a.data(), b.data(), cb.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)}, MatmulLaunch::naive(16, 16));
         QVERIFY2(s, s.message().c_str());
         UserLaunch ml{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
-                      {buffer("a", a.data(), a.size() * 4, 4, false), buffer("b", b.data(), b.size() * 4, 4, false),
-                       buffer("c", cm.data(), cm.size() * 4, 4, true), integer("h", n), integer("w", n), integer("k", n)}};
+                      {UserArg::buffer("a", a.data(), a.size() * 4, 4, false), UserArg::buffer("b", b.data(), b.size() * 4, 4, false),
+                       UserArg::buffer("c", cm.data(), cm.size() * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", n), UserArg::integer("k", n)}};
         r = run_on_gpu(compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true)), ml);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(std::memcmp(cm.data(), cb.data(), cm.size() * 4) == 0);  // the same fmaf chain: the same bits
@@ -891,7 +874,7 @@ private slots:
             QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
             GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
             UserLaunch l{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                         {buffer("rgb", rgb.data(), rgb.size(), 1, false), buffer("gray", out.data(), out.size(), 1, true), integer("w", w), integer("h", h)}};
+                         {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
             GpuRunOptions o;
             o.time = true;
             o.timing = t;
@@ -908,8 +891,8 @@ private slots:
             QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
             GpuCompileOutput c = compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true));
             UserLaunch l{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
-                         {buffer("a", a.data(), a.size() * 4, 4, false), buffer("b", bm.data(), bm.size() * 4, 4, false),
-                          buffer("c", cm.data(), cm.size() * 4, 4, true), integer("h", n), integer("w", n), integer("k", n)}};
+                         {UserArg::buffer("a", a.data(), a.size() * 4, 4, false), UserArg::buffer("b", bm.data(), bm.size() * 4, 4, false),
+                          UserArg::buffer("c", cm.data(), cm.size() * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", n), UserArg::integer("k", n)}};
             GpuRunOptions o;
             o.time = true;
             o.timing = t;

@@ -85,26 +85,19 @@ Comparison compare_floats(const float* got, const double* expected, std::uint64_
     return c;
 }
 
+// The parameter's name, or "argument N" for an unnamed one.
+static std::string param_name(const KernelSignature& s, std::size_t index) {
+    std::string name = index < s.params.size() ? s.params[index].name : std::string();
+    return name.empty() ? "argument " + std::to_string(index + 1) : name;
+}
+
 UserArg buffer_arg(const KernelSignature& s, std::size_t index, void* data, std::size_t bytes,
                    std::size_t element_bytes, bool writable) {
-    UserArg a;
-    a.kind = UserArg::Kind::Buffer;
-    a.name = index < s.params.size() ? s.params[index].name : std::string();
-    if (a.name.empty()) a.name = "argument " + std::to_string(index + 1);
-    a.data = data;
-    a.bytes = bytes;
-    a.element_bytes = element_bytes;
-    a.writable = writable;
-    return a;
+    return UserArg::buffer(param_name(s, index), data, bytes, element_bytes, writable);
 }
 
 UserArg int_arg(const KernelSignature& s, std::size_t index, int value) {
-    UserArg a;
-    a.kind = UserArg::Kind::Int;
-    a.name = index < s.params.size() ? s.params[index].name : std::string();
-    if (a.name.empty()) a.name = "argument " + std::to_string(index + 1);
-    a.value = value;
-    return a;
+    return UserArg::integer(param_name(s, index), value);
 }
 
 std::string accepted_forms_text(const std::vector<CallForm>& forms) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/dim3.h"
@@ -68,6 +69,23 @@ struct UserArg {
     std::size_t element_bytes = 1;   // 1 for u8, 4 for float: offsets in messages are in elements
     bool writable = false;           // the kernel's output: copied back, and its writers recorded
     int value = 0;                   // Int
+
+    static UserArg buffer(std::string name, void* data, std::size_t bytes, std::size_t element_bytes, bool writable) {
+        UserArg a;
+        a.kind = Kind::Buffer;
+        a.name = std::move(name);
+        a.data = data;
+        a.bytes = bytes;
+        a.element_bytes = element_bytes;
+        a.writable = writable;
+        return a;
+    }
+    static UserArg integer(std::string name, int value) {
+        UserArg a;
+        a.name = std::move(name);
+        a.value = value;
+        return a;
+    }
 };
 
 struct UserLaunch {
