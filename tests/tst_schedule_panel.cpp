@@ -22,6 +22,7 @@
 #include "ui/views/schedule_overlay.h"
 #include "ui/views/view_transform.h"
 #include "ui/pages/grayscale/image_page.h"
+#include "ui/pages/matmul/matmul_page.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/schedule_actions.h"
 #include "support/main_window_fixtures.h"
@@ -77,6 +78,7 @@ private slots:
     void malformed_file_is_named();
     void record_on_the_emulator();
     void record_your_kernel_when_chosen();
+    void record_on_the_page_in_front();
     void shipped_h200_schedule_opens();
     void closing_the_panel_ends_the_replay_over_the_image();
     void another_launch_says_how_it_differs();
@@ -243,6 +245,32 @@ void TestSchedulePanel::record_on_the_emulator() {
     QVERIFY(w.scheduleActions()->overlay()->matches());
     QVERIFY2(w.statusText().startsWith("Recorded the schedule of 21 blocks on CPU emulator"), qPrintable(w.statusText()));
     QVERIFY(w.scheduleActions()->panel()->differencesText().contains("host worker"));
+}
+
+// Record Schedule records the launch of the page in front, whichever it is: on the matrices page the
+// naive kernel's 16x8 blocks over a 37x29 C are a 2 x 5 grid (the image page's photo has 7 x 3).
+void TestSchedulePanel::record_on_the_page_in_front() {
+    MainWindow w(display_, photo_);
+    QVERIFY(open(w));
+    MatmulPage* page = w.page<MatmulPage>();
+    w.tabs()->setCurrentWidget(page);
+    QCOMPARE(w.currentPage(), static_cast<KernelPage*>(page));
+    page->setBackend(BackendChoice::Cpu);
+    Matrix a, b;
+    a.rows = 37, a.cols = 70, a.data.assign(a.size(), 0.5f);
+    b.rows = 70, b.cols = 29, b.data.assign(b.size(), 0.25f);
+    page->setMatrices(a, b);
+    page->setLaunch(MatmulLaunch::naive(16, 8));
+    QTRY_VERIFY_WITH_TIMEOUT(!page->running() && !w.jobs()->busy(), kTimeoutMs);
+    QSignalSpy finished(w.scheduleActions(), &ScheduleActions::finished);
+    QVERIFY(w.scheduleActions()->recordSchedule().isValid());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.first().first().toBool(), true);
+    const auto replay = w.scheduleActions()->panel()->replay();
+    QVERIFY(replay);
+    QVERIFY(replay->grid() == (Dim3{2, 5, 1}));
+    QCOMPARE(replay->schedule().blocks.size(), std::size_t(10));
+    QCOMPARE(replay->schedule().backend, std::string("cpu"));
 }
 
 void TestSchedulePanel::record_your_kernel_when_chosen() {

@@ -13,6 +13,7 @@
 #include "app/jobs/backend_choice.h"
 #include "app/family/launch_choice.h"
 #include "app/models/device_profile.h"
+#include "app/trace/schedule_recorder.h"
 #include "kernels/user/user_call.h"
 
 class QComboBox;
@@ -114,6 +115,10 @@ public:
     // Selects output element `index` (row-major, as the family's output buffer) as a click on it would,
     // so that it is marked on the output and the inspector names its thread; false when out of range.
     virtual bool showOutputElement(std::uint64_t index) { Q_UNUSED(index); return false; }
+    // Run ▸ Record Schedule: a job (run on a worker) that launches the page's current launch once more,
+    // the chosen variant or your kernel, recording which SM ran each block and when; empty while the
+    // page has no input to run.
+    virtual std::function<ScheduleRun()> scheduleJob() const { return {}; }
 
     // Zooming the document (View menu, toolbar): pages without a zoomable view ignore it.
     virtual bool canZoom() const { return false; }

@@ -12,6 +12,7 @@
 #include "app/io/schedule_json.h"
 #include "app/trace/schedule_replay.h"
 #include "ui/pages/grayscale/image_page.h"
+#include "ui/pages/kernel_page.h"
 #include "ui/panels/schedule_panel.h"
 #include "ui/views/image_surface.h"
 #include "ui/views/schedule_overlay.h"
@@ -46,7 +47,7 @@ void ScheduleActions::addToFileMenu(QMenu* file_menu) {
 void ScheduleActions::addToRunMenu(QMenu* run_menu) {
     QAction* record = run_menu->addAction(tr("Record &Schedule"), this, [this] { recordSchedule(); });
     record->setObjectName(QStringLiteral("recordScheduleAction"));
-    record->setToolTip(tr("Run the image's launch once more, recording which SM (or host worker) ran each block "
+    record->setToolTip(tr("Run the current page's launch once more, recording which SM (or host worker) ran each block "
                           "and when, and replay it beside the model"));
 }
 
@@ -103,14 +104,14 @@ QString ScheduleActions::openSchedule(const QString& path) {
 }
 
 JobTicket ScheduleActions::recordSchedule() {
-    GrayscaleSession* session = this->session();
-    if (session->image().isNull()) {
-        emit message(tr("Open a picture first: the schedule is recorded for the image page's launch"), true);
+    // The page in front's own job: its chosen variant's schedule, or your kernel's when it is chosen.
+    const KernelPage* page = window_->currentPage();
+    const std::function<ScheduleRun()> job = page ? page->scheduleJob() : nullptr;
+    if (!job) {
+        emit message(tr("Nothing to record on the %1 page yet: open its input first").arg(page ? page->title() : QString()), true);
         return {};
     }
-    // The session's own job: the built-in's schedule, or your kernel's when it is the chosen variant.
-    const std::function<ScheduleRun()> job = session->scheduleJob();
-    emit message(tr("Recording the schedule of %1...").arg(QString::fromStdString(to_string(session->shape()))), false);
+    emit message(tr("Recording the schedule of the %1 page's launch...").arg(page->title()), false);
     return jobs_->submit(QStringLiteral("schedule"), this, [this, job]() -> JobRunner::Continuation {
         // Worker thread.
         ScheduleRun run = job();

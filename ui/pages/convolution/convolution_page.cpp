@@ -528,6 +528,8 @@ LaunchChoice ConvolutionPage::shownChoice() const {
     return session_->runsUserKernel() ? LaunchChoice{session_->userKernel(), built_in.block} : built_in;
 }
 
+std::function<ScheduleRun()> ConvolutionPage::scheduleJob() const { return session_->scheduleJob(); }
+
 bool ConvolutionPage::showOutputElement(std::uint64_t index) {
     const QSize size = session_->imageSize();
     if (size.isEmpty() || index >= std::uint64_t(size.width()) * std::uint64_t(size.height())) return false;

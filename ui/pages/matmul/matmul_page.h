@@ -61,6 +61,7 @@ public:
     void offerToSweep(SweepDialog* sweep) const override;
     std::unique_ptr<user::FamilyCall> userKernelCall() const override;
     bool showOutputElement(std::uint64_t index) override;
+    std::function<ScheduleRun()> scheduleJob() const override { return session_->scheduleJob(); }
     LaunchChoice shownChoice() const;
     void chooseInSweep(SweepDialog* sweep) const override;
     void connectSweep(SweepDialog* sweep) override;
