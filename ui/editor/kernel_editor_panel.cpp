@@ -297,7 +297,8 @@ void KernelEditorPanel::fitMessages() {
     if (total <= 0) return;
     int rows = 0;
     for (int i = 0; i < messages_->count() && i < 8; ++i) rows += qMax(1, messages_->sizeHintForRow(i));
-    const int wanted = qBound(messages_->minimumHeight(), rows + 2 * messages_->frameWidth() + 4, total / 2);
+    // Half the split at most, but never below the list's minimum (a short split: qBound would assert).
+    const int wanted = qMax(messages_->minimumHeight(), qMin(rows + 2 * messages_->frameWidth() + 4, total / 2));
     code_split_->setSizes({total - wanted, wanted});
 }
 
