@@ -351,8 +351,12 @@ std::optional<std::pair<int, int>> MatrixHeatmap::elementAt(QPointF widget) cons
 
 QString MatrixHeatmap::cellDescription() const {
     const double rows = 1 / row_axis_.scale, cols = 1 / col_axis_.scale;  // elements per widget pixel
-    if (rows <= 1 && cols <= 1)
-        return tr("1 element = %1x%2 px").arg(QString::number(col_axis_.scale, 'f', 1), QString::number(row_axis_.scale, 'f', 1));
+    if (rows <= 1 && cols <= 1) {
+        const QString across = QString::number(col_axis_.scale, 'f', 1), down = QString::number(row_axis_.scale, 'f', 1);
+        // Square cells (the default) need one number: the legend then fits beside a narrow matrix.
+        if (across == down) return tr("%1 px per element").arg(across);
+        return tr("1 element = %1x%2 px").arg(across, down);
+    }
     const QString what = reduction_ == HeatmapReduction::Mean ? tr("mean") : tr("max |v|");
     return tr("1 px = %1 of up to %2x%3 elements")
         .arg(what)
