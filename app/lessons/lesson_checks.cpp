@@ -72,7 +72,8 @@ bool image_size(const LessonStep& step, std::uint32_t* w, std::uint32_t* h, QStr
 
 // A grayscale launch of `block_text` ("256": the 1-D kernel; "16x16": the 2-D one) as the launch
 // panel sets it; nullopt with *why when the block is not a valid block.
-std::optional<LaunchShape> image_launch(const QString& block_text, std::uint32_t w, std::uint32_t h, QString* why) {
+std::optional<LaunchShape> image_launch(const QString& block_text, std::uint32_t w, std::uint32_t h, const QString& kernel,
+                                       QString* why) {
     QString error;
     const std::optional<Dim3> block = parse_dims(block_text.trimmed(), &error);
     if (!block) {
@@ -83,9 +84,17 @@ std::optional<LaunchShape> image_launch(const QString& block_text, std::uint32_t
         *why = QStringLiteral("block %1 cannot be launched: %2").arg(dims_text(*block), e);
         return std::nullopt;
     }
-    const LaunchShape shape = block->y == 1 && block->z == 1 && !block_text.contains(QLatin1Char('x'))
-                                  ? LaunchShape::one_d(block->x)
-                                  : LaunchShape::two_d(block->x, block->y);
+    // The kernel's launch rule when the step names one (a 2-D kernel takes "128" as 128 x 1), else the
+    // block's form: "256" is the 1-D kernel's, "16x16" the 2-D one's.
+    bool two_d = block_text.contains(QLatin1Char('x'));
+    if (!kernel.isEmpty())
+        for (const KernelInfo& k : kernel_catalogue())
+            if (k.name == kernel.toStdString()) two_d = k.block == BlockRule::TwoD;
+    if (!two_d && (block->y != 1 || block->z != 1)) {
+        *why = QStringLiteral("block %1 is 2-D, but the 1-D kernel takes a 1-D block (N threads)").arg(dims_text(*block));
+        return std::nullopt;
+    }
+    const LaunchShape shape = two_d ? LaunchShape::two_d(block->x, block->y) : LaunchShape::one_d(block->x);
     if (block->z != 1) {
         *why = QStringLiteral("block %1 has a z extent; the image kernels take 1-D or 2-D blocks").arg(dims_text(*block));
         return std::nullopt;
@@ -205,7 +214,7 @@ CheckResult thread_of_pixel(const LessonStep& step, const QString& answer) {
     std::uint32_t w = 0, h = 0;
     QString why;
     if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, &why);
+    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
     if (!shape) return bad_step(step, why);
     const std::uint32_t row = arg(step, "row").toUInt(), col = arg(step, "col").toUInt();
     const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
@@ -251,7 +260,7 @@ CheckResult idle_threads(const LessonStep& step, const QString& answer) {
     std::uint32_t w = 0, h = 0;
     QString why;
     if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, &why);
+    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
     if (!shape) return bad_step(step, why);
     const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
     const std::optional<qint64> got = typed_integer(answer);
@@ -276,7 +285,7 @@ CheckResult no_idle_threads(const LessonStep& step, const QString& answer) {
     std::uint32_t w = 0, h = 0;
     QString why;
     if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(answer, w, h, &why);
+    const std::optional<LaunchShape> shape = image_launch(answer, w, h, arg(step, "kernel"), &why);
     if (!shape) return fail(step, why);
     const std::uint64_t least = arg(step, "min_threads", QStringLiteral("1")).toULongLong();
     const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
@@ -339,7 +348,7 @@ CheckResult waves(const LessonStep& step, const QString& answer) {
     if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
     const std::optional<DeviceProfile> device = step_device(step, &why);
     if (!device) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, &why);
+    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
     if (!shape) return bad_step(step, why);
     const AppFamily* family = nullptr;
     const std::optional<LaunchChoice> choice = step_choice(step, shape->block, &family, &why);
