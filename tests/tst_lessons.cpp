@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 
 #include "app/lessons/lesson.h"
+#include "app/user/launch_dims.h"
+#include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/cancel_token.h"
 #include "test_paths.h"
 
@@ -81,6 +83,32 @@ private slots:
             QVERIFY(!s[i].title.isEmpty() && !s[i].body.isEmpty() && !s[i].task.isEmpty() && !s[i].hint.isEmpty() &&
                     !s[i].solution.isEmpty());
             QVERIFY2(QStringList({"image", "matmul", "convolution"}).contains(s[i].state.page), qPrintable(s[i].id));
+        }
+    }
+
+    // Each step's state names what the app has: a page, a sample image or a size, a catalogue kernel, a
+    // valid block, a layout and panels as `cudaviz --show` names them (ui/windows/main_window.cpp).
+    void every_state_is_one_the_app_can_apply() {
+        const QStringList panels{"launch", "overlay", "inspector", "occupancy", "sms", "memory", "editor",
+                                 "source", "schedule", "timeline", "sweep", "ladder"};
+        const QRegularExpression size2("^[1-9][0-9]*x[1-9][0-9]*$"), size3("^[1-9][0-9]*x[1-9][0-9]*x[1-9][0-9]*$");
+        for (const LessonStep& s : steps()) {
+            const LessonState& st = s.state;
+            QVERIFY2(st.image.isEmpty() || size2.match(st.image).hasMatch() ||
+                         QFile::exists(source_dir() + "/resources/samples/" + st.image),
+                     qPrintable(s.id + ": image " + st.image));
+            QVERIFY2(st.matrices.isEmpty() || size3.match(st.matrices).hasMatch(), qPrintable(s.id + ": matrices " + st.matrices));
+            QVERIFY2((st.page == "matmul") == !st.matrices.isEmpty(), qPrintable(s.id));
+            QVERIFY2((st.page == "image") == !st.image.isEmpty(), qPrintable(s.id));
+            bool known = st.kernel.isEmpty();
+            for (const KernelInfo& k : kernel_catalogue()) known = known || QString::fromStdString(k.name) == st.kernel;
+            QVERIFY2(known, qPrintable(s.id + ": kernel " + st.kernel));
+            QString why;
+            QVERIFY2(st.block.isEmpty() || parse_dims(st.block, &why), qPrintable(s.id + ": block " + why));
+            QVERIFY2(st.layout.isEmpty() || st.layout == "planar" || st.layout == "interleaved", qPrintable(s.id));
+            for (const QString& p : st.show) QVERIFY2(panels.contains(p), qPrintable(s.id + ": panel " + p));
+            QVERIFY2((s.kind == TaskKind::Kernel) == !st.starter.isEmpty(), qPrintable(s.id + ": starter"));
+            QVERIFY2(s.kind != TaskKind::Kernel || st.show.contains("editor"), qPrintable(s.id + ": a kernel step shows the editor"));
         }
     }
 
