@@ -22,7 +22,7 @@ enum class AnswerFrom { Block, Layout, Pixel, Kernel, Text, Occupancy };
 //   Text:   what the learner typed                         Occupancy: the block as for Block
 
 struct LessonState {     // what a step sets in the app; empty/absent fields are left as they are
-    QString page;        // the GUI's page name: "image", "matrices", "convolution" (cudaviz --list-pages)
+    QString page;        // the GUI's page name: "image", "matmul", "convolution" (cudaviz --list-pages)
     QString image;       // a bundled sample (resources/samples file name) or a generated size "WxH"
     QString matrices;    // "MxKxN": generated matrices of that size, or empty
     QString kernel;      // a variant name from the catalogue ("gray_2d", "matmul_tiled"), or empty

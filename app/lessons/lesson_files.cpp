@@ -1,6 +1,12 @@
-// Reading the lesson files: Markdown with a header between two "---" lines of `key: value` pairs, then
-// the teaching text and three sections, "## Task", "## Hint" and "## Solution" (a kernel step's
-// solution is the first fenced code block of its section).
+// Reading the lesson files (resources/lessons/NN-ID.md, in file-name order). A file is Markdown with a
+// header between two "---" lines of `key: value` pairs, then the teaching text and three sections,
+// "## Task", "## Hint" and "## Solution" (a kernel step's solution is the first fenced code block of
+// its section: the kernel's text). The header's keys:
+//   id, title, topic (one of topic_ids()), kind (act | kernel), answer (block | layout | pixel | kernel |
+//   text | occupancy), check (one of check_kinds()): required;
+//   page, image, matrices, kernel, block, layout, show (comma-separated), starter: the LessonState;
+//   check.NAME: the check's arguments (check_args), e.g. check.size: 451x300, check.sizes: 37x23, 1x61.
+// A bad file is named with its line and the problem, and left out; the other steps still load.
 #include "app/lessons/lesson.h"
 
 #include <QDir>
