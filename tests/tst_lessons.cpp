@@ -149,7 +149,8 @@ private slots:
         QTest::newRow("simulate-loop") << "simulate-loop" << "2,0,39,0" << "2,0,38,0" << "writes pixel (row 1, column 99)";
         QTest::newRow("guard-cdiv") << "guard-cdiv" << "124" << "529" << "number of blocks";
         QTest::newRow("full-occupancy") << "full-occupancy" << "256" << "32" << "occupancy is 50.0%";
-        QTest::newRow("full-occupancy, 1024") << "full-occupancy" << "1024" << "16x2" << "limited by blocks";
+        QTest::newRow("full-occupancy, 1024") << "full-occupancy" << "1024" << "16" << "limited by blocks";
+        QTest::newRow("full-occupancy, 2-D") << "full-occupancy" << "64" << "16x16" << "block 16x16 is not 1-D";
         QTest::newRow("waves") << "waves" << "8" << "7" << "leaves out the tail";
         QTest::newRow("matmul-loops") << "matmul-loops" << "39200" << "50" << "number of outputs";
         QTest::newRow("thread-of-pixel-2d") << "thread-of-pixel-2d" << "12,2,8,5" << "2,12,5,8" << "swaps x and y";

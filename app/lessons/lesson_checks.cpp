@@ -328,6 +328,9 @@ CheckResult full_occupancy(const LessonStep& step, const QString& answer) {
     const AppFamily* family = nullptr;
     const std::optional<LaunchChoice> choice = step_choice(step, *block, &family, &why);
     if (!choice) return bad_step(step, why);
+    if (choice->info() && choice->info()->block == BlockRule::OneD && (block->y != 1 || block->z != 1))
+        return fail(step, QStringLiteral("block %1 is not 1-D: %2 takes N threads a block")
+                              .arg(dims_text(*block), arg(step, "kernel")));
     const BlockResources res = family->block_resources(*choice);
     const Occupancy occ = compute_occupancy(*device, res);
     if (occ.blocks_per_sm == 0) return fail(step, QStringLiteral("no block of %1 fits on an SM: %2").arg(dims_text(*block), occ.error));
