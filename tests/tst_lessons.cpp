@@ -403,7 +403,7 @@ private slots:
         s.check_args.insert("size", "wide");
         const CheckResult r = check_answer(s, "8");
         QVERIFY(!r.passed);
-        QVERIFY2(r.reason.startsWith("lesson 'waves' cannot be checked: check.size 'wide' is not WxH"), qPrintable(r.reason));
+        QVERIFY2(r.reason.startsWith("lesson 'waves' cannot be checked: check.size: size 'wide' is not 2 numbers"), qPrintable(r.reason));
     }
 };
 

@@ -15,6 +15,7 @@
 
 #include "app/family/family_problem.h"
 #include "app/family/launch_choice.h"
+#include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
 #include "kernels/user/user_call.h"
 
@@ -58,6 +59,10 @@ struct AppFamily {
     std::unique_ptr<user::FamilyCall> (*sized_user_call)(const QString& size, const QVariantMap& options,
                                                          QString* error) = nullptr;
     FamilyProblemPtr (*sized_problem)(const QString& size, const QVariantMap& options, QString* error) = nullptr;
+    // The launch plan of `choice` over an image of `size` ("451x300"): which thread maps to which pixel,
+    // and the idle ones. Empty with *error when the size is not one or the launch is invalid; null for a
+    // family whose outputs are not an image's pixels.
+    std::optional<LaunchPlan> (*sized_launch_plan)(const QString& size, const LaunchChoice& choice, QString* error) = nullptr;
 };
 
 // Every family, in the kernel catalogue's order.

@@ -74,6 +74,17 @@ FamilyProblemPtr sized_problem(const QString& size, const QVariantMap& options, 
     return make_grayscale_problem(std::move(image), layout);
 }
 
+std::optional<LaunchPlan> sized_launch_plan(const QString& size, const LaunchChoice& choice, QString* error) {
+    const std::vector<std::uint32_t> wh = parse_problem_size(size, 2, 1u << 16, error);
+    if (wh.empty()) return std::nullopt;
+    const LaunchShape shape = grayscale_shape(choice);
+    if (const std::string e = validate_grayscale_launch(shape, wh[0], wh[1]); !e.empty()) {
+        if (error) *error = QString::fromStdString(e);
+        return std::nullopt;
+    }
+    return plan_grayscale_launch(shape, wh[0], wh[1]);
+}
+
 }  // namespace
 
 double grayscale_gb_per_s(std::uint64_t pixels, double ms) {
@@ -252,6 +263,7 @@ AppFamily grayscale_app_family() {
     f.cli_problem = cli_problem;
     f.sized_user_call = sized_user_call;
     f.sized_problem = sized_problem;
+    f.sized_launch_plan = sized_launch_plan;
     return f;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "app/family/app_family.h"
+#include "app/family/problem_size.h"
 #include "app/models/device_profile.h"
 #include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
@@ -17,7 +18,6 @@
 #include "app/user/launch_dims.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/cancel_token.h"
-#include "kernels/grayscale/grayscale_launch.h"
 
 namespace cvz::lessons {
 
@@ -70,42 +70,6 @@ bool image_size(const LessonStep& step, std::uint32_t* w, std::uint32_t* h, QStr
     return true;
 }
 
-// A grayscale launch of `block_text` ("256": the 1-D kernel; "16x16": the 2-D one) as the launch
-// panel sets it; nullopt with *why when the block is not a valid block.
-std::optional<LaunchShape> image_launch(const QString& block_text, std::uint32_t w, std::uint32_t h, const QString& kernel,
-                                       QString* why) {
-    QString error;
-    const std::optional<Dim3> block = parse_dims(block_text.trimmed(), &error);
-    if (!block) {
-        *why = QStringLiteral("'%1' is not a block: %2").arg(block_text.trimmed(), error);
-        return std::nullopt;
-    }
-    if (const QString e = block_error(*block); !e.isEmpty()) {
-        *why = QStringLiteral("block %1 cannot be launched: %2").arg(dims_text(*block), e);
-        return std::nullopt;
-    }
-    // The kernel's launch rule when the step names one (a 2-D kernel takes "128" as 128 x 1), else the
-    // block's form: "256" is the 1-D kernel's, "16x16" the 2-D one's.
-    bool two_d = block_text.contains(QLatin1Char('x'));
-    if (!kernel.isEmpty())
-        for (const KernelInfo& k : kernel_catalogue())
-            if (k.name == kernel.toStdString()) two_d = k.block == BlockRule::TwoD;
-    if (!two_d && (block->y != 1 || block->z != 1)) {
-        *why = QStringLiteral("block %1 is 2-D, but the 1-D kernel takes a 1-D block (N threads)").arg(dims_text(*block));
-        return std::nullopt;
-    }
-    const LaunchShape shape = two_d ? LaunchShape::two_d(block->x, block->y) : LaunchShape::one_d(block->x);
-    if (block->z != 1) {
-        *why = QStringLiteral("block %1 has a z extent; the image kernels take 1-D or 2-D blocks").arg(dims_text(*block));
-        return std::nullopt;
-    }
-    if (const std::string e = validate_grayscale_launch(shape, w, h); !e.empty()) {
-        *why = QStringLiteral("block %1 cannot be launched: %2").arg(dims_text(*block), QString::fromStdString(e));
-        return std::nullopt;
-    }
-    return shape;
-}
-
 std::optional<DeviceProfile> step_device(const LessonStep& step, QString* why) {
     const QString name = arg(step, "device", QStringLiteral("H200"));
     const std::optional<DeviceProfile> p = find_device_profile(name);
@@ -126,6 +90,45 @@ std::optional<LaunchChoice> step_choice(const LessonStep& step, const Dim3& bloc
         }
     *why = QStringLiteral("no kernel '%1' in the catalogue").arg(QString::fromStdString(name));
     return std::nullopt;
+}
+
+// The plan of the step's kernel (check.kernel) launched with `block_text` (the launch panel's "256" or
+// "32x8") over the step's image (check.size), as the kernel's family plans it: which thread writes
+// which pixel, and the idle ones. Empty with *why when the block or the launch is not valid.
+std::optional<LaunchPlan> image_plan(const LessonStep& step, const QString& block_text, QString* why) {
+    QString error;
+    if (parse_problem_size(arg(step, "size"), 2, ~0u, &error).empty()) {
+        *why = QStringLiteral("check.size: ") + error;
+        return std::nullopt;
+    }
+    const std::optional<Dim3> block = parse_dims(block_text.trimmed(), &error);
+    if (!block) {
+        *why = QStringLiteral("'%1' is not a block: %2").arg(block_text.trimmed(), error);
+        return std::nullopt;
+    }
+    if (const QString e = block_error(*block); !e.isEmpty()) {
+        *why = QStringLiteral("block %1 cannot be launched: %2").arg(dims_text(*block), e);
+        return std::nullopt;
+    }
+    const AppFamily* family = nullptr;
+    const std::optional<LaunchChoice> choice = step_choice(step, *block, &family, why);
+    if (!choice) return std::nullopt;
+    const KernelInfo* info = choice->info();
+    if (info && info->block == BlockRule::OneD && (block->y != 1 || block->z != 1)) {
+        *why = QStringLiteral("block %1 is not 1-D: %2 takes N threads a block").arg(dims_text(*block), arg(step, "kernel"));
+        return std::nullopt;
+    }
+    if (block->z != 1) {
+        *why = QStringLiteral("block %1 has a z extent; the image kernels take 1-D or 2-D blocks").arg(dims_text(*block));
+        return std::nullopt;
+    }
+    if (!family->sized_launch_plan) {
+        *why = QStringLiteral("family %1 has no launch plan over an image").arg(family->name);
+        return std::nullopt;
+    }
+    std::optional<LaunchPlan> plan = family->sized_launch_plan(arg(step, "size"), *choice, &error);
+    if (!plan) *why = QStringLiteral("block %1 cannot be launched on %2: %3").arg(dims_text(*block), arg(step, "size"), error);
+    return plan;
 }
 
 QString percent(double fraction) { return QString::number(100.0 * fraction, 'f', fraction == 1.0 ? 0 : 1) + "%"; }
@@ -211,13 +214,14 @@ CheckResult blocks_at_once(const LessonStep& step, const QString& answer) {
 
 // The thread (block and thread index) that writes pixel (row, col).
 CheckResult thread_of_pixel(const LessonStep& step, const QString& answer) {
-    std::uint32_t w = 0, h = 0;
     QString why;
-    if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
-    if (!shape) return bad_step(step, why);
+    const std::optional<LaunchPlan> planned = image_plan(step, arg(step, "block"), &why);
+    if (!planned) return bad_step(step, why);
+    const LaunchPlan& plan = *planned;
+    const std::uint32_t w = plan.width, h = plan.height;
     const std::uint32_t row = arg(step, "row").toUInt(), col = arg(step, "col").toUInt();
-    const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
+    if (row >= h || col >= w) return bad_step(step, QStringLiteral("pixel (%1, %2) is outside the image").arg(row).arg(col));
+    const Dim3 block = plan.shape.block;
     const ThreadOfPixel t = plan.thread_of_pixel(col, row);
     const QStringList parts = answer.split(QLatin1Char(','));
     std::vector<qint64> v;
@@ -240,12 +244,12 @@ CheckResult thread_of_pixel(const LessonStep& step, const QString& answer) {
                         .arg(t.global_index));
     if (v[0] == by && v[1] == bx && v[2] == ty && v[3] == tx && (bx != by || tx != ty))
         return fail(step, QStringLiteral("%1 swaps x and y: x counts columns, y counts rows").arg(them));
-    if (v[0] >= plan.grid.x || v[1] >= plan.grid.y || v[2] >= shape->block.x || v[3] >= shape->block.y)
+    if (v[0] >= plan.grid.x || v[1] >= plan.grid.y || v[2] >= block.x || v[3] >= block.y)
         return fail(step, QStringLiteral("%1 is not in the launch: the grid is %2 blocks of %3 threads")
-                              .arg(them, dims_text(plan.grid), dims_text(shape->block)));
+                              .arg(them, dims_text(plan.grid), dims_text(block)));
     // Which pixel does the named thread write, by the same plan?
-    const std::uint64_t ix = std::uint64_t(v[0]) * shape->block.x + std::uint64_t(v[2]);
-    const std::uint64_t iy = std::uint64_t(v[1]) * shape->block.y + std::uint64_t(v[3]);
+    const std::uint64_t ix = std::uint64_t(v[0]) * block.x + std::uint64_t(v[2]);
+    const std::uint64_t iy = std::uint64_t(v[1]) * block.y + std::uint64_t(v[3]);
     if (plan.one_d) {
         if (v[1] != 0 || v[3] != 0) return fail(step, QStringLiteral("%1: a 1-D launch has only y = 0").arg(them));
         if (ix >= std::uint64_t(w) * h) return fail(step, QStringLiteral("%1 is idle: its i = %2 is past the image (n = %3)").arg(them).arg(ix).arg(std::uint64_t(w) * h));
@@ -257,12 +261,10 @@ CheckResult thread_of_pixel(const LessonStep& step, const QString& answer) {
 
 // How many threads the guard switches off.
 CheckResult idle_threads(const LessonStep& step, const QString& answer) {
-    std::uint32_t w = 0, h = 0;
     QString why;
-    if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
-    if (!shape) return bad_step(step, why);
-    const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
+    const std::optional<LaunchPlan> planned = image_plan(step, arg(step, "block"), &why);
+    if (!planned) return bad_step(step, why);
+    const LaunchPlan& plan = *planned;
     const std::optional<qint64> got = typed_integer(answer);
     if (!got) return fail(step, QStringLiteral("'%1' is not a whole number of threads").arg(answer.trimmed()));
     if (*got == qint64(plan.idle_threads))
@@ -274,7 +276,7 @@ CheckResult idle_threads(const LessonStep& step, const QString& answer) {
     if (*got == qint64(plan.total_threads))
         return fail(step, QStringLiteral("%1 is every thread of the launch; most of them write a pixel").arg(*got));
     if (*got == qint64(plan.blocks))
-        return fail(step, QStringLiteral("%1 is the number of blocks, cdiv(n, %2); the question is about threads").arg(*got).arg(shape->block.x));
+        return fail(step, QStringLiteral("%1 is the number of blocks, cdiv(n, %2); the question is about threads").arg(*got).arg(plan.shape.block.x));
     return fail(step, QStringLiteral("%1 is not it: %2 threads are switched off than that")
                           .arg(*got)
                           .arg(*got < qint64(plan.idle_threads) ? "more" : "fewer"));
@@ -282,14 +284,13 @@ CheckResult idle_threads(const LessonStep& step, const QString& answer) {
 
 // A block that leaves no thread idle on the image, with at least check.min_threads threads.
 CheckResult no_idle_threads(const LessonStep& step, const QString& answer) {
-    std::uint32_t w = 0, h = 0;
     QString why;
-    if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(answer, w, h, arg(step, "kernel"), &why);
-    if (!shape) return fail(step, why);
+    const std::optional<LaunchPlan> planned = image_plan(step, answer, &why);
+    if (!planned) return fail(step, why);
+    const LaunchPlan& plan = *planned;
+    const std::uint32_t w = plan.width, h = plan.height;
     const std::uint64_t least = arg(step, "min_threads", QStringLiteral("1")).toULongLong();
-    const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
-    const QString block = dims_text(shape->block);
+    const QString block = dims_text(plan.shape.block);
     if (plan.threads_per_block < least)
         return fail(step, QStringLiteral("block %1 has %2 threads; take at least %3 (a tiny block leaves no thread idle, "
                                          "but an SM holds only so many blocks)")
@@ -298,11 +299,11 @@ CheckResult no_idle_threads(const LessonStep& step, const QString& answer) {
                               .arg(least));
     if (plan.idle_threads > 0) {
         QString where;
-        if (plan.one_d) where = QStringLiteral("n = %1 is not a multiple of %2").arg(std::uint64_t(w) * h).arg(shape->block.x);
+        if (plan.one_d) where = QStringLiteral("n = %1 is not a multiple of %2").arg(std::uint64_t(w) * h).arg(plan.shape.block.x);
         else {
             QStringList sides;
-            if (w % shape->block.x) sides << QStringLiteral("%1 columns are not a multiple of %2").arg(w).arg(shape->block.x);
-            if (h % shape->block.y) sides << QStringLiteral("%1 rows are not a multiple of %2").arg(h).arg(shape->block.y);
+            if (w % plan.shape.block.x) sides << QStringLiteral("%1 columns are not a multiple of %2").arg(w).arg(plan.shape.block.x);
+            if (h % plan.shape.block.y) sides << QStringLiteral("%1 rows are not a multiple of %2").arg(h).arg(plan.shape.block.y);
             where = sides.join(QStringLiteral(" and "));
         }
         return fail(step, QStringLiteral("block %1 leaves %2 of %3 threads idle on the %4x%5 image: %6")
@@ -347,17 +348,15 @@ CheckResult full_occupancy(const LessonStep& step, const QString& answer) {
 
 // How many waves a launch takes on the device.
 CheckResult waves(const LessonStep& step, const QString& answer) {
-    std::uint32_t w = 0, h = 0;
     QString why;
-    if (!image_size(step, &w, &h, &why)) return bad_step(step, why);
     const std::optional<DeviceProfile> device = step_device(step, &why);
     if (!device) return bad_step(step, why);
-    const std::optional<LaunchShape> shape = image_launch(arg(step, "block"), w, h, arg(step, "kernel"), &why);
-    if (!shape) return bad_step(step, why);
+    const std::optional<LaunchPlan> planned = image_plan(step, arg(step, "block"), &why);
+    if (!planned) return bad_step(step, why);
+    const LaunchPlan& plan = *planned;
     const AppFamily* family = nullptr;
-    const std::optional<LaunchChoice> choice = step_choice(step, shape->block, &family, &why);
+    const std::optional<LaunchChoice> choice = step_choice(step, plan.shape.block, &family, &why);
     if (!choice) return bad_step(step, why);
-    const LaunchPlan plan = plan_grayscale_launch(*shape, w, h);
     const Occupancy occ = compute_occupancy(*device, family->block_resources(*choice));
     const WavePlan wp = plan_waves(plan.blocks, device->sm_count, occ.blocks_per_sm);
     const std::optional<qint64> got = typed_integer(answer);
