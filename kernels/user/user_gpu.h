@@ -72,11 +72,14 @@ struct GpuRunOptions {
 //                          that could not be taken (the run itself is good)
 //   Unavailable            no runner, no driver, no device, a module this GPU cannot load
 //   InvalidInput           not compiled, arguments that do not fit, a launch CUDA refused (too many threads)
-//   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault
-//   Device + Fault::Bounds     the kernel stored outside a buffer: each buffer sits between guard zones
-//                              (guard_zone.h) checked after the launch; the message names the buffer and
-//                              the elements ("out[1572864..1572866] were written, past the end of out
-//                              (1572864 elements)"), not the thread or line. Loads outside are not seen.
+//   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault.
+//                              Each buffer ends where unmapped memory begins (guard_zone.h), so a load
+//                              or store past its end lands here; the message does not say which buffer
+//                              (the GPU does not tell): the app re-runs the launch on the emulator for it
+//   Device + Fault::Bounds     the kernel stored into a guard zone (before a buffer, or in the rounding
+//                              of its end to 32 bytes), checked after the launch; the message names the
+//                              buffer and the elements ("out[1000..1023] were written, past the end of
+//                              out (1000 elements)"), not the thread or line
 //   Device + Fault::TimeLimit  stopped at options.time_limit_s
 //   Device + Fault::Crashed    the runner itself died or answered nonsense
 //   ok + Fault::Cancelled      options.cancel was requested: stopped, nothing to report
