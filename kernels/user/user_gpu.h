@@ -29,6 +29,7 @@ struct GpuCompileOutput {
     SourceFile source;           // what was compiled (kept for the schedule's second compile)
     KernelSignature signature;   // the kernel launched
     int sm = 0;                  // the architecture compiled for (90: sm_90)
+    bool fmad = false;           // compiled with --fmad=true (see compile_for_gpu)
     std::string cubin;           // the kernel's module
     std::string lowered_name;    // its symbol in the module ("_Z4grayPhS_i"; the name itself for extern "C")
     std::string demangled;       // "gray(unsigned char*, unsigned char*, int)", "" for extern "C"
@@ -47,7 +48,9 @@ struct GpuCompileOutput {
 // `signature.name` in it. Errors in the source come back as diagnostics on source.name with their line
 // and column. A kernel whose parameters, as the compiler sees them, differ in kind from `signature`'s
 // is an error on its line (a signature read wrong would launch with the wrong arguments).
-GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm = 0);
+// `fmad` true compiles with --fmad=true (nvcc's default: a*b + c contracted into one fused multiply-add),
+// which the app never does (see above); bench_user_kernel_gpu times both, to show what the flag costs.
+GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm = 0, bool fmad = false);
 
 // The source of the schedule-recording compile: the user's text with its __global__ functions made
 // __device__ (line numbers unchanged), and after it a generated __global__ `cudaviz_recorded` that takes
