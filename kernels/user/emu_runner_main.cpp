@@ -326,8 +326,17 @@ __attribute__((visibility("default"))) void __tsan_write_range(void* a, unsigned
 }
 }
 
-// Atomics (the prelude's atomicAdd and friends): performed for real, since blocks run in parallel,
-// and checked against the buffers as a store; not traced (a GPU counts them apart from loads and stores).
+namespace {
+// A read-modify-write through the compiler's atomics (std::atomic, __atomic_*): checked and traced as a
+// load and a store of its word, as CUDA's atomic functions are.
+inline void rmw_access(const volatile void* a, std::size_t bytes, const void* return_address) {
+    on_access(const_cast<const void*>(a), bytes, Access::Load, return_address);
+    on_access(const_cast<const void*>(a), bytes, Access::Store, return_address);
+}
+}  // namespace
+
+// The compiler's atomics in the user's code (std::atomic, __atomic_* builtins): performed for real, since
+// blocks run in parallel, each checked against the buffers and traced.
 #define CVZ_TSAN_ATOMIC(N, T)                                                                                     \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_load(const volatile T* a, int) {     \
         on_access(const_cast<const T*>(a), N / 8, Access::Load, __builtin_return_address(0));                   \
@@ -338,33 +347,42 @@ __attribute__((visibility("default"))) void __tsan_write_range(void* a, unsigned
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {  \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                      \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {  \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                        \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_strong(            \
         volatile T* a, T* expected, T v, int, int) {                                                             \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_weak(              \
         volatile T* a, T* expected, T v, int, int) {                                                             \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_compare_exchange_val(                 \
         volatile T* a, T expected, T v, int, int) {                                                              \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
         return expected;                                                                                          \
     }
@@ -377,6 +395,73 @@ extern "C" {
 __attribute__((visibility("default"))) void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 __attribute__((visibility("default"))) void __tsan_atomic_signal_fence(int) {}
 }
+
+// CUDA's atomic functions, as the prelude declares them: the user's code calls them (the return address
+// is on the user's line), each checked against the buffers and traced as a load and a store of its word
+// (the trace has no atomics of its own), then done for real, since blocks run in parallel.
+namespace {
+
+template <class T, class Next>
+__attribute__((always_inline)) inline T atomic_update(T* p, const void* return_address, Next next) {
+    on_access(p, sizeof(T), Access::Load, return_address);
+    on_access(p, sizeof(T), Access::Store, return_address);
+    T old;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    T value;
+    do value = next(old);
+    while (!__atomic_compare_exchange(p, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+}
+
+}  // namespace
+
+#define CVZ_ATOMIC(NAME, T, EXPR)                                                                   \
+    __attribute__((visibility("default"))) T NAME(T* p, T v) {                                      \
+        return atomic_update<T>(p, __builtin_return_address(0), [v]([[maybe_unused]] T old) -> T { return static_cast<T>(EXPR); }); \
+    }
+#define CVZ_ATOMIC_ARITH(T)                 \
+    CVZ_ATOMIC(atomicAdd, T, old + v)    \
+    CVZ_ATOMIC(atomicExch, T, v)
+#define CVZ_ATOMIC_ORDER(T)                        \
+    CVZ_ATOMIC(atomicMin, T, v < old ? v : old)    \
+    CVZ_ATOMIC(atomicMax, T, old < v ? v : old)
+#define CVZ_ATOMIC_BITS(T)                  \
+    CVZ_ATOMIC(atomicAnd, T, old & v)    \
+    CVZ_ATOMIC(atomicOr, T, old | v)     \
+    CVZ_ATOMIC(atomicXor, T, old ^ v)
+CVZ_ATOMIC_ARITH(int)
+CVZ_ATOMIC_ARITH(unsigned int)
+CVZ_ATOMIC_ARITH(unsigned long long)
+CVZ_ATOMIC_ARITH(float)
+CVZ_ATOMIC(atomicAdd, double, old + v)
+CVZ_ATOMIC(atomicSub, int, int(unsigned(old) - unsigned(v)))
+CVZ_ATOMIC(atomicSub, unsigned int, old - v)
+CVZ_ATOMIC_ORDER(int)
+CVZ_ATOMIC_ORDER(unsigned int)
+CVZ_ATOMIC_ORDER(long long)
+CVZ_ATOMIC_ORDER(unsigned long long)
+CVZ_ATOMIC_BITS(int)
+CVZ_ATOMIC_BITS(unsigned int)
+CVZ_ATOMIC_BITS(unsigned long long)
+// CUDA's wrap-around counters.
+CVZ_ATOMIC(atomicInc, unsigned int, old >= v ? 0u : old + 1)
+CVZ_ATOMIC(atomicDec, unsigned int, old == 0 || old > v ? v : old - 1)
+#undef CVZ_ATOMIC_BITS
+#undef CVZ_ATOMIC_ORDER
+#undef CVZ_ATOMIC_ARITH
+#undef CVZ_ATOMIC
+
+#define CVZ_ATOMIC_CAS(T)                                                                           \
+    __attribute__((visibility("default"))) T atomicCAS(T* p, T compare, T v) {                     \
+        return atomic_update<T>(p, __builtin_return_address(0), [compare, v](T old) -> T {          \
+            return old == compare ? v : old;                                                        \
+        });                                                                                         \
+    }
+CVZ_ATOMIC_CAS(unsigned short)
+CVZ_ATOMIC_CAS(int)
+CVZ_ATOMIC_CAS(unsigned int)
+CVZ_ATOMIC_CAS(unsigned long long)
+#undef CVZ_ATOMIC_CAS
 
 namespace {
 
