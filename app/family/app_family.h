@@ -13,6 +13,7 @@
 #include "app/family/family_problem.h"
 #include "app/family/launch_choice.h"
 #include "app/models/occupancy_model.h"
+#include "kernels/user/user_call.h"
 
 namespace cvz {
 
@@ -47,6 +48,8 @@ struct AppFamily {
     std::vector<QCommandLineOption> (*cli_options)();
     int cli_inputs;
     CliProblem (*cli_problem)(const QCommandLineParser& parser, const QStringList& inputs, bool with_data);
+    // The signatures a user kernel of the family may have (issue 27): kernels/<family>/<family>_user_call.h.
+    user::FamilyForms (*user_forms)() = nullptr;
 };
 
 // Every family, in the kernel catalogue's order.

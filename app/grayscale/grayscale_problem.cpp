@@ -203,6 +203,7 @@ AppFamily grayscale_app_family() {
     f.cli_options = [] { return std::vector<QCommandLineOption>{layout_option()}; };
     f.cli_inputs = 1;
     f.cli_problem = cli_problem;
+    f.user_forms = grayscale_user_forms;
     return f;
 }
 

@@ -146,6 +146,22 @@ void GrayscaleSession::setUserKernel(const KernelRef& ref) {
     requestRun();
 }
 
+void GrayscaleSession::setUserKernel(const KernelRef& ref, const LaunchShape& shape) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Grayscale, 0, 0};
+    const bool kernel_changed = next != user_kernel_, shape_changed = !same(shape, shape_);
+    if (!kernel_changed && !shape_changed) return;
+    user_kernel_ = next;
+    if (shape_changed) {
+        shape_ = shape;
+        replan();
+        emit shapeChanged(shape_);
+        emit planChanged();
+        emit frameChanged();
+    }
+    if (kernel_changed) emit userKernelChanged(user_kernel_);
+    requestRun();
+}
+
 void GrayscaleSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;

@@ -203,6 +203,7 @@ AppFamily matmul_app_family() {
     f.cli_options = [] { return std::vector<QCommandLineOption>{size_option()}; };
     f.cli_inputs = 0;
     f.cli_problem = cli_problem;
+    f.user_forms = matmul_user_forms;
     return f;
 }
 
