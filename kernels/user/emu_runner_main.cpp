@@ -261,6 +261,23 @@ __attribute__((always_inline)) inline void record(Current* c, const void* addres
     c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
 }
 
+// An access in buffer `b` that overruns its end, or that leaves a record: its trace record, and who
+// wrote the element. Out of line, as the other rare paths, and reached by tail calls, so that the hooks'
+// common path (an access in a buffer, untraced) needs no stack frame: it is most of a user kernel's time.
+__attribute__((noinline)) void in_buffer_slow(Current* c, const Buffer& b, std::uintptr_t p, std::size_t bytes,
+                                              Access a, const void* return_address) {
+    if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+    if (g_recorder) record(c, reinterpret_cast<const void*>(p), bytes, a, return_address);
+    if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+}
+
+__attribute__((noinline)) void record_shared(Current* c, std::uintptr_t p, std::size_t bytes, Access a,
+                                             const void* return_address) {
+    record(c, reinterpret_cast<const void*>(p), bytes, a, return_address);
+}
+
+bool g_records = false;  // a trace is recorded or some buffer records its writers: in_buffer_slow has work
+
 __attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
                                                      const void* return_address) {
     Current* const c = t_current;
@@ -269,17 +286,16 @@ __attribute__((always_inline)) inline void on_access(const void* address, std::s
     for (unsigned k = 0; k < g_buffer_count; ++k) {
         const Buffer& b = g_buffers[k];
         if (p - b.base < b.bytes) {
-            if (__builtin_expect(p - b.base + bytes > b.bytes, 0)) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
-            if (g_recorder) record(c, address, bytes, a, return_address);
-            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            if (__builtin_expect(p - b.base + bytes > b.bytes || g_records, 0))
+                return in_buffer_slow(c, b, p, bytes, a, return_address);
             return;
         }
     }
     if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
-        if (g_recorder) record(c, address, bytes, a, return_address);
+        if (g_recorder) return record_shared(c, p, bytes, a, return_address);
         return;
     }
-    outside_buffers(p, a, return_address);
+    return outside_buffers(p, a, return_address);
 }
 
 }  // namespace
@@ -465,9 +481,19 @@ CVZ_ATOMIC_CAS(unsigned long long)
 
 namespace {
 
-void set_indices(const EmuContext& c) {
-    const Dim3 t = c.thread_idx(), b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
-    cvz_threadIdx = CvzUint3{t.x, t.y, t.z};
+// The block's indices are the same for all its threads: set when the host thread turns to another block.
+thread_local std::uint64_t t_indices_block = ~std::uint64_t(0);
+
+void set_indices(const EmuContext& c, std::uint64_t linear_block) {
+    // Each index read as its own word: the emulator's loop has just stored them one by one, and one wide
+    // load of two of them would wait for both stores (a failed store forward, a tenth of the runner's time).
+    const Dim3 t = c.thread_idx();
+    unsigned x = t.x, y = t.y, z = t.z;
+    asm volatile("" : "+r"(x), "+r"(y), "+r"(z));
+    cvz_threadIdx = CvzUint3{x, y, z};
+    if (linear_block == t_indices_block) return;
+    t_indices_block = linear_block;
+    const Dim3 b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
     cvz_blockIdx = CvzUint3{b.x, b.y, b.z};
     cvz_blockDim = CvzUint3{bd.x, bd.y, bd.z};
     cvz_gridDim = CvzUint3{g.x, g.y, g.z};
@@ -606,7 +632,7 @@ void run_thread(const EmuContext& ctx) {
         t_barriers.syncs.assign(t_barriers.threads, 0);
         t_barriers.lines.clear();
     }
-    set_indices(ctx);
+    set_indices(ctx, c.block);
     t_current = &c;
     g_entry(g_args.pointers);
     t_current = nullptr;
@@ -684,7 +710,7 @@ extern "C" __attribute__((visibility("default"))) void cvz_syncthreads() {
     if (g_recorder) c->trace.on_sync(*c->ctx);
     c->ctx->sync();  // the other threads of the block run until they reach it too
     t_current = c;
-    set_indices(*c->ctx);
+    set_indices(*c->ctx, c->block);
 }
 
 extern "C" __attribute__((visibility("default"))) void* cvz_shared_slot(unsigned slot, std::size_t bytes,
@@ -757,6 +783,7 @@ int main(int argc, char** argv) {
             SharedBuffer w = SharedBuffer::open(a.writers_path, n * sizeof(Writer), true, &error);
             if (!w.valid()) setup_error(error);
             g.writers = static_cast<Writer*>(w.data());
+            g_records = true;
             writers.push_back(std::move(w));
         }
         g_args.pointers[k] = b.data();
@@ -796,6 +823,7 @@ int main(int argc, char** argv) {
     if (job.trace) {
         recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
         g_recorder = recorder.get();
+        g_records = true;
         g_access_budget = job.access_budget;
         if (g_access_budget) g_thread_budget = std::max<std::uint64_t>(1, g_access_budget / job.block.volume());
     }

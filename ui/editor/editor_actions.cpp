@@ -303,8 +303,13 @@ void EditorActions::finishRun(KernelFamily family, const user::SourceFile& sourc
     }
     if (!r.ok()) {
         if (r.fault != user::Fault::None) {
-            panel_->showFault(fault_line(status), status, fault_heading(r.fault));
-            emit message(tr("%1: %2").arg(name, status), true);
+            const unsigned line = fault_line(status);
+            panel_->showFault(line, status, fault_heading(r.fault));
+            // The heading and the line: the whole message (thread, buffer, offset) is the editor's, where
+            // it has the width; in the status bar of a narrow window it would be cut.
+            emit message(line ? tr("%1 stopped: %2 at line %3 (the Kernel Editor says where)").arg(name, fault_heading(r.fault)).arg(line)
+                              : tr("%1 stopped: %2 (the Kernel Editor says why)").arg(name, fault_heading(r.fault)),
+                         true);
         } else {
             // Before the compile (which kernel, its form, the launch) or the backend.
             panel_->addMessage(Severity::Error, status);
