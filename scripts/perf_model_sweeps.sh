@@ -51,7 +51,7 @@ ncu)
   N=/usr/local/cuda/bin/ncu; mkdir -p $OUT/sweeps/ncu
   M=smsp__inst_executed.sum,sm__inst_executed.max,sm__cycles_elapsed.max,gpu__time_duration.sum,smsp__warps_active.avg.per_cycle_active,launch__registers_per_thread,launch__block_size,launch__grid_size,launch__occupancy_limit_registers,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_shared_ld.sum
   for m in 3 7 15; do
-    $N --metrics $M --clock-control none --cache-control none -k regex:conv -f -o $R/ncu/m$m \
+    $N --metrics $M --clock-control none --cache-control none --kernel-name-base demangled -k regex:Conv -f -o $R/ncu/m$m \
       $C convolution $d/img/img_1000x777.png --mask $(mask $m) --block 32x8,16x16,8x8,32x32,4x4,128x2 \
       --repeats 1 --rounds 1 --backend cuda --device H200 --json $R/ncu/sweep_m$m.json > $R/ncu/m$m.log 2>&1
     $N -i $R/ncu/m$m.ncu-rep --page raw --csv > $R/ncu/m$m.csv 2>&1; rm -f $R/ncu/m$m.ncu-rep; keep

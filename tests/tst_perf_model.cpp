@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "app/convolution/convolution_compiled_issue.h"
+#include "app/convolution/convolution_prediction.h"
 #include "app/grayscale/grayscale_prediction.h"
 #include "kernels/core/dim3_text.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
@@ -47,6 +49,9 @@ private slots:
     void uncoalesced_blocks_move_more_l2_lines();
     void rows_of_whole_lines_conflict_in_the_l1_banks();
     void matmul_k_extrapolation_matches_a_full_trace();
+    void tensor_core_rungs_multiply_on_the_tensor_cores();
+    void convolution_warp_work_counts_the_staging_turns_and_both_branches();
+    void convolution_instructions_grow_with_the_mask();
     void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
     void invalid_launch_is_an_error_not_a_number();
     void profile_without_figures_is_an_error();
@@ -336,6 +341,85 @@ void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {
              qPrintable(QString::number(f.global_ld_requests)));
 }
 
+void TestPerfModel::tensor_core_rungs_multiply_on_the_tensor_cores() {
+    DeviceProfile d = h200();
+    QCOMPARE(d.tf32_fmas_per_sm, 1024);
+    QCOMPARE(std::lround(d.tf32_tflops()), 535L);  // 132 x 1024 x 2 x 1.98 GHz
+    const MatmulLaunch tf32 = MatmulLaunch::of(MatmulVariant::Tf32, Dim3{256, 1, 1}, 0);
+    const MatmulLaunch x3 = MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{256, 1, 1}, 0);
+    const GpuPrediction one = predict_matmul(d, tf32, 1000, 1000, 1000);
+    const GpuPrediction three = predict_matmul(d, x3, 1000, 1000, 1000);
+    QVERIFY2(one.ok() && three.ok(), qPrintable(one.error + three.error));
+    // No FMA of theirs runs on the FP32 lanes; 3xTF32 does three MMAs per product.
+    QCOMPARE(term_us(one, "FP32"), 0.0);
+    QVERIFY(term_us(one, "tensor") > 0);
+    QVERIFY(qAbs(term_us(three, "tensor") / term_us(one, "tensor") - 3) < 1e-9);
+    QVERIFY2(one.term(QStringLiteral("tensor"))->detail.contains(QStringLiteral("535 TFLOP/s")),
+             qPrintable(one.term(QStringLiteral("tensor"))->detail));
+    // The busiest SM's one block (of 64: 1000 / 128 rounded up, squared), its share of the 1000^3 FMAs at
+    // 1024 a clock.
+    QCOMPARE(one.blocks, std::uint64_t(64));
+    QVERIFY(qAbs(term_us(one, "tensor") - 1e9 / 64 / 1024 / (d.sm_clock_mhz * 1e6) * 1e6) < 1e-9);
+    // Half the tensor rate, twice the term; without TF32 tensor cores the FP32 lanes take them.
+    DeviceProfile half = d;
+    half.tf32_fmas_per_sm = 512;
+    QVERIFY(qAbs(term_us(predict_matmul(half, tf32, 1000, 1000, 1000), "tensor") / term_us(one, "tensor") - 2) < 1e-9);
+    DeviceProfile none = d;
+    none.tf32_fmas_per_sm = 0;
+    const GpuPrediction lanes = predict_matmul(none, tf32, 1000, 1000, 1000);
+    QVERIFY(qAbs(term_us(lanes, "tensor") / term_us(one, "tensor") - 1024.0 / d.fp32_lanes_per_sm) < 1e-9);
+    QVERIFY(lanes.term(QStringLiteral("tensor"))->detail.contains(QStringLiteral("no TF32 tensor cores")));
+    // The FP32 kernels keep their FP32 term and have no tensor term.
+    const GpuPrediction fp32 = predict_matmul(d, MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 1000, 1000, 1000);
+    QVERIFY(term_us(fp32, "FP32") > 0);
+    QCOMPARE(term_us(fp32, "tensor"), 0.0);
+}
+
+void TestPerfModel::convolution_warp_work_counts_the_staging_turns_and_both_branches() {
+    // conv_tiled, 16x16 blocks, mask 3: an 18x18 tile (324 floats) copied by 256 threads. Warps 0-2
+    // (first lanes 0, 32, 64) turn twice, warps 3-7 once.
+    const ConvolutionWarpWork tiled = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{16, 16, 1}), 3);
+    QCOMPARE(tiled.taps, 9.0);
+    QCOMPARE(tiled.stage_turns, 11.0 / 8);
+    // 4x4 blocks, mask 7: a 10x10 tile by 16 threads, 7 turns.
+    QCOMPARE(convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{4, 4, 1}), 7).stage_turns, 7.0);
+    // conv_tiled_cached, one row of 32 threads, mask 3: only the middle row of the window is in the
+    // block; its left and right taps are read by 31 lanes from the tile and one from the halo (both
+    // branches), its middle tap by all 32 from the tile. The other 6 taps all from the halo.
+    const ConvolutionWarpWork row = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::TiledCached, Dim3{32, 1, 1}), 3);
+    QCOMPARE(row.tile_taps, 3.0);
+    QCOMPARE(row.halo_taps, 8.0);
+    QCOMPARE(row.stage_turns, 1.0);
+    // The direct variants stage nothing and branch on nothing but the ghost cells.
+    const ConvolutionWarpWork naive = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{32, 8, 1}), 15);
+    QCOMPARE(naive.taps, 225.0);
+    QCOMPARE(naive.stage_turns + naive.tile_taps + naive.halo_taps, 0.0);
+}
+
+void TestPerfModel::convolution_instructions_grow_with_the_mask() {
+    const DeviceProfile d = h200();
+    for (ConvolutionVariant v : {ConvolutionVariant::Naive, ConvolutionVariant::Constant, ConvolutionVariant::Tiled,
+                                 ConvolutionVariant::TiledCached}) {
+        const ConvolutionLaunch launch = ConvolutionLaunch::of(v, Dim3{32, 8, 1});
+        double last_instructions = 0, last_us = 0;
+        for (std::uint32_t side : {1u, 3u, 7u, 15u}) {
+            const std::optional<CompiledIssue> ci = convolution_compiled_issue(launch, side);
+            QVERIFY(ci.has_value());
+            const double instructions = ci->warp_instructions(double(side) * side);
+            QVERIFY2(instructions > last_instructions, qPrintable(QStringLiteral("variant %1 side %2").arg(int(v)).arg(side)));
+            last_instructions = instructions;
+            ConvolutionMask mask;
+            mask.side = side;
+            const GpuPrediction p = predict_convolution(d, launch, 641, 479, mask);
+            QVERIFY2(p.ok(), qPrintable(p.error));
+            QVERIFY2(p.total_us > last_us, qPrintable(p.summary()));
+            last_us = p.total_us;
+            // The issue term is the compiled kernel's: the busiest SM's warps' instructions at its rate.
+            QVERIFY(p.term(QStringLiteral("issue"))->detail.contains(QStringLiteral("a warp per K step")));
+        }
+    }
+}
+
 void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes() {
     const DeviceProfile d = h200();
     for (const KernelInfo& k : kernel_catalogue()) {
@@ -346,7 +430,15 @@ void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_size
             if (k.family == KernelFamily::Grayscale) {
                 for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar})
                     predictions.push_back(predict_grayscale(d, LaunchShape::of(GrayscaleVariant(k.variant), b), 1537, 1023, layout));
-            } else if (k.family == KernelFamily::Matmul) {  // other families: no app-layer prediction yet
+            } else if (k.family == KernelFamily::Convolution) {
+                for (std::uint32_t side : {1u, 3u, 15u}) {
+                    const ConvolutionLaunch launch = ConvolutionLaunch::of(ConvolutionVariant(k.variant), b);
+                    if (!validate_convolution_launch(launch, 97, 61, side).empty()) continue;  // a tile too big
+                    ConvolutionMask mask;
+                    mask.side = side;
+                    predictions.push_back(predict_convolution(d, launch, 97, 61, mask));
+                }
+            } else if (k.family == KernelFamily::Matmul) {
                 // a fixed block's TILE list (split-K's slices): its largest
                 const unsigned tile = k.block == BlockRule::Fixed && !k.tiles.empty() ? k.tiles.back() : b.x;
                 const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant(k.variant), b, tile);

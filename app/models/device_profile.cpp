@@ -85,6 +85,14 @@ PerfCalibration h200_calibration() {
     return c;
 }
 
+// Dense TF32 tensor-core FMAs per SM per clock, from each product's peak: Hopper whitepaper, 494.7
+// TFLOPS dense TF32 = 132 SMs x 1024 x 2 x 1.83 GHz; A100 156 = 108 x 512 x 2 x 1.41; RTX 4090 82.6 =
+// 128 x 128 x 2 x 2.52; RTX 3090 35.6 = 82 x 128 x 2 x 1.695; T4 (sm_75) has no TF32.
+DeviceProfile with_tensor(DeviceProfile p, int tf32_fmas_per_sm) {
+    p.tf32_fmas_per_sm = tf32_fmas_per_sm;
+    return p;
+}
+
 // Other profiles take the H200's constants (not measured there): the model's shape holds, its
 // figures are estimates until someone calibrates them on that card.
 DeviceProfile calibrated(DeviceProfile p, bool measured_here) {
@@ -99,24 +107,24 @@ QList<DeviceProfile> builtin_device_profiles() {
     // name, cc, SMs, threads/SM, blocks/SM, shared KiB/SM, shared KiB/block, reserved bytes/block;
     // then DRAM GB/s, L2 MiB, boost MHz, FP32 lanes per SM and their source.
     return {
-        calibrated(with_specs(make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 4800, 50, 1980, 128,
+        with_tensor(calibrated(with_specs(make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 4800, 50, 1980, 128,
                               "NVIDIA H200 datasheet (4.8 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2, 1980 MHz)"),
-                   true),
-        calibrated(with_specs(make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 3350, 50, 1980, 128,
+                   true), 1024),
+        with_tensor(calibrated(with_specs(make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 3350, 50, 1980, 128,
                               "NVIDIA H100 datasheet (3.35 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2)"),
-                   false),
-        calibrated(with_specs(make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024), 2039, 40, 1410, 64,
+                   false), 1024),
+        with_tensor(calibrated(with_specs(make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024), 2039, 40, 1410, 64,
                               "NVIDIA A100 80GB datasheet (2039 GB/s, 19.5 TFLOPS FP32); Ampere whitepaper (40 MB L2)"),
-                   false),
-        calibrated(with_specs(make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024), 1008, 72, 2520, 128,
+                   false), 512),
+        with_tensor(calibrated(with_specs(make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024), 1008, 72, 2520, 128,
                               "Ada whitepaper, RTX 4090 (1008 GB/s, 72 MB L2, 2520 MHz, 82.6 TFLOPS)"),
-                   false),
-        calibrated(with_specs(make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024), 936, 6, 1695, 128,
+                   false), 128),
+        with_tensor(calibrated(with_specs(make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024), 936, 6, 1695, 128,
                               "Ampere GA102 whitepaper, RTX 3090 (936 GB/s, 6 MB L2, 1695 MHz, 35.6 TFLOPS)"),
-                   false),
-        calibrated(with_specs(make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0), 320, 4, 1590, 64,
+                   false), 128),
+        with_tensor(calibrated(with_specs(make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0), 320, 4, 1590, 64,
                               "NVIDIA T4 datasheet (320 GB/s, 8.1 TFLOPS FP32); Turing whitepaper (4 MB L2)"),
-                   false),
+                   false), 0),
     };
 }
 
@@ -169,6 +177,7 @@ std::optional<DeviceProfile> cuda_device_profile(int index) {
         p.l2_bytes = like->l2_bytes;
         p.sm_clock_mhz = like->sm_clock_mhz;
         p.fp32_lanes_per_sm = like->fp32_lanes_per_sm;
+        p.tf32_fmas_per_sm = like->tf32_fmas_per_sm;
         p.perf = like->perf;
         p.spec_source = like->spec_source + QStringLiteral(" (taken from the builtin profile ") + like->name + ")";
         return p;
