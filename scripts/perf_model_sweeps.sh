@@ -30,7 +30,7 @@ grayscale)
   $C grayscale $d/img/img_640x480.png --backend cuda --device H200 --json $R/again_gray_640x480.json 2>&1 | tail -1; keep
   ;;
 matmul)
-  for s in 384x3072x384 2304x640x1792 1100x1100x1100; do
+  for s in 224x3000x288 384x3072x384 2304x640x1792 1100x1100x1100; do
     $C matmul --size $s --repeats 10 --backend cuda --device H200 --json $R/cal_matmul_$s.json 2>&1 | tail -1; keep
   done
   for s in 1000x1000x1000 3000x500x2000 256x4096x256 1024x1024x1024 1537x769x1023 2560x1280x640; do
