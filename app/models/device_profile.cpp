@@ -47,7 +47,11 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   ratio): matmul 2048^3. l1_tags_per_clock 3 (its tag stage): naive 1x32 / 2x16 / 4x8 at 1024x1023x1024,
 //   1024x1025x1024 and 1024x769x1024 (2026-12-02, kept out of the validation), whose rows of A are not a
 //   whole number of lines: their words spread over the banks and they run 2.1-3.3x faster than at
-//   K = 1024 (10.1-12.8 / 6.0 / 4.3 cycles per step of K for 33 / 17 / 9 lines).
+//   K = 1024 (10.1-12.8 / 6.0 / 4.3 cycles per step of K for 33 / 17 / 9 lines): 2.6-3.3 lines a clock,
+//   taken as 3 until 2026-12-03. Then the sweeps of 1100^3 and 224x3000x288 (rows of 4400 and 12000
+//   bytes, calibration sizes of docs/measurements/2026-12-03-model.md) fitted 2.0 (the least mean
+//   |error| over their 172 shapes of 1.8, 2.0, ..., 2.6; 3 put their naive 1-4 column blocks at -20 to
+//   -46%): which row lengths reach 3 a clock depends on the L1's sets, which the model does not have.
 // - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
 //   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
 // - dispatch_us 0.03 (within a wave an SM starts its blocks this far apart, and the last one's round
@@ -64,6 +68,10 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   out of L2 between those sizes, whole. At 3072^3 the 32x8 blocks' 35 waves take 372 us each, 0.1212
 //   us per step of K: each warp waits on a DRAM round trip every few steps (nvcc keeps 4 steps' loads
 //   in flight). The fraction is the middle of 0.60 and 0.72.
+// - sm_port_bytes_per_clock 64 (the "drain": the last wave's busiest SM's bytes after its round trip):
+//   the grayscale calibration sweeps of 2026-12-03 (480x360, 1000x777, 2560x1440), of 32, 48, 64, 96
+//   and 128 bytes a clock the least median error over the three (5.4 / 2.8 / 3.0%, from 5.0 / 5.6 / 7.1%
+//   without it).
 // - the shared (1 wavefront a clock) and issue (4 schedulers) rates are sm_90's widths; the compiled
 //   matmul kernels' instruction counts and issue rates are compiled_issue.cpp's (Nsight Compute).
 PerfCalibration h200_calibration() {
@@ -76,6 +84,8 @@ PerfCalibration h200_calibration() {
     c.instruction_ns = 6.0;
     c.l2_warp_round_us = 0.00125;
     c.dispatch_us = 0.03;
+    c.l1_tags_per_clock = 2.0;
+    c.sm_port_bytes_per_clock = 64;
     c.l2_resident_fraction = 0.5;
     c.l2_evicted_fraction = 1.0;
     c.reread_resident_fraction = 0.66;

@@ -45,6 +45,9 @@ struct PerfCalibration {
     // loop_dram_us_per_k per step.
     double reread_resident_fraction = 0.66;
     double loop_dram_us_per_k = 0.1212;
+    // The bytes an SM moves to and from L2 per clock: the last wave's data leaves the busiest SM at this
+    // rate after its round trip, with no later wave to overlap it ("drain").
+    double sm_port_bytes_per_clock = 64;
     QString source;                    // where the numbers come from
 };
 

@@ -170,7 +170,15 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
         return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
     };
     const double waves_us = blend(double(full) * a_l2.slowest() + b_l2.slowest(), double(full) * a_dram.slowest() + b_dram.slowest());
-    p.total_us = d.perf.launch_us + waves_us + w.epilogue_us;
+    // The drain: the last wave's busiest SM sends and receives its bytes through its port after its
+    // round trip, and no later wave overlaps that.
+    const double last_on_sm = std::min<double>(p.occupancy.blocks_per_sm,
+                                               std::ceil(double(plan.tail_blocks) / std::max(1, d.sm_count)));
+    const double drain_bytes = f.compulsory_bytes() * last_on_sm / double(std::max<std::uint64_t>(1, f.blocks));
+    const double drain_us = d.perf.sm_port_bytes_per_clock > 0
+                                ? drain_bytes / (d.perf.sm_port_bytes_per_clock * d.sm_clock_mhz * 1e6) * 1e6
+                                : 0;
+    p.total_us = d.perf.launch_us + waves_us + drain_us + w.epilogue_us;
 
     const double dram_rate = d.dram_gb_per_s * d.perf.dram_efficiency;
     QString source;
@@ -214,6 +222,10 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
              : QStringLiteral("%1 TF32 FMAs on the FP32 lanes (no TF32 tensor cores)").arg(w.tensor_fmas, 0, 'g', 3)},
         {QStringLiteral("re-reads"), sum(&WaveTerms::reread), w.reread_detail},
         {QStringLiteral("epilogue"), w.epilogue_us, w.epilogue_detail},
+        {QStringLiteral("drain"), drain_us,
+         QStringLiteral("the last wave's busiest SM: %1 through its port at %2 bytes a clock, after its round trip")
+             .arg(bytes_text(drain_bytes))
+             .arg(d.perf.sm_port_bytes_per_clock, 0, 'g', 3)},
     };
     const PredictionTerm* top = &p.terms[0];
     for (const PredictionTerm& t : p.terms)

@@ -28,7 +28,8 @@
 namespace cvz {
 
 // One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
-// "issue", "FP32", "tensor", "re-reads", "epilogue" (a second launch, added to the total, never a wave's).
+// "issue", "FP32", "tensor", "re-reads", "epilogue" (a second launch, added to the total, never a wave's),
+// "drain" (the last wave's busiest SM's bytes through its port after its round trip, added to the total).
 struct PredictionTerm {
     QString name;
     double us = 0;   // the term's time summed over the waves (launch: the overhead)
