@@ -6,6 +6,9 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+#include <QVariantMap>
+
+#include <memory>
 
 #include <optional>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "app/family/family_problem.h"
 #include "app/family/launch_choice.h"
 #include "app/models/occupancy_model.h"
+#include "kernels/user/user_call.h"
 
 namespace cvz {
 
@@ -47,6 +51,13 @@ struct AppFamily {
     std::vector<QCommandLineOption> (*cli_options)();
     int cli_inputs;
     CliProblem (*cli_problem)(const QCommandLineParser& parser, const QStringList& inputs, bool with_data);
+    // A problem of a size nobody chose, with generated input (a lesson's check runs the learner's kernel
+    // on odd sizes): `size` as the CLI writes the family's ("37x23", "17x9x13"), `options` the family's
+    // ("layout": "planar"). Null with *error when the size or an option is not the family's; null
+    // pointers when the family has no such input.
+    std::unique_ptr<user::FamilyCall> (*sized_user_call)(const QString& size, const QVariantMap& options,
+                                                         QString* error) = nullptr;
+    FamilyProblemPtr (*sized_problem)(const QString& size, const QVariantMap& options, QString* error) = nullptr;
 };
 
 // Every family, in the kernel catalogue's order.

@@ -54,11 +54,14 @@ struct CheckResult {
 
 // The twelve topic ids of issue 28, in the lecture's order.
 const QStringList& topic_ids();
+// The check kinds a lesson file's `check:` may name.
+const QStringList& check_kinds();
 
 // ":/lessons" when embedded in the binary (GUI), else $CUDAVIZ_LESSONS_DIR, else the source tree's
 // resources/lessons.
 QString lessons_dir();
-// Every step of the folder, sorted by file name; on a bad file, empty with *error naming it.
+// Every good step of the folder, sorted by file name; *error empty, or naming each bad file and why
+// (the good steps are still returned).
 std::vector<LessonStep> load_lessons(const QString& dir, QString* error);
 const LessonStep* find_step(const std::vector<LessonStep>& steps, const QString& id);
 // The step's starter kernel text, empty when it has none.
