@@ -167,6 +167,16 @@ void LessonDock::refreshList() {
     if (current_ >= 0) list_->setCurrentRow(current_);
 }
 
+void LessonDock::setSteps(std::vector<LessonStep> steps) {
+    if (checking_) cancel();
+    steps_ = std::move(steps);
+    load_error_.clear();
+    applied_ = false;
+    current_ = -1;
+    refreshList();
+    showRemembered();
+}
+
 void LessonDock::showRemembered() {
     if (steps_.empty()) {
         current_ = -1;

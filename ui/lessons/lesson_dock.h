@@ -35,6 +35,8 @@ public:
     ~LessonDock() override;
 
     const std::vector<lessons::LessonStep>& steps() const { return steps_; }
+    // Other steps than the folder's (a test's); the remembered step, else the first, is shown.
+    void setSteps(std::vector<lessons::LessonStep> steps);
     QString loadError() const { return load_error_; }
     const lessons::LessonStep* currentStep() const;
     int currentIndex() const { return current_; }

@@ -72,10 +72,13 @@ QStringList LessonStateApplier::apply(const LessonStep& step) {
         note(QObject::tr("kernel"), QObject::tr("the %1 page has no kernel \"%2\"").arg(page->pageName(), s.kernel));
     if (!s.block.isEmpty()) note(QObject::tr("block"), applyBlock(s.block));
     if (!s.layout.isEmpty()) note(QObject::tr("layout"), page->setOption(QStringLiteral("layout"), s.layout));
+    // The editor through its own showDock, which gives it a readable height (a plain show leaves it a
+    // few lines under the other docks).
     QStringList show = s.show;
-    if (step.kind == TaskKind::Kernel && !show.contains(QStringLiteral("editor"))) show << QStringLiteral("editor");
+    const bool editor = show.removeAll(QStringLiteral("editor")) > 0 || step.kind == TaskKind::Kernel;
     if (!show.isEmpty()) note(QObject::tr("panels"), window_->showPanels(show));
     if (step.kind == TaskKind::Kernel) note(QObject::tr("kernel editor"), openStarter(step));
+    else if (editor) window_->editorActions()->showDock();
     launch->syncNow();
     return problems;
 }
