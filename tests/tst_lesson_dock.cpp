@@ -70,6 +70,7 @@ private slots:
     void init();
     void help_lessons_opens_the_path();
     void steps_apply_their_state_back_and_next();
+    void generated_picture_replaces_the_startup_sample();
     void kernel_step_opens_starter_once();
     void typed_answer_wrong_then_right_and_remembered();
     void layout_and_picked_thread_answers();
@@ -190,6 +191,22 @@ void TestLessonDock::steps_apply_their_state_back_and_next() {
     QVERIFY(dock->resultText().contains(QStringLiteral("nowhere")));
     QVERIFY(!dock->nextButton()->isEnabled());
     QCOMPARE(w.currentPage(), image);
+}
+
+// `cudaviz --lesson ID` applies the step while the window's own sample is still loading on the worker:
+// the step's generated picture must stay, not be replaced by the sample when its load ends.
+void TestLessonDock::generated_picture_replaces_the_startup_sample() {
+    MainWindow w(raster_);
+    LessonStep step = act_step(QStringLiteral("t-generated"), QStringLiteral("image"));
+    step.state.image = QStringLiteral("96x40");
+    w.lessonActions()->panel()->setSteps({step});
+    QVERIFY(w.lessonActions()->openStep(QStringLiteral("t-generated")));
+    QVERIFY(test::show_and_wait(w, kWindowSize, kTimeoutMs));
+    auto* image = w.page<ImagePage>();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy() && image->resultShown(), kTimeoutMs);
+    QCOMPARE(image->session()->imageSize(), QSize(96, 40));
+    QCOMPARE(image->resultImage().size(), QSize(96, 40));
+    QCOMPARE(image->currentFile(), QStringLiteral(":/generated/96x40"));
 }
 
 void TestLessonDock::kernel_step_opens_starter_once() {

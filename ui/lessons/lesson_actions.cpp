@@ -33,6 +33,10 @@ void LessonActions::createDock() {
     dock_->setObjectName(QStringLiteral("lessonsDock"));  // for saveState
     dock_->setWidget(panel_);
     window_->addDockWidget(Qt::LeftDockWidgetArea, dock_);
+    // The whole height on the left: the Source, the editor and the Execution bar under the pages would
+    // otherwise take the bottom-left corner too, and leave the step's text a few lines.
+    window_->setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    window_->setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
     dock_->hide();
     if (window_->panelsMenu()) window_->panelsMenu()->addAction(dock_->toggleViewAction());
 }

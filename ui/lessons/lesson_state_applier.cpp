@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QTabWidget>
 
+#include <algorithm>
+
 #include "app/family/launch_choice.h"
 #include "ui/editor/editor_actions.h"
 #include "ui/editor/kernel_editor.h"
@@ -76,6 +78,8 @@ QStringList LessonStateApplier::apply(const LessonStep& step) {
     // few lines under the other docks).
     QStringList show = s.show;
     const bool editor = show.removeAll(QStringLiteral("editor")) > 0 || step.kind == TaskKind::Kernel;
+    // The first named is the one the step is about: raised last, so that it is in front of its tab group.
+    std::reverse(show.begin(), show.end());
     if (!show.isEmpty()) note(QObject::tr("panels"), window_->showPanels(show));
     if (step.kind == TaskKind::Kernel) note(QObject::tr("kernel editor"), openStarter(step));
     else if (editor) window_->editorActions()->showDock();
