@@ -2,10 +2,16 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QMenu>
+#include <QScreen>
+#include <QStyle>
+#include <QTimer>
 
 #include "app/lessons/lesson.h"
 #include "ui/lessons/lesson_dock.h"
+#include "ui/windows/dock_scroll_area.h"
+#include "ui/windows/fit_to_screen.h"
 #include "ui/windows/main_window.h"
 
 // Q_INIT_RESOURCE declares a function, so outside any namespace; the library is static, so its
@@ -31,7 +37,8 @@ void LessonActions::createDock() {
     connect(panel_, &LessonDock::message, this, &LessonActions::message);
     dock_ = new QDockWidget(tr("Lessons"), window_);
     dock_->setObjectName(QStringLiteral("lessonsDock"));  // for saveState
-    dock_->setWidget(panel_);
+    // Scrolls when short, as every dock: the lessons never make the window taller than the screen.
+    dock_->setWidget(new DockScrollArea(panel_, window_));
     window_->addDockWidget(Qt::LeftDockWidgetArea, dock_);
     // The whole height on the left: the Source, the editor and the Execution bar under the pages would
     // otherwise take the bottom-left corner too, and leave the step's text a few lines.
@@ -42,17 +49,56 @@ void LessonActions::createDock() {
 }
 
 void LessonActions::showDock() {
+    placeDock();
     dock_->show();
     dock_->raise();
     panel_->ensureApplied();
+    refit();
 }
 
 bool LessonActions::openStep(const QString& id) {
     if (!lessons::find_step(panel_->steps(), id)) return false;
+    placeDock();
     dock_->show();
     dock_->raise();
     panel_->openStep(id);
+    refit();
     return true;
+}
+
+// Left of the pages the lessons need their own width; where the screen has not that much beside the
+// pages' and the right-hand docks' least widths (1024 px, or QT_SCALE_FACTOR=1.5 on a laptop), a
+// window wider than the screen would follow. They become a tab beside the Launch panel then (the
+// tallest place on the right: the step's text stays readable), raised whenever a step is applied.
+// Decided once, the first time they are shown.
+void LessonActions::placeDock() {
+    if (placed_ || !dock_->isHidden() || window_->dockWidgetArea(dock_) != Qt::LeftDockWidgetArea) {
+        placed_ = true;
+        return;
+    }
+    placed_ = true;
+    const QScreen* screen = window_->screen() ? window_->screen() : QGuiApplication::primaryScreen();
+    if (!screen) return;
+    const int frame = window_->isVisible() ? window_->frameGeometry().width() - window_->width() : 16;
+    const int separator = 2 * window_->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+    const int beside = window_->minimumSizeHint().width() + dock_->minimumSizeHint().width() + separator + frame;
+    if (beside <= screen->availableGeometry().width()) return;
+    compact_ = true;
+    if (QDockWidget* launch = window_->dock(PageDocks::Launch))
+        window_->tabifyDockWidget(launch, dock_);
+    else
+        window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
+    connect(panel_, &LessonDock::stepApplied, dock_, [this] { dock_->raise(); });
+    panel_->setCompact(true);
+    // Most of the right-hand column's height: the step's text, its task and Check without scrolling.
+    QTimer::singleShot(0, dock_, [this] { window_->resizeDocks({dock_}, {window_->height() * 2 / 3}, Qt::Vertical); });
+}
+
+// A step's panels may have made the window larger than its screen: cut to it once the layout settled.
+void LessonActions::refit() {
+    QTimer::singleShot(0, window_, [w = window_] {
+        if (w->isVisible()) fit_to_screen(w, w->frameGeometry().size() - w->size());
+    });
 }
 
 }  // namespace cvz

@@ -31,14 +31,23 @@ public:
     // Shown, at step `id` with its state applied; false (and nothing changes) when there is no such step.
     bool openStep(const QString& id);
 
+    // True when the screen is too narrow for the lessons beside the pages and the right-hand docks
+    // (1024 px, or QT_SCALE_FACTOR=1.5 on a laptop): they are then a tab beside the Launch panel.
+    bool compact() const { return compact_; }
+
 signals:
     void message(const QString& text, bool error);
 
 private:
+    void placeDock();
+    void refit();
+
     MainWindow* window_;
     LessonDock* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QAction* action_ = nullptr;
+    bool compact_ = false;
+    bool placed_ = false;
 };
 
 }  // namespace cvz

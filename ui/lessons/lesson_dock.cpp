@@ -65,13 +65,14 @@ LessonDock::~LessonDock() {
 void LessonDock::buildUi() {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = split_ = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("lessonSplit"));
     split->setChildrenCollapsible(false);
 
     list_ = new QListWidget(split);
     list_->setObjectName(QStringLiteral("lessonSteps"));
-    list_->setMinimumHeight(60);
+    list_->setMinimumHeight(40);
+    list_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     list_->setToolTip(tr("The path through the lecture: \u2713 passed, \u2717 tried, \u25CB not tried yet"));
     connect(list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { openIndex(list_->row(item)); });
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
@@ -90,7 +91,10 @@ void LessonDock::buildUi() {
     text_ = new QTextBrowser(step_box);
     text_->setObjectName(QStringLiteral("lessonText"));
     text_->setOpenExternalLinks(true);
-    text_->setMinimumHeight(80);
+    text_->setMinimumHeight(60);
+    // Their wanted heights would make the dock's content taller than a small screen's dock (its word-wrapped
+    // labels make the scroll area ask the content's height for its width): they take what is left.
+    text_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     step_layout->addWidget(title_);
     step_layout->addWidget(text_, 1);
     split->addWidget(list_);
@@ -125,9 +129,14 @@ void LessonDock::buildUi() {
     next_ = new QPushButton(tr("Next \u2192"), this);
     next_->setObjectName(QStringLiteral("lessonNext"));
     next_->setToolTip(tr("The next step, with its state"));
+    // Show Solution in the same row: the dock stays short enough for a small screen.
+    solution_ = new QPushButton(tr("Solution"), this);
+    solution_->setObjectName(QStringLiteral("lessonSolution"));
+    connect(solution_, &QPushButton::clicked, this, &LessonDock::showSolution);
     buttons->addWidget(back_);
     buttons->addWidget(check_, 1);
     buttons->addWidget(cancel_, 1);
+    buttons->addWidget(solution_);
     buttons->addWidget(next_);
     layout->addLayout(buttons);
     connect(back_, &QPushButton::clicked, this, &LessonDock::back);
@@ -142,10 +151,12 @@ void LessonDock::buildUi() {
     result_->setTextFormat(Qt::RichText);
     layout->addWidget(result_);
 
-    solution_ = new QPushButton(tr("Show Solution"), this);
-    solution_->setObjectName(QStringLiteral("lessonSolution"));
-    connect(solution_, &QPushButton::clicked, this, &LessonDock::showSolution);
-    layout->addWidget(solution_);
+}
+
+void LessonDock::setCompact(bool compact) {
+    const int rows_height = list_->fontMetrics().height() * 3 + 2 * list_->frameWidth() + 4;
+    list_->setMaximumHeight(compact ? rows_height : QWIDGETSIZE_MAX);
+    split_->setSizes({compact ? rows_height : 150, 400});
 }
 
 const LessonStep* LessonDock::currentStep() const {
@@ -261,7 +272,7 @@ void LessonDock::updateButtons() {
     const int failures = step ? progress_.failures(step->id) : 0;
     solution_->setEnabled(step && !checking_ && failures >= LessonProgress::kTriesBeforeSolution && !step->solution.isEmpty());
     solution_->setToolTip(solution_->isEnabled() || !step
-                              ? tr("Show this step's solution")
+                              ? tr("Show this step's solution (a kernel's opens in the editor as a new kernel)")
                               : tr("Offered after %1 failed checks (%2 so far)").arg(LessonProgress::kTriesBeforeSolution).arg(failures));
 }
 

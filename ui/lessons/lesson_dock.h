@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QSplitter;
 class QTextBrowser;
 
 namespace cvz {
@@ -72,6 +73,9 @@ public:
     QPushButton* solutionButton() const { return solution_; }
     QLabel* resultLabel() const { return result_; }
 
+    // On a small screen: the step list three rows high, the rest for the step's text.
+    void setCompact(bool compact);
+
     QSize sizeHint() const override { return {380, 600}; }
 
 signals:
@@ -104,6 +108,7 @@ private:
     std::unique_ptr<JobRunner> runner_;
     JobTicket ticket_;
 
+    QSplitter* split_ = nullptr;
     QListWidget* list_ = nullptr;
     QLabel* title_ = nullptr;
     QTextBrowser* text_ = nullptr;
