@@ -77,6 +77,8 @@ private slots:
     void solution_after_three_failures();
     void kernel_solution_is_a_new_kernel();
     void kernel_check_cancelled();
+    void every_step_applies_and_kernel_solutions_pass();
+    void window_fits_with_lessons_open();
 
 private:
     DisplayPathChoice raster_{DisplayPath::Raster, QStringLiteral("the lessons test")};
@@ -387,6 +389,64 @@ void TestLessonDock::kernel_check_cancelled() {
     QVERIFY(finished.wait(kTimeoutMs));
     QCOMPARE(finished.takeFirst().at(0).toBool(), false);
     QVERIFY2(!dock->resultText().isEmpty(), "a failed kernel check says why");
+}
+
+// The whole path as a learner walks it with Next: every step's state applies without a problem (its
+// page in front, its kernel chosen); every kernel step's own solution, put in the editor, passes its
+// check through the dock, and its starter does not.
+void TestLessonDock::every_step_applies_and_kernel_solutions_pass() {
+    MainWindow w(raster_);
+    QVERIFY(test::show_and_wait(w, kWindowSize, kTimeoutMs));
+    LessonActions* lessons = w.lessonActions();
+    LessonDock* dock = lessons->panel();
+    QVERIFY(lessons->openStep(dock->steps().front().id));
+    QSignalSpy finished(dock, &LessonDock::checkFinished);
+    int kernel_steps = 0;
+    for (std::size_t i = 0; i < dock->steps().size(); ++i) {
+        if (i > 0) dock->nextButton()->click();
+        const LessonStep& step = dock->steps()[i];
+        QCOMPARE(dock->currentIndex(), int(i));
+        QVERIFY2(dock->applyProblems().isEmpty(), qPrintable(step.id + QStringLiteral(": ") + dock->applyProblems().join(QStringLiteral("; "))));
+        if (!step.state.page.isEmpty()) QCOMPARE(w.currentPage(), w.findPage(step.state.page));
+        if (!step.state.kernel.isEmpty()) QCOMPARE(kernel_name(w), step.state.kernel);
+        if (step.kind != TaskKind::Kernel) continue;
+        ++kernel_steps;
+        KernelEditor* editor = w.editorActions()->panel()->editor();
+        QCOMPARE(editor->text(), lessons::starter_text(step, lessons::lessons_dir()));
+        dock->checkButton()->click();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY2(!finished.takeFirst().at(0).toBool(), qPrintable(step.id + QStringLiteral(": the starter passed")));
+        // The solution as Show Solution opens it (a kernel's text, or its fenced block).
+        QString solution = step.solution;
+        const int open = solution.indexOf(QStringLiteral("```"));
+        if (open >= 0) {
+            solution = solution.mid(solution.indexOf(QLatin1Char('\n'), open) + 1);
+            solution = solution.left(solution.indexOf(QStringLiteral("```")));
+        }
+        QVERIFY2(solution.contains(QStringLiteral("__global__")), qPrintable(step.id));
+        editor->setText(solution);
+        dock->checkButton()->click();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY2(finished.takeFirst().at(0).toBool(), qPrintable(step.id + QStringLiteral(": ") + dock->resultText()));
+    }
+    QVERIFY(kernel_steps >= 4);
+    QVERIFY(!dock->nextButton()->isEnabled());
+}
+
+// Run again at QT_SCALE_FACTOR=1.5 (tests/CMakeLists.txt): on a screen too narrow for the lessons beside
+// the pages they become a tab beside the Launch panel, and the window stays inside the screen.
+void TestLessonDock::window_fits_with_lessons_open() {
+    MainWindow w(raster_);
+    QVERIFY(test::show_and_wait(w, kWindowSize, kTimeoutMs));
+    LessonActions* lessons = w.lessonActions();
+    QVERIFY(lessons->openStep(QStringLiteral("grayscale-1d")));  // the editor open as well
+    const QRect room = w.screen()->availableGeometry();
+    QTRY_VERIFY_WITH_TIMEOUT(room.contains(w.frameGeometry()), kTimeoutMs);
+    QVERIFY(lessons->dock()->isVisible());
+    const bool narrow = room.width() < 1200;
+    QCOMPARE(lessons->compact(), narrow);
+    QCOMPARE(w.dockWidgetArea(lessons->dock()), narrow ? Qt::RightDockWidgetArea : Qt::LeftDockWidgetArea);
+    if (narrow) QVERIFY(w.tabifiedDockWidgets(w.dock(PageDocks::Launch)).contains(lessons->dock()));
 }
 
 QTEST_MAIN(TestLessonDock)
