@@ -121,10 +121,8 @@ CheckResult check_kernel(const LessonStep& step, const QString& source_text, con
         if (cancel && cancel->requested()) return {false, QStringLiteral("cancelled"), {}};
         const std::unique_ptr<user::FamilyCall> call = family->sized_user_call(size, options, &why);
         if (!call) return bad_step(step, why);
-        const QString on = QStringLiteral("on a %1 %2 (a size you did not choose)")
-                               .arg(QString::fromStdString(call->size_text()).remove(QLatin1Char(' ')),
-                                    family->name == QLatin1String("matmul") ? QStringLiteral("product")
-                                                                            : QStringLiteral("input"));
+        const QString on = QStringLiteral("on size %1 (%2, a size you did not choose)")
+                               .arg(size, QString::fromStdString(call->size_text()));
         const UserRunResult r = run_user_kernel(*call, request);
         const QString message = QString::fromStdString(r.status.message());
         switch (r.stage) {
