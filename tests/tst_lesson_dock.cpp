@@ -392,8 +392,8 @@ void TestLessonDock::kernel_check_cancelled() {
 }
 
 // The whole path as a learner walks it with Next: every step's state applies without a problem (its
-// page in front, its kernel chosen); every kernel step's own solution, put in the editor, passes its
-// check through the dock, and its starter does not.
+// page in front, its kernel chosen, a kernel step's starter in the editor); every kernel step's own
+// solution, put in the editor, passes its check through the dock.
 void TestLessonDock::every_step_applies_and_kernel_solutions_pass() {
     MainWindow w(raster_);
     QVERIFY(test::show_and_wait(w, kWindowSize, kTimeoutMs));
@@ -411,11 +411,9 @@ void TestLessonDock::every_step_applies_and_kernel_solutions_pass() {
         if (!step.state.kernel.isEmpty()) QCOMPARE(kernel_name(w), step.state.kernel);
         if (step.kind != TaskKind::Kernel) continue;
         ++kernel_steps;
+        // The starter in the editor (tst_lessons checks that each fails; kernel_check_cancelled, one here).
         KernelEditor* editor = w.editorActions()->panel()->editor();
         QCOMPARE(editor->text(), lessons::starter_text(step, lessons::lessons_dir()));
-        dock->checkButton()->click();
-        QVERIFY(finished.wait(kTimeoutMs));
-        QVERIFY2(!finished.takeFirst().at(0).toBool(), qPrintable(step.id + QStringLiteral(": the starter passed")));
         // The solution as Show Solution opens it (a kernel's text, or its fenced block).
         QString solution = step.solution;
         const int open = solution.indexOf(QStringLiteral("```"));
