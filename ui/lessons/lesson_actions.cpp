@@ -88,10 +88,15 @@ void LessonActions::placeDock() {
         window_->tabifyDockWidget(launch, dock_);
     else
         window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
-    connect(panel_, &LessonDock::stepApplied, dock_, [this] { dock_->raise(); });
     panel_->setCompact(true);
-    // Most of the right-hand column's height: the step's text, its task and Check without scrolling.
-    QTimer::singleShot(0, dock_, [this] { window_->resizeDocks({dock_}, {window_->height() * 2 / 3}, Qt::Vertical); });
+    // Raised, with most of the right-hand column's height (the step's panels shown under the pages may
+    // have taken some): the step's text, its task and Check without scrolling where the screen allows.
+    auto make_room = [this] {
+        dock_->raise();
+        QTimer::singleShot(0, dock_, [this] { window_->resizeDocks({dock_}, {window_->height() * 2 / 3}, Qt::Vertical); });
+    };
+    connect(panel_, &LessonDock::stepApplied, dock_, make_room);
+    make_room();
 }
 
 // A step's panels may have made the window larger than its screen: cut to it once the layout settled.

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -40,6 +41,17 @@ QString mark_text(LessonProgress::Mark mark) {
         case LessonProgress::Mark::New: break;
     }
     return QObject::tr("not tried yet");
+}
+
+// A reason or hint as the label shows it: escaped, with Markdown's `code` and **bold** kept (the lesson
+// files and the checks write them so).
+QString inline_html(const QString& text) {
+    QString html = text.toHtmlEscaped();
+    static const QRegularExpression code(QStringLiteral("`([^`]+)`"));
+    static const QRegularExpression bold(QStringLiteral("\\*\\*([^*]+)\\*\\*"));
+    html.replace(code, QStringLiteral("<code>\\1</code>"));
+    html.replace(bold, QStringLiteral("<b>\\1</b>"));
+    return html;
 }
 
 }  // namespace
@@ -324,14 +336,14 @@ void LessonDock::finishCheck(const QString& id, const CheckResult& result, bool 
     const LessonStep* step = currentStep();
     if (result.passed) {
         QString html = QStringLiteral("<b style='color:#2e7d32'>\u2713 %1</b>").arg(tr("Passed."));
-        if (!result.reason.isEmpty()) html += QLatin1Char(' ') + result.reason.toHtmlEscaped();
+        if (!result.reason.isEmpty()) html += QLatin1Char(' ') + inline_html(result.reason);
         if (current_ + 1 < int(steps_.size())) html += QLatin1Char(' ') + tr("On to the next step.").toHtmlEscaped();
         showResult(html);
         emit message(tr("Lesson step %1 passed").arg(id), false);
     } else {
-        QString html = QStringLiteral("<b style='color:#c62828'>\u2717 %1</b> %2").arg(tr("Not yet:"), result.reason.toHtmlEscaped());
+        QString html = QStringLiteral("<b style='color:#c62828'>\u2717 %1</b> %2").arg(tr("Not yet:"), inline_html(result.reason));
         const QString hint = !result.hint.isEmpty() ? result.hint : (step && step->id == id ? step->hint : QString());
-        if (!hint.isEmpty()) html += QStringLiteral("<br><i>%1</i> %2").arg(tr("Hint:"), hint.toHtmlEscaped());
+        if (!hint.isEmpty()) html += QStringLiteral("<br><i>%1</i> %2").arg(tr("Hint:"), inline_html(hint));
         showResult(html);
     }
     updateButtons();
