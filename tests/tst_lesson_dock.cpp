@@ -306,12 +306,12 @@ void TestLessonDock::layout_and_picked_thread_answers() {
     dock->checkButton()->click();
     QVERIFY(!dock->checking());
     QVERIFY(dock->resultText().contains(QStringLiteral("no thread is picked")));
-    w.inspectPixel(QPoint(99, 1), true);  // column 99: a neighbour's thread
+    w.page<ImagePage>()->inspectPixel(QPoint(99, 1), true);  // column 99: a neighbour's thread
     QCOMPARE(w.currentPage()->pickedThread(), QStringLiteral("2,0,38,0"));
     dock->checkButton()->click();
     QVERIFY(finished.wait(kTimeoutMs));
     QCOMPARE(finished.takeFirst().at(0).toBool(), false);
-    w.inspectPixel(QPoint(100, 1), true);  // row 1, column 100
+    w.page<ImagePage>()->inspectPixel(QPoint(100, 1), true);  // row 1, column 100
     QCOMPARE(w.currentPage()->pickedThread(), QStringLiteral("2,0,39,0"));
     dock->checkButton()->click();
     QVERIFY(finished.wait(kTimeoutMs));

@@ -8,6 +8,8 @@
 #include <QStyle>
 #include <QTimer>
 
+#include <algorithm>
+
 #include "app/lessons/lesson.h"
 #include "ui/lessons/lesson_dock.h"
 #include "ui/windows/dock_scroll_area.h"
@@ -23,7 +25,7 @@ namespace cvz {
 LessonActions::LessonActions(MainWindow* window) : QObject(window), window_(window) { init_lesson_resources(); }
 
 void LessonActions::addToHelpMenu(QMenu* help_menu) {
-    action_ = help_menu->addAction(tr("&Lessons"), this, &LessonActions::showDock);
+    action_ = help_menu->addAction(tr("&Lessons"), this, [this] { showDock(); });
     action_->setObjectName(QStringLiteral("lessonsAction"));
     action_->setShortcut(QKeySequence::HelpContents);  // F1
     action_->setShortcutContext(Qt::WindowShortcut);
@@ -48,11 +50,11 @@ void LessonActions::createDock() {
     if (window_->panelsMenu()) window_->panelsMenu()->addAction(dock_->toggleViewAction());
 }
 
-void LessonActions::showDock() {
+void LessonActions::showDock(bool apply) {
     placeDock();
     dock_->show();
     dock_->raise();
-    panel_->ensureApplied();
+    if (apply) panel_->ensureApplied();
     refit();
 }
 
@@ -66,9 +68,9 @@ bool LessonActions::openStep(const QString& id) {
     return true;
 }
 
-// Left of the pages the lessons need their own width; where the screen has not that much beside the
-// pages' and the right-hand docks' least widths (1024 px, or QT_SCALE_FACTOR=1.5 on a laptop), a
-// window wider than the screen would follow. They become a tab beside the Launch panel then (the
+// Left of the pages the lessons need their own width; where the window (or its screen) has not that
+// much beside the pages' and the right-hand docks' least widths (1024 px, or QT_SCALE_FACTOR=1.5 on a
+// laptop), a window wider than the screen would follow. They become a tab beside the Launch panel then (the
 // tallest place on the right: the step's text stays readable), raised whenever a step is applied.
 // Decided once, the first time they are shown.
 void LessonActions::placeDock() {
@@ -82,7 +84,10 @@ void LessonActions::placeDock() {
     const int frame = window_->isVisible() ? window_->frameGeometry().width() - window_->width() : 16;
     const int separator = 2 * window_->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
     const int beside = window_->minimumSizeHint().width() + dock_->minimumSizeHint().width() + separator + frame;
-    if (beside <= screen->availableGeometry().width()) return;
+    // Nor wider than it is: opening the lessons never makes the window grow.
+    int room = screen->availableGeometry().width();
+    if (window_->isVisible()) room = std::min(room, window_->frameGeometry().width());
+    if (beside <= room) return;
     compact_ = true;
     if (QDockWidget* launch = window_->dock(PageDocks::Launch))
         window_->tabifyDockWidget(launch, dock_);

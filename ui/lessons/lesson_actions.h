@@ -26,8 +26,9 @@ public:
     QDockWidget* dock() const { return dock_; }
     QAction* lessonsAction() const { return action_; }
 
-    // Shown and raised; the current step's state is applied the first time in a session.
-    void showDock();
+    // Shown and raised; with `apply` (Help > Lessons), the current step's state is applied the first
+    // time in a session. `--show lessons` only shows it: the panels asked for change nothing else.
+    void showDock(bool apply = true);
     // Shown, at step `id` with its state applied; false (and nothing changes) when there is no such step.
     bool openStep(const QString& id);
 

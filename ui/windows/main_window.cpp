@@ -627,7 +627,7 @@ QString MainWindow::showPanels(const QStringList& names) {
         } else if (name == QLatin1String("ladder")) {
             openLadder();
         } else if (name == QLatin1String("lessons")) {
-            lessons_->showDock();
+            lessons_->showDock(false);
         }
     }
     QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles
