@@ -72,7 +72,15 @@ EditorActions::EditorActions(MainWindow* window)
 }
 
 // The worker first: a run still going is asked to stop (its child process is ended) and joined.
-EditorActions::~EditorActions() { runner_.reset(); }
+EditorActions::~EditorActions() {
+    runner_.reset();
+    // The store is this object's child and goes with it, before the window deletes the panel: an autosave
+    // still pending is written now, while the store is there (quietly: the window is going too).
+    if (panel_) {
+        panel_->disconnect();
+        if (panel_->autosavePending()) panel_->flushAutosave();
+    }
+}
 
 void EditorActions::addToFileMenu(QMenu* file_menu) {
     file_menu->addAction(new_);
