@@ -104,6 +104,8 @@ void EditorActions::addToRunMenu(QMenu* run_menu) {
 
 void EditorActions::createDock() {
     panel_ = new KernelEditorPanel(store_, window_);
+    // The window may delete the panel before this (see ~EditorActions).
+    connect(panel_, &QObject::destroyed, this, [this] { panel_ = nullptr; });
     panel_->setObjectName(QStringLiteral("kernelEditorPanel"));
     dock_ = new QDockWidget(tr("Kernel Editor"), window_);
     dock_->setObjectName(QStringLiteral("kernelEditorDock"));
