@@ -1,11 +1,13 @@
-// cudaviz: the GUI. `cudaviz [FILE] [--page NAME] [--show PANEL[,PANEL...]] [--screenshot FILE.png] [--raster]
-// [--list-pages]`.
+// cudaviz: the GUI. `cudaviz [FILE] [--page NAME] [--show PANEL[,PANEL...]] [--lesson ID] [--screenshot FILE.png]
+// [--raster] [--list-pages]`.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
 
 #include <cstdio>
 
+#include "ui/lessons/lesson_actions.h"
+#include "ui/lessons/lesson_dock.h"
 #include "ui/pages/kernel_page.h"
 #include "ui/views/display_path.h"
 #include "ui/windows/main_window.h"
@@ -43,20 +45,21 @@ int main(int argc, char* argv[]) {
             .arg(cvz::MainWindow::panelNames().join(QStringLiteral(", "))),
         QStringLiteral("PANEL[,PANEL...]"));
     const QCommandLineOption list_pages(QStringLiteral("list-pages"), QStringLiteral("Print the pages' names and exit."));
-    parser.addOptions({raster, page, show, screenshot, list_pages});
+    const QCommandLineOption lesson(
+        QStringLiteral("lesson"),
+        QStringLiteral("Open the Lessons panel at step ID with its state applied (page, input, kernel, block, panels); "
+                       "the steps are listed by `cudaviz-cli lessons`."),
+        QStringLiteral("ID"));
+    parser.addOptions({raster, page, show, screenshot, list_pages, lesson});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
     cvz::MainWindow window(cvz::choose_display_path(parser.isSet(raster)), files.value(0));
     // A page by its name ("convolution"), or by the first word of its tab ("matrices").
     const QString page_name = parser.value(page).toLower();
-    cvz::KernelPage* chosen = nullptr;
+    cvz::KernelPage* chosen = window.findPage(page_name);
     QStringList names;
-    for (cvz::KernelPage* p : window.pages()) {
-        const QString tab = p->title().remove(QLatin1Char('&')).section(QLatin1Char(':'), 0, 0).toLower();
-        names << p->pageName();
-        if (p->pageName() == page_name || tab == page_name) chosen = p;
-    }
+    for (cvz::KernelPage* p : window.pages()) names << p->pageName();
     if (parser.isSet(list_pages)) {
         std::printf("%s\n", qPrintable(names.join(QLatin1Char('\n'))));
         return 0;
@@ -68,6 +71,19 @@ int main(int argc, char* argv[]) {
     }
     window.tabs()->setCurrentWidget(chosen);
     window.show();
+    // The step first: the panels asked for with --show are opened on top of its state.
+    if (parser.isSet(lesson)) {
+        cvz::LessonActions* lessons = window.lessonActions();
+        if (!lessons->openStep(parser.value(lesson))) {
+            QStringList ids;
+            for (const auto& step : lessons->panel()->steps()) ids << step.id;
+            const QString why = ids.isEmpty() ? lessons->panel()->loadError() : QStringLiteral("the steps are ") + ids.join(QStringLiteral(", "));
+            std::fprintf(stderr, "cudaviz: unknown --lesson '%s': %s\n", qPrintable(parser.value(lesson)), qPrintable(why));
+            return 2;
+        }
+        for (const QString& problem : lessons->panel()->applyProblems())
+            std::fprintf(stderr, "cudaviz: --lesson %s: %s\n", qPrintable(parser.value(lesson)), qPrintable(problem));
+    }
     if (parser.isSet(show)) {
         const QString error = window.showPanels(parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts));
         if (!error.isEmpty()) {

@@ -63,6 +63,7 @@ void GrayscaleSession::openFile(const QString& path) {
 }
 
 void GrayscaleSession::setImage(const QImage& image, const QString& path) {
+    ++load_serial_;  // an open still on the worker (the startup's sample) must not replace this picture
     file_ = path;
     image_ = image.format() == QImage::Format_RGB888 ? image : image.convertToFormat(QImage::Format_RGB888);
     result_ = QImage();

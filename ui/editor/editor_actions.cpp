@@ -75,7 +75,15 @@ EditorActions::EditorActions(MainWindow* window)
 }
 
 // The worker first: a run still going is asked to stop (its child process is ended) and joined.
-EditorActions::~EditorActions() { runner_.reset(); }
+EditorActions::~EditorActions() {
+    runner_.reset();
+    // The store is this object's child and goes with it, before the window deletes the panel: an autosave
+    // still pending is written now, while the store is there (quietly: the window is going too).
+    if (panel_) {
+        panel_->disconnect();
+        if (panel_->autosavePending()) panel_->flushAutosave();
+    }
+}
 
 void EditorActions::addToFileMenu(QMenu* file_menu) {
     file_menu->addAction(new_);
@@ -99,6 +107,8 @@ void EditorActions::addToRunMenu(QMenu* run_menu) {
 
 void EditorActions::createDock() {
     panel_ = new KernelEditorPanel(store_, window_);
+    // The window may delete the panel before this (see ~EditorActions).
+    connect(panel_, &QObject::destroyed, this, [this] { panel_ = nullptr; });
     panel_->setObjectName(QStringLiteral("kernelEditorPanel"));
     dock_ = new QDockWidget(tr("Kernel Editor"), window_);
     dock_->setObjectName(QStringLiteral("kernelEditorDock"));

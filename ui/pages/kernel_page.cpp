@@ -1,5 +1,7 @@
 #include "ui/pages/kernel_page.h"
 
+#include <QFileInfo>
+
 #include "app/user/user_variants.h"
 
 namespace cvz {
@@ -39,6 +41,20 @@ std::function<QString()> KernelPage::resultWriter(const QString& path, QString* 
     Q_UNUSED(path);
     if (error) *error = tr("this page has no result to save");
     return {};
+}
+
+QString KernelPage::setLessonInput(const QString& spec) {
+    // A picture page takes a bundled sample by its file name; a page that overrides this takes more.
+    if (opensImages() && QFileInfo::exists(QStringLiteral(":/samples/") + spec)) {
+        openFile(QStringLiteral(":/samples/") + spec);
+        return {};
+    }
+    return tr("the %1 page cannot open \"%2\"").arg(pageName(), spec);
+}
+
+QString KernelPage::setOption(const QString& name, const QString& value) {
+    Q_UNUSED(value);
+    return tr("the %1 page has no setting \"%2\"").arg(pageName(), name);
 }
 
 void KernelPage::setStatus(const QString& text, bool error) {

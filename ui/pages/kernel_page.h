@@ -165,6 +165,21 @@ public:
         return false;
     }
 
+    // ---- guided lessons (issue 28): a step sets the page's input and options, and reads its answer ----
+    // The input a lesson names: a bundled sample's file name ("chelsea.png") or a generated picture
+    // ("WxH") on a picture page, generated matrices ("MxKxN") on the matrices page. Empty when done (the
+    // load or run follows on the worker), else why not.
+    virtual QString setLessonInput(const QString& spec);
+    // A launch setting of the page's own, by name ("layout": "planar" | "interleaved" on the image
+    // page). Empty when set, else why not; option() is empty for a setting the page does not have.
+    virtual QString setOption(const QString& name, const QString& value);
+    virtual QString option(const QString& name) const {
+        Q_UNUSED(name);
+        return {};
+    }
+    // The picked thread (the inspector's), as "bx,by,tx,ty"; empty while none is picked.
+    virtual QString pickedThread() const { return {}; }
+
     // scripts/screenshots: the page stages its own states (a launch, a dock raised, a selection) and
     // asks the tour for a shot of each. The page is in front when this is called.
     virtual void tour(ScreenshotTour& tour) { Q_UNUSED(tour); }

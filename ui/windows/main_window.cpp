@@ -33,6 +33,7 @@
 
 #include "app/jobs/job_runner.h"
 #include "ui/editor/editor_actions.h"
+#include "ui/lessons/lesson_actions.h"
 #include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/page_registry.h"
 #include "ui/panels/inspector_panel.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(const DisplayPathChoice& display, const QString& file, QW
     createDocks();
     schedule_->createDock();
     editor_->createDock();
+    lessons_->createDock();
     restoreSettings();
     animation_->bind(docks_.timeline);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentPageChanged);
@@ -203,6 +205,10 @@ void MainWindow::createActions() {
     editor_->addToRunMenu(run_menu);
 
     QMenu* help_menu = menuBar()->addMenu(tr("&Help"));
+    lessons_ = new LessonActions(this);
+    lessons_->addToHelpMenu(help_menu);
+    connect(lessons_, &LessonActions::message, this, &MainWindow::setStatus);
+    help_menu->addSeparator();
     help_menu->addAction(tr("&About cudaviz"), this, [this] {
         QMessageBox::about(this, tr("About cudaviz"),
                            tr("<b>cudaviz %1</b><p>See CUDA's execution model: the lecture's RGB to grayscale "
@@ -587,7 +593,8 @@ void MainWindow::shareBottomDocks() {
 QStringList MainWindow::panelNames() {
     return {QStringLiteral("launch"),   QStringLiteral("overlay"),  QStringLiteral("inspector"), QStringLiteral("occupancy"),
             QStringLiteral("sms"),      QStringLiteral("memory"),   QStringLiteral("editor"),    QStringLiteral("source"),
-            QStringLiteral("schedule"), QStringLiteral("timeline"), QStringLiteral("sweep"),     QStringLiteral("ladder")};
+            QStringLiteral("schedule"), QStringLiteral("timeline"), QStringLiteral("sweep"),     QStringLiteral("ladder"),
+            QStringLiteral("lessons")};
 }
 
 QString MainWindow::showPanels(const QStringList& names) {
@@ -619,10 +626,21 @@ QString MainWindow::showPanels(const QStringList& names) {
             openSweep();
         } else if (name == QLatin1String("ladder")) {
             openLadder();
+        } else if (name == QLatin1String("lessons")) {
+            lessons_->showDock(false);
         }
     }
     QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles
     return {};
+}
+
+KernelPage* MainWindow::findPage(const QString& name) const {
+    const QString wanted = name.trimmed().toLower();
+    for (KernelPage* p : pages_) {
+        const QString tab = p->title().remove(QLatin1Char('&')).section(QLatin1Char(':'), 0, 0).trimmed().toLower();
+        if (p->pageName() == wanted || tab == wanted) return p;
+    }
+    return nullptr;
 }
 
 void MainWindow::openLadder() {

@@ -34,6 +34,7 @@ class ImageSurface;
 class InspectorPanel;
 class JobRunner;
 class LaunchPanel;
+class LessonActions;
 class OccupancyPanel;
 class OverlayLegend;
 class OverlayPanel;
@@ -103,6 +104,10 @@ public:
     // File > New Kernel, Open Kernel, Save Kernel, Run > Compile and Run and the Kernel Editor dock.
     EditorActions* editorActions() const { return editor_; }
     BackendChoice backendChoice() const { return backend(); }  // the toolbar's
+    // Help > Lessons and the Lessons dock (issue 28).
+    LessonActions* lessonActions() const { return lessons_; }
+    // A page by its name (`--list-pages`: "image") or by its tab's first word ("matrices"); null when none.
+    KernelPage* findPage(const QString& name) const;
 
     // The block-size sweep for the current page's kernel (Run > Block-Size Sweep, Ctrl+B).
     void openSweep();
@@ -186,6 +191,7 @@ private:
     AnimationActions* animation_ = nullptr;
     ScheduleActions* schedule_ = nullptr;
     EditorActions* editor_ = nullptr;
+    LessonActions* lessons_ = nullptr;
 };
 
 }  // namespace cvz

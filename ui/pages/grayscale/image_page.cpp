@@ -178,6 +178,64 @@ void ImagePage::saveSettings(QSettings* settings) const {
     settings->setValue(QStringLiteral("window/splitter"), splitter_->saveState());
 }
 
+// ---- guided lessons -----------------------------------------------------------------------------
+
+QString ImagePage::setLessonInput(const QString& spec) {
+    const QStringList wh = spec.trimmed().toLower().split(QLatin1Char('x'));
+    bool ok_w = false, ok_h = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&ok_w) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&ok_h) : 0;
+    if (!ok_w || !ok_h) {
+        if (session_->file() == QStringLiteral(":/samples/") + spec) return {};  // open already
+        return KernelPage::setLessonInput(spec);
+    }
+    if (w < 1 || h < 1 || w > 16384 || h > 16384)
+        return tr("a generated picture must be 1 to 16384 pixels each way, not %1").arg(spec);
+    // Named as a resource, so that it is not listed among the recent files.
+    const QString name = QStringLiteral(":/generated/%1x%2").arg(w).arg(h);
+    if (session_->file() == name) return {};
+    // A colour ramp: red across, green down, blue over both, so that each block's pixels differ.
+    QImage image(w, h, QImage::Format_RGB888);
+    for (int y = 0; y < h; ++y) {
+        uchar* line = image.scanLine(y);
+        for (int x = 0; x < w; ++x) {
+            line[3 * x + 0] = uchar(w > 1 ? 255 * x / (w - 1) : 128);
+            line[3 * x + 1] = uchar(h > 1 ? 255 * y / (h - 1) : 128);
+            line[3 * x + 2] = uchar((x + y) * 255 / std::max(1, w + h - 2));
+        }
+    }
+    session_->setImage(image, name);
+    emit workStarted();
+    return {};
+}
+
+QString ImagePage::setOption(const QString& name, const QString& value) {
+    if (name != QLatin1String("layout")) return KernelPage::setOption(name, value);
+    const QString v = value.trimmed().toLower();
+    if (v != QLatin1String("planar") && v != QLatin1String("interleaved"))
+        return tr("the pixel layout is \"planar\" or \"interleaved\", not \"%1\"").arg(value);
+    const PixelLayout layout = v == QLatin1String("planar") ? PixelLayout::Planar : PixelLayout::Interleaved;
+    const KernelInfo* info = grayscale_variant_info(session_->shape().kind);
+    if (!session_->runsUserKernel() && info && !info->layouts.empty() && !reads(*info, layout))
+        return tr("the kernel %1 does not read the %2 layout").arg(QString::fromStdString(info->name), v);
+    session_->setLayout(layout);
+    if (layout_box_) showLayout();
+    return {};
+}
+
+QString ImagePage::option(const QString& name) const {
+    return name == QLatin1String("layout") ? QString::fromLatin1(layout_name(session_->layout())) : QString();
+}
+
+QString ImagePage::pickedThread() const {
+    const QPoint pixel = session_->selectedPixel();
+    if (pixel.x() < 0 || pixel.y() < 0 || !session_->hasPlan()) return {};
+    const GridCell cell = grid_cell(session_->plan(), pixel.x(), pixel.y());
+    if (!cell.in_grid) return {};
+    const ThreadOfPixel& t = cell.thread;
+    return QStringLiteral("%1,%2,%3,%4").arg(t.block.x).arg(t.block.y).arg(t.thread.x).arg(t.thread.y);
+}
+
 // ---- the document -------------------------------------------------------------------------------
 
 void ImagePage::openFile(const QString& path) {

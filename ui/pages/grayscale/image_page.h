@@ -64,6 +64,13 @@ public:
     void saveSettings(QSettings* settings) const override;
     bool opensImages() const override { return true; }
 
+    // ---- guided lessons ----
+    // A sample's file name, or "WxH": a generated picture of that size (a colour ramp).
+    QString setLessonInput(const QString& spec) override;
+    QString setOption(const QString& name, const QString& value) override;  // "layout"
+    QString option(const QString& name) const override;
+    QString pickedThread() const override;  // the pinned pixel's thread
+
     // ---- File > Save Result As, File > Export, scripts/screenshots ----
     QString documentFile() const override;
     QString resultFileName() const override;

@@ -316,6 +316,34 @@ void MatmulPage::generate(std::uint32_t a_rows, std::uint32_t a_cols, std::uint3
     session_->generate(a_rows, a_cols, b_rows, b_cols, seed);
 }
 
+QString MatmulPage::setLessonInput(const QString& spec) {
+    const QStringList mkn = spec.trimmed().toLower().split(QLatin1Char('x'));
+    std::uint32_t d[3] = {};
+    bool ok = mkn.size() == 3;
+    for (int i = 0; ok && i < 3; ++i) d[i] = mkn[i].toUInt(&ok);
+    if (!ok) return tr("matrices are given as MxKxN (A is M×K, B is K×N), not \"%1\"").arg(spec);
+    for (const QString& why : {check_matrix_dimensions(d[0], d[1]), check_matrix_dimensions(d[1], d[2])})
+        if (!why.isEmpty()) return why;
+    const auto a = session_->a();
+    const auto b = session_->b();
+    if (a && b && a->rows == d[0] && a->cols == d[1] && b->rows == d[1] && b->cols == d[2]) return {};
+    a_rows_->setValue(int(d[0]));
+    a_cols_->setValue(int(d[1]));
+    b_rows_->setValue(int(d[1]));
+    b_cols_->setValue(int(d[2]));
+    generate(d[0], d[1], d[1], d[2], std::uint32_t(seed_->value()));
+    emit workStarted();
+    return {};
+}
+
+QString MatmulPage::pickedThread() const {
+    if (session_->selectedRow() < 0 || !thread_id_) return {};
+    const Dim3 block = session_->selectedBlock();
+    const Dim3 shape = session_->launch().block_shape();
+    const std::uint32_t bx = std::max(1u, shape.x);
+    return QStringLiteral("%1,%2,%3,%4").arg(block.x).arg(block.y).arg(*thread_id_ % bx).arg(*thread_id_ / bx);
+}
+
 void MatmulPage::applyPreset(int index) {
     const QList<MatmulPreset> presets = lecture_matmul_presets();
     if (index < 0 || index >= presets.size()) return;

@@ -70,6 +70,11 @@ public:
     void connectLadder(LadderDialog* ladder) override;
     void restoreSettings(QSettings* settings) override;
 
+    // ---- guided lessons ----
+    // "MxKxN": A (M×K) and B (K×N) generated with the seed shown; nothing when both have those sizes.
+    QString setLessonInput(const QString& spec) override;
+    QString pickedThread() const override;  // the selected element's thread
+
     // ---- File > Save Result As, File > Export, scripts/screenshots ----
     QString resultFileName() const override { return QStringLiteral("C.npy"); }
     QString resultFileFilter() const override;

@@ -1,0 +1,135 @@
+// The guided path (issue 28) walked as a learner walks it, a screenshot per step: Help > Lessons, then
+// Next from the first step to the last, each shot written once the step's page has drawn its result;
+// then a kernel step's starter checked (the failure with its reason and hint) and an act step answered
+// right in the launch panel (passed). Every wait is on the app's own signals and state, never a fixed
+// delay. `cudaviz-lesson-screenshots [--size WxH] [--only ID[,ID...]] DIR`; QT_SCALE_FACTOR is honoured.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QThread>
+
+#include <functional>
+
+#include "app/lessons/lesson.h"
+#include "ui/editor/editor_actions.h"
+#include "ui/editor/kernel_store.h"
+#include "ui/lessons/lesson_actions.h"
+#include "ui/lessons/lesson_dock.h"
+#include "ui/panels/launch_panel.h"
+#include "ui/panels/launch_shape_box.h"
+#include "ui/views/display_path.h"
+#include "ui/windows/fit_to_screen.h"
+#include "ui/windows/main_window.h"
+#include "ui/windows/window_screenshot.h"
+
+using namespace cvz;
+
+namespace {
+
+bool wait_for(const std::function<bool()>& done) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > 120000) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    for (int i = 0; i < 20; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return true;
+}
+
+// Check pressed in the dock; true once the check has answered.
+bool check(LessonDock* dock, bool* passed) {
+    bool answered = false;
+    const auto c = QObject::connect(dock, &LessonDock::checkFinished, [&](bool ok) {
+        answered = true;
+        *passed = ok;
+    });
+    dock->check();
+    const bool ok = wait_for([&] { return answered; });
+    QObject::disconnect(c);
+    return ok;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
+    QCoreApplication::setApplicationName(QStringLiteral("cudaviz-lesson-screenshots"));  // apart from the app's
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("where to write the PNGs"));
+    QCommandLineOption size_option(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
+                                   QStringLiteral("1600x1000"));
+    QCommandLineOption only_option(QStringLiteral("only"), QStringLiteral("these steps only (ids, comma-separated)"),
+                                   QStringLiteral("ID[,ID...]"));
+    parser.addOptions({size_option, only_option});
+    parser.process(app);
+    const QString dir = parser.positionalArguments().value(0, QStringLiteral("."));
+    QDir().mkpath(dir);
+    const QStringList wh = parser.value(size_option).split(QLatin1Char('x'));
+    const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+    const QStringList only = parser.value(only_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    // A learner's first walk: no progress, no kernels kept (this tool's own folders, not the app's).
+    QSettings().clear();
+    for (const QString& kept : QDir(KernelStore::defaultFolder()).entryList({QStringLiteral("*.cu")}, QDir::Files))
+        QFile::remove(QDir(KernelStore::defaultFolder()).filePath(kept));
+
+    MainWindow w(choose_display_path(false));
+    w.move(0, 0);
+    w.resize(size);
+    fit_to_screen(&w, QSize(0, 0));
+    w.show();
+    if (!wait_for([&] { return WindowScreenshot::pageDrawn(w); })) return 1;
+    if (auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox")))
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+
+    LessonActions* lessons = w.lessonActions();
+    LessonDock* dock = lessons->panel();
+    if (dock->steps().empty()) {
+        qWarning("no lessons: %s", qPrintable(dock->loadError()));
+        return 1;
+    }
+    const QString suffix = QStringLiteral("_%1x%2.png").arg(w.width()).arg(w.height());
+    int failures = 0;
+    auto shot = [&](const QString& name) {
+        const QString path = QDir(dir).filePath(name + suffix);
+        const QString error = WindowScreenshot::write(w, path);
+        qInfo("%s", qPrintable(error.isEmpty() ? QStringLiteral("wrote %1").arg(path) : error));
+        if (!error.isEmpty()) ++failures;
+    };
+    auto settled = [&] { return wait_for([&] { return WindowScreenshot::pageDrawn(w) && !dock->checking(); }); };
+
+    lessons->showDock();  // Help > Lessons: the first step, applied
+    for (std::size_t i = 0; i < dock->steps().size(); ++i) {
+        if (i > 0) dock->next();
+        const lessons::LessonStep& step = dock->steps()[i];
+        if (!settled()) return 1;
+        for (const QString& problem : dock->applyProblems()) {
+            qWarning("%s: %s", qPrintable(step.id), qPrintable(problem));
+            ++failures;
+        }
+        if (only.isEmpty() || only.contains(step.id))
+            shot(QStringLiteral("lesson_%1_%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(step.id));
+    }
+
+    // A kernel step's starter checked: it fails, with the reason and the hint.
+    bool passed = false;
+    if (only.isEmpty() || only.contains(QStringLiteral("check"))) {
+        if (!lessons->openStep(QStringLiteral("grayscale-1d")) || !settled() || !check(dock, &passed)) return 1;
+        if (passed) ++failures;
+        shot(QStringLiteral("lesson_check_failed"));
+        // An act step answered in the launch panel: 32 x 8 blocks tile the 96 x 40 picture exactly.
+        if (!lessons->openStep(QStringLiteral("flexible-blocks")) || !settled()) return 1;
+        w.launchPanel()->shapeBox()->setShapeText(QStringLiteral("32x8"));
+        if (!settled() || !check(dock, &passed)) return 1;
+        if (!passed) ++failures;
+        shot(QStringLiteral("lesson_check_passed"));
+    }
+    return failures ? 1 : 0;
+}
