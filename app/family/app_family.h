@@ -63,6 +63,8 @@ struct AppFamily {
     // and the idle ones. Empty with *error when the size is not one or the launch is invalid; null for a
     // family whose outputs are not an image's pixels.
     std::optional<LaunchPlan> (*sized_launch_plan)(const QString& size, const LaunchChoice& choice, QString* error) = nullptr;
+    // The signatures a user kernel of the family may have (issue 27): kernels/<family>/<family>_user_call.h.
+    user::FamilyForms (*user_forms)() = nullptr;
 };
 
 // Every family, in the kernel catalogue's order.

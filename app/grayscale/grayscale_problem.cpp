@@ -264,6 +264,7 @@ AppFamily grayscale_app_family() {
     f.sized_user_call = sized_user_call;
     f.sized_problem = sized_problem;
     f.sized_launch_plan = sized_launch_plan;
+    f.user_forms = grayscale_user_forms;
     return f;
 }
 

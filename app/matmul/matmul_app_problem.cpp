@@ -231,6 +231,7 @@ AppFamily matmul_app_family() {
     f.cli_problem = cli_problem;
     f.sized_user_call = sized_user_call;
     f.sized_problem = sized_problem;
+    f.user_forms = matmul_user_forms;
     return f;
 }
 
