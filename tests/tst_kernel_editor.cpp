@@ -562,7 +562,12 @@ void TestKernelEditor::matmul_kernel_on_its_page() {
     KernelEditorPanel* panel = editor->panel();
     QCOMPARE(panel->kernelName(), QStringLiteral("matmul"));
     const QString lecture = panel->editor()->text();
+    const std::uint64_t runs = user_kernel_runs();
     QVERIFY2(run_text(w, lecture), qPrintable(messages(panel).join(QLatin1Char('\n'))));
+    // Run once: the page's run of the new variant is the editor's (the matrices' session too).
+    QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs));
+    QCOMPARE(user_kernel_runs() - runs, std::uint64_t(1));
+    QVERIFY(w.page<MatmulPage>()->session()->runsUserKernel());
     QString all = messages(panel).join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("\nMatches the reference (within 1e-05 relative)")), qPrintable(all));
     const QString title = QStringLiteral("yours: matmul_k");

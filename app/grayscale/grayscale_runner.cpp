@@ -39,6 +39,8 @@ QString grayscale_shape_text(const LaunchShape& shape, std::uint32_t width, std:
 
 QString GrayscaleResult::summary() const {
     if (!status) return QString::fromStdString(status.message());
+    // A user kernel's run has no total apart from its time (the isolated runner's, start to end).
+    if (total_ms <= 0) return QStringLiteral("%1 · %2 · %3").arg(backend, shape_text, times.text());
     return QStringLiteral("%1 · %2 · %3 · total %4 ms")
         .arg(backend, shape_text, times.text(), QString::number(total_ms, 'f', 3));
 }

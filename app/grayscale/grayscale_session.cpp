@@ -222,8 +222,7 @@ void GrayscaleSession::requestUserRun(std::uint64_t serial) {
             result.backend = run->backend;
             result.kernel_ms = run->run_ms;
             result.times.gpu = request.backend == BackendChoice::Cuda;
-            result.times.first_ms = run->run_ms;
-            result.total_ms = run->run_ms;  // the isolated runner's whole run: start, copies, kernel
+            result.times.first_ms = run->run_ms;  // the isolated runner's whole run: no other total to give
             result.shape_text = QStringLiteral("yours: %1 · block %2 · grid %3")
                                     .arg(QString::fromStdString(variant->name), dims_text(run->block), dims_text(run->grid));
             if (run->ok()) {
