@@ -1,0 +1,239 @@
+// The matrices page's views of the tensor-core rungs (issue 29): the Fragments tab (which lane holds
+// which elements of one MMA's A, B and C), the warp tiles drawn on C, and the shared layout that
+// feeds the fragments in the memory view.
+#include <QCheckBox>
+#include <QLabel>
+#include <QLocale>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "app/matmul/mma_fragment_layout.h"
+#include "app/matmul/mma_shared_layout.h"
+#include "kernels/matmul/matmul_variants.h"
+#include "ui/pages/matmul/fragment_view.h"
+#include "ui/pages/matmul/matmul_page.h"
+#include "ui/pages/matmul/matrix_heatmap.h"
+#include "ui/views/block_colors.h"
+#include "ui/views/memory_view.h"
+
+namespace cvz {
+
+namespace {
+
+QString bytes(std::uint64_t n) { return QLocale(QLocale::English).toString(qulonglong(n)); }
+
+QString load_title(const FragmentLoad& l) {
+    return l.operand == MmaOperand::A
+               ? MatmulPage::tr("A · MMA row %1 · %2").arg(l.tile).arg(FragmentView::registerName(MmaOperand::A, l.reg))
+               : MatmulPage::tr("B · MMA column %1 · %2").arg(l.tile).arg(FragmentView::registerName(MmaOperand::B, l.reg));
+}
+
+QString load_figures(const FragmentLoad& l) {
+    std::vector<unsigned> banks;
+    for (unsigned w : l.word) banks.push_back(bank_of_word(w));
+    std::sort(banks.begin(), banks.end());
+    const auto distinct = unsigned(std::unique(banks.begin(), banks.end()) - banks.begin());
+    QString s = MatmulPage::tr("32 lanes, one word each, in %1 of the 32 banks: %2 wavefront%3 (ideal %4)")
+                    .arg(distinct).arg(l.wavefronts).arg(l.wavefronts == 1 ? QString() : QStringLiteral("s")).arg(l.ideal_wavefronts);
+    s += l.wavefronts > l.ideal_wavefronts
+             ? MatmulPage::tr(" — %1 bank conflicts").arg(l.wavefronts - l.ideal_wavefronts)
+             : MatmulPage::tr(" — conflict-free");
+    if (l.unpadded_wavefronts)
+        s += MatmulPage::tr(". Without the padding (rows packed) the same load would take %1 wavefront%2.")
+                 .arg(*l.unpadded_wavefronts).arg(*l.unpadded_wavefronts == 1 ? QString() : QStringLiteral("s"));
+    return s;
+}
+
+// Rows of A in two teals, rows of B in two ambers (every other row darker, so the rows and where
+// the padding puts them show); padding has no colour (hatched).
+QColor word_color(const SharedWord& w) {
+    if (w.kind == SharedWord::Kind::A) return w.row % 2 ? QColor(150, 205, 205) : QColor(195, 232, 232);
+    if (w.kind == SharedWord::Kind::B) return w.row % 2 ? QColor(240, 200, 130) : QColor(250, 228, 180);
+    return {};
+}
+
+}  // namespace
+
+bool MatmulPage::tensorCores() const { return !mma_warp_tiles(session_->launch()).empty(); }
+
+bool MatmulPage::fragmentsTabShown() const { return views_->indexOf(fragments_tab_) >= 0; }
+
+bool MatmulPage::warpTilesShown() const { return warp_tiles_box_->isChecked(); }
+
+void MatmulPage::setWarpTilesShown(bool shown) { warp_tiles_box_->setChecked(shown); }
+
+QString MatmulPage::fragmentCaption() const { return fragment_caption_->text(); }
+
+QWidget* MatmulPage::buildFragmentsTab() {
+    auto* tab = new QWidget(this);
+    tab->setObjectName(QStringLiteral("fragmentsTab"));
+    tab->hide();
+    auto* v = new QVBoxLayout(tab);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* intro = new QLabel(tab);
+    intro->setWordWrap(true);
+    intro->setTextFormat(Qt::RichText);
+    intro->setText(tr("<b>One mma.sync m16n8k8 (TF32)</b>: the 32 lanes of a warp together hold a 16 × 8 tile of A, an "
+                      "8 × 8 tile of B and the 16 × 8 tile of C they accumulate into; each lane holds 4 elements of A "
+                      "(registers a0–a3), 2 of B (b0, b1) and 4 of C (c0–c3). Colour and number: the lane. Hover an "
+                      "element to see its lane's elements in all three; click to keep it."));
+    fragment_view_ = new FragmentView(tab);
+    fragment_caption_ = new QLabel(tab);
+    fragment_caption_->setObjectName(QStringLiteral("fragmentCaption"));
+    fragment_caption_->setWordWrap(true);
+    fragment_caption_->setTextFormat(Qt::PlainText);
+    fragment_caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(intro);
+    v->addWidget(fragment_view_, 1);
+    v->addWidget(fragment_caption_);
+    auto caption = [this] {
+        const int lane = fragment_view_->emphasisedLane();
+        QStringList lines;
+        if (lane >= 0) lines << FragmentView::laneSummary(unsigned(lane));
+        else lines << tr("Hover an element to see which others its lane holds.");
+        if (session_->selectedRow() >= 0)
+            if (const std::optional<MmaOwner> o = mma_owner(session_->launch(), session_->model().m(), session_->model().n(),
+                                                            std::uint32_t(session_->selectedRow()), std::uint32_t(session_->selectedCol())))
+                lines << tr("C[%1, %2], picked on the Matrices tab: block (%3, %4), warp %5, MMA tile (%6, %7), its element (%8, %9): "
+                            "lane %10, register c%11 (outlined orange)")
+                             .arg(session_->selectedRow()).arg(session_->selectedCol()).arg(o->block.x).arg(o->block.y)
+                             .arg(o->warp.warp).arg(o->mi).arg(o->ni).arg(o->element.row).arg(o->element.col)
+                             .arg(o->element.lane).arg(o->element.reg);
+        fragment_caption_->setText(lines.join(QLatin1Char('\n')));
+    };
+    connect(fragment_view_, &FragmentView::laneHovered, this, caption);
+    connect(fragment_view_, &FragmentView::laneSelected, this, caption);
+    caption();
+    return tab;
+}
+
+void MatmulPage::refreshTensorCores() {
+    const std::vector<WarpTile> warps = mma_warp_tiles(session_->launch());
+    const bool tc = !warps.empty();
+    // The Fragments tab only for the tensor-core rungs; the matrices in front when it goes.
+    if (tc && !fragmentsTabShown()) views_->addTab(fragments_tab_, tr("Fragments (tensor cores)"));
+    if (!tc && fragmentsTabShown()) views_->removeTab(views_->indexOf(fragments_tab_));
+    warp_tiles_box_->setVisible(tc);
+    HeatmapPattern pattern;
+    if (tc && warp_tiles_box_->isChecked()) {
+        const Dim3 per = matmul_output_tile(session_->launch());
+        pattern.period_rows = int(per.y);
+        pattern.period_cols = int(per.x);
+        pattern.inner_rows = int(MmaShape::M);
+        pattern.inner_cols = int(MmaShape::N);
+        for (const WarpTile& w : warps) {
+            QColor c = color_for_id(w.warp);
+            c.setAlpha(45);
+            pattern.tiles.append({QRect(int(w.col0), int(w.row0), int(w.cols), int(w.rows)), c, QStringLiteral("w%1").arg(w.warp)});
+        }
+    }
+    c_view_->setPattern(pattern);
+    refreshFragmentSelection();
+}
+
+void MatmulPage::refreshFragmentSelection() {
+    if (!fragment_view_) return;
+    std::optional<MmaOwner> owner;
+    if (session_->selectedRow() >= 0 && session_->model().valid())
+        owner = mma_owner(session_->launch(), session_->model().m(), session_->model().n(), std::uint32_t(session_->selectedRow()),
+                          std::uint32_t(session_->selectedCol()));
+    fragment_view_->setSelectedC(owner ? std::optional<FragmentElement>(owner->element) : std::nullopt);
+    emit fragment_view_->laneSelected(fragment_view_->selectedLane());  // the caption follows the picked output
+    refreshSharedLayout();
+}
+
+// The memory view's shared layout: one stage of the rung's A and B tiles over the banks, and the
+// fragment loads of the picked output's warp (warp 0 without one) at the first k-step.
+void MatmulPage::refreshSharedLayout() {
+    if (!isBound()) return;
+    const MatmulLaunch l = session_->launch();
+    int warp = 0;
+    std::optional<MmaOwner> owner;
+    if (session_->selectedRow() >= 0 && session_->model().valid())
+        owner = mma_owner(l, session_->model().m(), session_->model().n(), std::uint32_t(session_->selectedRow()),
+                          std::uint32_t(session_->selectedCol()));
+    if (owner) warp = int(owner->warp.warp);
+    if (layout_variant_ == int(l.kernel) && layout_warp_ == warp) return;
+    layout_variant_ = int(l.kernel);
+    layout_warp_ = warp;
+    const MmaSharedLayout layout = mma_shared_layout(l, unsigned(warp), 0);
+    if (layout.empty()) {
+        docks().memory->setSharedLayout({});
+        return;
+    }
+    SharedLayoutDrawing d;
+    const KernelInfo* info = matmul_variant_info(l.kernel);
+    d.title = tr("%1 · one stage of shared memory (%2 stages of %3 bytes), as its staging fills it: A's tile %4 × %5, "
+                 "B's %6 × %7, %8 padding words (hatched). Marked: a fragment load of warp %9 at k-step 0.")
+                  .arg(info ? QString::fromStdString(info->name) : QString())
+                  .arg(layout.stages).arg(bytes(std::uint64_t(layout.stage_words) * 4))
+                  .arg(layout.bm).arg(layout.bk).arg(layout.bk).arg(layout.bn).arg(layout.padding_words()).arg(warp);
+    d.words.reserve(layout.words.size());
+    for (const SharedWord& w : layout.words) {
+        SharedLayoutWord out;
+        out.color = word_color(w);
+        if (w.kind != SharedWord::Kind::Padding) {
+            const bool a = w.kind == SharedWord::Kind::A;
+            out.text = QString::number(w.col);
+            out.tip = a ? tr("A[%1, %2]: row %1 of the block's A tile, column %2 of the K-tile").arg(w.row).arg(w.col)
+                        : tr("B[%1, %2]: row %1 of the K-tile, column %2 of the block's B tile").arg(w.row).arg(w.col);
+        }
+        d.words.push_back(out);
+    }
+    // A section per operand, from its first word to its last (the padding inside it included).
+    for (SharedWord::Kind kind : {SharedWord::Kind::A, SharedWord::Kind::B}) {
+        int first = -1, last = -1;
+        for (std::size_t i = 0; i < layout.words.size(); ++i)
+            if (layout.words[i].kind == kind) {
+                if (first < 0) first = int(i);
+                last = int(i);
+            }
+        if (first < 0) continue;
+        const bool a = kind == SharedWord::Kind::A;
+        const MmaOperand op = a ? MmaOperand::A : MmaOperand::B;
+        const std::optional<unsigned> r0 = layout.word_of(op, 0, 0), r1 = layout.word_of(op, 1, 0);
+        const unsigned cols = a ? layout.bk : layout.bn;
+        QString title = a ? tr("A's tile: %1 rows of %2 floats").arg(layout.bm).arg(cols) : tr("B's tile: %1 rows of %2 floats").arg(layout.bk).arg(cols);
+        if (r0 && r1 && *r1 > *r0)
+            title += *r1 - *r0 > cols ? tr(", rows %1 words apart (+%2 padding): a row starts %3 banks on").arg(*r1 - *r0).arg(*r1 - *r0 - cols).arg((*r1 - *r0) % 32)
+                                      : tr(", rows packed");
+        d.sections.append({title, first, last - first + 1});
+    }
+    int selected = 0;
+    for (std::size_t i = 0; i < layout.loads.size(); ++i) {
+        const FragmentLoad& fl = layout.loads[i];
+        SharedLayoutLoad out;
+        out.title = load_title(fl);
+        out.figures = load_figures(fl);
+        for (unsigned lane = 0; lane < 32; ++lane) out.lanes.append({int(lane), std::uint64_t(fl.word[lane]) * 4, 4});
+        out.wavefronts = int(fl.wavefronts);
+        out.ideal_wavefronts = int(fl.ideal_wavefronts);
+        if (owner && fl.operand == MmaOperand::A && fl.tile == owner->mi && fl.reg == 0) selected = int(i);
+        d.loads.append(out);
+    }
+    d.selected_load = selected;
+    const bool shown = docks().memory->sharedLayoutShown();
+    docks().memory->setSharedLayout(d);
+    docks().memory->showSharedLayout(shown);
+    docks().memory->selectLoad(selected);
+}
+
+QStringList MatmulPage::viewNames() const { return {QStringLiteral("fragments"), QStringLiteral("layout")}; }
+
+bool MatmulPage::showView(const QString& name) {
+    if (name == QLatin1String("fragments")) {
+        if (!fragmentsTabShown()) return false;
+        views_->setCurrentWidget(fragments_tab_);
+        return true;
+    }
+    if (name == QLatin1String("layout")) {
+        if (!isBound() || docks().memory->sharedLayout().empty()) return false;
+        docks().memory->showSharedLayout(true);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace cvz
