@@ -19,7 +19,7 @@
 #include "app/io/matrix_generator.h"
 #include "app/jobs/job_runner.h"
 #include "app/matmul/mma_fragment_layout.h"
-#include "app/matmul/mma_shared_layout.h"
+#include "app/matmul/mma_stage_view.h"
 #include "kernels/matmul/matmul_trace.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/pages/matmul/fragment_view.h"
@@ -199,7 +199,7 @@ void TestFragmentView::shared_layout_is_the_kernels_staging_data() {
 // word % 32; the rest is padding, never written.
 void TestFragmentView::shared_layout_is_the_kernels_staging() {
     QFETCH(MatmulVariant, variant);
-    const MmaSharedLayout layout = mma_shared_layout(tensor_core_launch(variant));
+    const MmaStageView layout = mma_stage_view(tensor_core_launch(variant));
     QVERIFY(!layout.empty());
     using S = MatmulTensorCoreBody<1>::Tiles;
     QCOMPARE(layout.bm, S::BM);
@@ -210,11 +210,11 @@ void TestFragmentView::shared_layout_is_the_kernels_staging() {
     QCOMPARE(layout.words.size(), std::size_t(S::STAGE_FLOATS));
     std::size_t a = 0, b = 0;
     for (std::size_t w = 0; w < layout.words.size(); ++w) {
-        const SharedWord& e = layout.words[w];
-        if (e.kind == SharedWord::Kind::A) {
+        const StageWord& e = layout.words[w];
+        if (e.kind == StageWord::Kind::A) {
             QCOMPARE(std::size_t(e.row * S::LDA + e.col), w);
             ++a;
-        } else if (e.kind == SharedWord::Kind::B) {
+        } else if (e.kind == StageWord::Kind::B) {
             QCOMPARE(std::size_t(S::BM * S::LDA + e.row * S::LDB + e.col), w);
             ++b;
         }
@@ -223,13 +223,13 @@ void TestFragmentView::shared_layout_is_the_kernels_staging() {
     QCOMPARE(b, std::size_t(S::BK * S::BN));
     QCOMPARE(layout.padding_words(), S::BM * (S::LDA - S::BK) + S::BK * (S::LDB - S::BN));
     QCOMPARE(*layout.word_of(MmaOperand::A, 3, 5), 3 * S::LDA + 5);
-    QCOMPARE(bank_of_word(*layout.word_of(MmaOperand::A, 1, 0)), S::LDA % 32);
+    QCOMPARE(stage_bank(*layout.word_of(MmaOperand::A, 1, 0)), S::LDA % 32);
     QVERIFY(!layout.word_of(MmaOperand::A, S::BM, 0));
     QVERIFY(!layout.word_of(MmaOperand::C, 0, 0));
     // Not a tensor-core rung: no layout.
-    QVERIFY(mma_shared_layout(MatmulLaunch::tiled(16)).empty());
-    QVERIFY(mma_shared_layout(tensor_core_launch(variant), S::WARPS).empty());
-    QVERIFY(mma_shared_layout(tensor_core_launch(variant), 0, 4).empty());
+    QVERIFY(mma_stage_view(MatmulLaunch::tiled(16)).empty());
+    QVERIFY(mma_stage_view(tensor_core_launch(variant), S::WARPS).empty());
+    QVERIFY(mma_stage_view(tensor_core_launch(variant), 0, 4).empty());
 }
 
 void TestFragmentView::fragment_loads_read_the_lanes_registers_data() {
@@ -247,31 +247,54 @@ void TestFragmentView::fragment_loads_read_the_lanes_registers() {
     QFETCH(unsigned, warp);
     QFETCH(unsigned, kStep);
     const MatmulLaunch launch = tensor_core_launch(MatmulVariant::Tf32);
-    const MmaSharedLayout layout = mma_shared_layout(launch, warp, kStep);
+    const MmaStageView layout = mma_stage_view(launch, warp, kStep);
     QVERIFY(!layout.empty());
     QCOMPARE(layout.warp, warp);
     QCOMPARE(layout.k_step, kStep);
     const WarpTile tile = mma_warp_tiles(launch).at(warp);
-    QCOMPARE(layout.loads.size(), std::size_t(tile.mma_rows * 4 + tile.mma_cols * 2));
+    const bool by_ldmatrix = std::any_of(layout.loads.begin(), layout.loads.end(), [](const FragmentLoad& l) { return l.ldmatrix; });
+    QCOMPARE(layout.loads.size(), std::size_t(tile.mma_rows * (by_ldmatrix ? 1 : 4) + tile.mma_cols * 2));
     std::set<std::tuple<int, unsigned, unsigned>> seen;
     for (const FragmentLoad& l : layout.loads) {
         QVERIFY(seen.insert({int(l.operand), l.tile, l.reg}).second);
+        if (l.ldmatrix) {
+            // ldmatrix.x4: lanes 8j..8j+7 point at the 8 rows of matrix j, 16 bytes each; matrix j is
+            // the quarter of the tile that register aj holds (rows 8 (j % 2).., columns 4 (j / 2)..).
+            QCOMPARE(int(l.operand), int(MmaOperand::A));
+            QCOMPARE(l.bytes, 16u);
+            for (unsigned lane = 0; lane < 32; ++lane) {
+                const unsigned j = lane / 8;
+                for (unsigned q = 0; q < 4; ++q) {
+                    const StageWord& e = layout.words.at(l.word[lane] + q);
+                    QCOMPARE(int(e.kind), int(StageWord::Kind::A));
+                    const unsigned r = e.row - tile.row0 - l.tile * 16, c = e.col - kStep;
+                    QCOMPARE(r, 8 * (j % 2) + lane % 8);
+                    QCOMPARE(c, 4 * (j / 2) + q);
+                    QCOMPARE(mma_fragment_at(MmaOperand::A, r, c)->reg, j);
+                }
+            }
+            QCOMPARE(l.wavefronts, 4u);  // one per 8 x 4 matrix: conflict-free
+            QCOMPARE(l.ideal_wavefronts, 4u);
+            QVERIFY(l.unpadded_wavefronts);
+            QVERIFY(*l.unpadded_wavefronts > 4u);
+            continue;
+        }
         for (unsigned lane = 0; lane < 32; ++lane) {
-            const SharedWord& e = layout.words.at(l.word[lane]);
+            const StageWord& e = layout.words.at(l.word[lane]);
             if (l.operand == MmaOperand::A) {
-                QCOMPARE(int(e.kind), int(SharedWord::Kind::A));
+                QCOMPARE(int(e.kind), int(StageWord::Kind::A));
                 QCOMPARE(e.row, tile.row0 + l.tile * 16 + mma_a_row(lane, l.reg));
                 QCOMPARE(e.col, kStep + mma_a_col(lane, l.reg));
             } else {
                 QCOMPARE(int(l.operand), int(MmaOperand::B));
-                QCOMPARE(int(e.kind), int(SharedWord::Kind::B));
+                QCOMPARE(int(e.kind), int(StageWord::Kind::B));
                 QCOMPARE(e.row, kStep + mma_b_row(lane, l.reg));
                 QCOMPARE(e.col, tile.col0 + l.tile * 8 + mma_b_col(lane, l.reg));
             }
         }
         // Wavefronts: the most distinct words in one bank.
         std::map<unsigned, std::set<unsigned>> banks;
-        for (unsigned w : l.word) banks[bank_of_word(w)].insert(w);
+        for (unsigned w : l.word) banks[stage_bank(w)].insert(w);
         std::size_t most = 0;
         for (const auto& [bank, words] : banks) most = std::max(most, words.size());
         QCOMPARE(std::size_t(l.wavefronts), most);
@@ -291,7 +314,13 @@ void TestFragmentView::fragment_loads_are_the_traced_addresses() {
     const TraceResult t = trace_matmul(nullptr, nullptr, 45, 16, 38, launch, keep0);
     QVERIFY2(t.status.is_ok(), t.status.message().c_str());
     for (unsigned warp : {0u, 3u, 6u}) {
+        // The emulator loads one 4-byte word a lane a register; where the view shows A's loads as the
+        // GPU's ldmatrix.x4, those must cover the same words of A as the emulator's A loads.
+        const MmaStageView stage = mma_stage_view(launch, warp, 0);
+        auto in_a = [&](unsigned w) { return stage.words.at(w).kind == StageWord::Kind::A; };
         std::multiset<std::vector<unsigned>> traced, modelled;
+        std::set<unsigned> traced_a, ldmatrix_a;
+        bool by_ldmatrix = false;
         for (const MemoryRequest& r : t.trace.requests) {
             if (r.block != 0 || r.warp != warp || r.space != MemorySpace::Shared || r.access != Access::Load) continue;
             std::vector<unsigned> words(32, ~0u);
@@ -300,10 +329,23 @@ void TestFragmentView::fragment_loads_are_the_traced_addresses() {
                 words.at(l.lane) = unsigned(l.offset / 4);
             }
             traced.insert(words);
+            if (in_a(words[0])) traced_a.insert(words.begin(), words.end());
         }
-        for (unsigned ks : {0u, 8u})
-            for (const FragmentLoad& l : mma_shared_layout(launch, warp, ks).loads) modelled.insert(std::vector<unsigned>(l.word.begin(), l.word.end()));
         QCOMPARE(traced.size(), std::size_t(48));
+        for (unsigned ks : {0u, 8u})
+            for (const FragmentLoad& l : mma_stage_view(launch, warp, ks).loads) {
+                if (l.ldmatrix) {
+                    by_ldmatrix = true;
+                    for (unsigned w : l.word)
+                        for (unsigned q = 0; q < 4; ++q) ldmatrix_a.insert(w + q);
+                } else {
+                    modelled.insert(std::vector<unsigned>(l.word.begin(), l.word.end()));
+                }
+            }
+        if (by_ldmatrix) {
+            QVERIFY(traced_a == ldmatrix_a);
+            for (auto it = traced.begin(); it != traced.end();) it = in_a((*it)[0]) ? traced.erase(it) : std::next(it);
+        }
         QVERIFY(traced == modelled);
     }
 }
@@ -442,7 +484,8 @@ void TestFragmentView::window_memory_view_gets_the_layout() {
     page->setMatrices(random_matrix(200, 9, 3), random_matrix(9, 300, 4));
     page->setLaunch(tensor_core_launch(MatmulVariant::Tf32));
     QVERIFY(!memory->sharedLayout().empty());
-    QCOMPARE(memory->sharedLayout().loads.size(), qsizetype(24));
+    const MmaStageView stage = mma_stage_view(page->launch());
+    QCOMPARE(memory->sharedLayout().loads.size(), qsizetype(stage.loads.size()));  // 4 x 4 of A (or 4 ldmatrix.x4), 4 x 2 of B
     QVERIFY(memory->sharedLayout().title.contains(QStringLiteral("warp 0")));
     QCOMPARE(memory->sharedLayout().words.size(), std::size_t(MatmulTensorCoreBody<1>::Tiles::STAGE_FLOATS));
     QCOMPARE(memory->sharedLayout().sections.size(), qsizetype(2));
@@ -450,9 +493,15 @@ void TestFragmentView::window_memory_view_gets_the_layout() {
     QVERIFY(memory->sharedLayoutShown());
     page->selectElement(150, 230);  // warp 3, MMA tile (1, 0)
     QVERIFY(memory->sharedLayout().title.contains(QStringLiteral("warp 3")));
-    QCOMPARE(memory->selectedLoad(), 4);  // A's MMA row 1, a0: after row 0's a0..a3
+    const QList<SharedLayoutLoad>& loads = memory->sharedLayout().loads;
+    const auto row1 = std::find_if(loads.begin(), loads.end(), [](const SharedLayoutLoad& l) {
+        return l.title.startsWith(QStringLiteral("A · MMA row 1 · ")) &&
+               (l.title.endsWith(QStringLiteral("a0")) || l.title.contains(QStringLiteral("ldmatrix")));
+    });
+    QVERIFY(row1 != loads.end());
+    QCOMPARE(memory->selectedLoad(), int(row1 - loads.begin()));  // A's MMA row 1: its a0 (or its ldmatrix.x4)
     QVERIFY(memory->sharedLayoutShown());
-    QVERIFY(memory->sharedLayout().loads.at(4).figures.contains(QStringLiteral("conflict-free")));
+    QVERIFY(row1->figures.contains(QStringLiteral("conflict-free")));
     // An unknown view is an error; the page's own are known.
     QVERIFY(!w.showPanels({QStringLiteral("nonesuch")}).isEmpty());
     QVERIFY(w.showPanels({QStringLiteral("fragments")}).isEmpty());

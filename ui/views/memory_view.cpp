@@ -358,10 +358,14 @@ public:
         cell = std::max(6, (width() - kLabelWidth - 12) / kBanks);
         row_h = std::max(10, std::min(cell, line + 2));
         int y = 4;
+        QFont bold = font();
+        bold.setBold(true);
+        const QFontMetrics bfm(bold);
         for (const SharedLayoutSection& s : view_->layout_.sections) {
             Section sec;
-            sec.title = QRect(4, y, width() - 8, line);
-            y += line + 2;
+            const int title_h = bfm.boundingRect(QRect(0, 0, std::max(40, width() - 8), 10000), Qt::TextWordWrap, s.title).height();
+            sec.title = QRect(4, y, width() - 8, title_h);
+            y += title_h + 2;
             sec.banks = QRect(kLabelWidth + 4, y, cell * kBanks, line);
             y += line;
             sec.first_row = s.first_word / kBanks;
@@ -389,7 +393,9 @@ public:
         std::map<int, std::vector<int>> out;
         const SharedLayoutDrawing& l = view_->layout_;
         if (l.selected_load < 0 || l.selected_load >= l.loads.size()) return out;
-        for (const DrawnLane& lane : l.loads[l.selected_load].lanes) out[int(lane.offset / 4)].push_back(lane.lane);
+        for (const DrawnLane& lane : l.loads[l.selected_load].lanes)
+            for (int w = int(lane.offset / 4); w <= int((lane.offset + std::uint64_t(std::max(lane.bytes, 1)) - 1) / 4); ++w)
+                out[w].push_back(lane.lane);
         return out;
     }
 
@@ -414,7 +420,7 @@ protected:
             if (!e->rect().intersects(QRect(0, sec.title.top(), width(), sec.top + sec.rows * row_h - sec.title.top()))) continue;
             p.setFont(bold);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(sec.title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(bold).elidedText(s.title, Qt::ElideRight, sec.title.width()));
+            p.drawText(sec.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s.title);
             p.setFont(font());
             p.setPen(palette().color(QPalette::PlaceholderText));
             p.drawText(QRect(2, sec.banks.top(), kLabelWidth - 2, sec.banks.height()), Qt::AlignRight | Qt::AlignVCenter, tr("bank"));
@@ -422,12 +428,15 @@ protected:
             for (int b = 0; b < kBanks; b += step)
                 p.drawText(QRect(sec.banks.left() + b * cell, sec.banks.top(), cell * step, sec.banks.height()),
                            Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
+            // Byte offsets on the left, on every row where they fit, else every few rows.
+            const int label_every = std::max(1, (fm.height() + row_h - 1) / row_h);
             for (int r = 0; r < sec.rows; ++r) {
                 const int y = sec.top + r * row_h;
-                if (y > e->rect().bottom() || y + row_h < e->rect().top()) continue;
+                if (y > e->rect().bottom() || y + row_h * label_every < e->rect().top()) continue;
                 p.setPen(palette().color(QPalette::PlaceholderText));
-                p.drawText(QRect(2, y, kLabelWidth - 2, row_h), Qt::AlignRight | Qt::AlignVCenter,
-                           QStringLiteral("+%1").arg(bytes_text(std::uint64_t(sec.first_row + r) * kBanks * 4)));
+                if (r % label_every == 0)
+                    p.drawText(QRect(2, y, kLabelWidth - 2, std::max(row_h, fm.height())), Qt::AlignRight | Qt::AlignTop,
+                               QStringLiteral("+%1").arg(bytes_text(std::uint64_t(sec.first_row + r) * kBanks * 4)));
                 for (int b = 0; b < kBanks; ++b) {
                     const int word = (sec.first_row + r) * kBanks + b;
                     if (word < s.first_word || word >= s.first_word + s.words || std::size_t(word) >= l.words.size()) continue;
@@ -639,10 +648,19 @@ QRect MemoryView::layoutWordRect(int word) const { return layout_canvas_->wordRe
 QList<int> MemoryView::conflictWords() const {
     QList<int> out;
     if (layout_.selected_load < 0 || layout_.selected_load >= layout_.loads.size()) return out;
-    std::map<int, std::set<int>> banks;  // bank -> distinct words, in address order
-    for (const DrawnLane& l : layout_.loads[layout_.selected_load].lanes) banks[int(l.offset / 4) % kBanks].insert(int(l.offset / 4));
+    // Per group of lanes served together (the warp for 4-byte accesses, half-warps for 8, quarter-warps
+    // for 16, as the trace counts wavefronts): a bank's distinct words after its first.
+    const QList<DrawnLane>& lanes = layout_.loads[layout_.selected_load].lanes;
+    int widest = 4;
+    for (const DrawnLane& l : lanes) widest = std::max(widest, l.bytes);
+    const int group_lanes = 32 / std::min(4, widest / 4);
+    std::map<std::pair<int, int>, std::set<int>> banks;  // (group, bank) -> distinct words, in address order
+    for (const DrawnLane& l : lanes)
+        for (int w = int(l.offset / 4); w <= int((l.offset + std::uint64_t(std::max(l.bytes, 1)) - 1) / 4); ++w)
+            banks[{l.lane / group_lanes, w % kBanks}].insert(w);
     for (const auto& [bank, words] : banks)
-        for (auto it = std::next(words.begin()); it != words.end(); ++it) out << *it;
+        for (auto it = std::next(words.begin()); it != words.end(); ++it)
+            if (!out.contains(*it)) out << *it;
     return out;
 }
 

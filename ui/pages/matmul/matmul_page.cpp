@@ -42,7 +42,7 @@
 #include "ui/pages/matmul/matrix_heatmap.h"
 #include "ui/views/memory_view.h"
 #include "app/matmul/mma_fragment_layout.h"
-#include "app/matmul/mma_shared_layout.h"
+#include "app/matmul/mma_stage_view.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"

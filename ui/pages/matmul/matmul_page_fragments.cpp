@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "app/matmul/mma_fragment_layout.h"
-#include "app/matmul/mma_shared_layout.h"
+#include "app/matmul/mma_stage_view.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/pages/matmul/fragment_view.h"
 #include "ui/pages/matmul/matmul_page.h"
@@ -25,6 +25,7 @@ namespace {
 QString bytes(std::uint64_t n) { return QLocale(QLocale::English).toString(qulonglong(n)); }
 
 QString load_title(const FragmentLoad& l) {
+    if (l.ldmatrix) return MatmulPage::tr("A · MMA row %1 · ldmatrix.x4 → a0–a3").arg(l.tile);
     return l.operand == MmaOperand::A
                ? MatmulPage::tr("A · MMA row %1 · %2").arg(l.tile).arg(FragmentView::registerName(MmaOperand::A, l.reg))
                : MatmulPage::tr("B · MMA column %1 · %2").arg(l.tile).arg(FragmentView::registerName(MmaOperand::B, l.reg));
@@ -32,11 +33,12 @@ QString load_title(const FragmentLoad& l) {
 
 QString load_figures(const FragmentLoad& l) {
     std::vector<unsigned> banks;
-    for (unsigned w : l.word) banks.push_back(bank_of_word(w));
+    for (unsigned w : l.word) banks.push_back(stage_bank(w));
     std::sort(banks.begin(), banks.end());
     const auto distinct = unsigned(std::unique(banks.begin(), banks.end()) - banks.begin());
-    QString s = MatmulPage::tr("32 lanes, one word each, in %1 of the 32 banks: %2 wavefront%3 (ideal %4)")
-                    .arg(distinct).arg(l.wavefronts).arg(l.wavefronts == 1 ? QString() : QStringLiteral("s")).arg(l.ideal_wavefronts);
+    QString s = l.bytes == 4 ? MatmulPage::tr("32 lanes, one word each, in %1 of the 32 banks").arg(distinct)
+                             : MatmulPage::tr("32 lanes, %1 bytes each (%2 lanes at a time)").arg(l.bytes).arg(32 / (l.bytes / 4));
+    s += MatmulPage::tr(": %1 wavefront%2 (ideal %3)").arg(l.wavefronts).arg(l.wavefronts == 1 ? QString() : QStringLiteral("s")).arg(l.ideal_wavefronts);
     s += l.wavefronts > l.ideal_wavefronts
              ? MatmulPage::tr(" — %1 bank conflicts").arg(l.wavefronts - l.ideal_wavefronts)
              : MatmulPage::tr(" — conflict-free");
@@ -48,9 +50,9 @@ QString load_figures(const FragmentLoad& l) {
 
 // Rows of A in two teals, rows of B in two ambers (every other row darker, so the rows and where
 // the padding puts them show); padding has no colour (hatched).
-QColor word_color(const SharedWord& w) {
-    if (w.kind == SharedWord::Kind::A) return w.row % 2 ? QColor(150, 205, 205) : QColor(195, 232, 232);
-    if (w.kind == SharedWord::Kind::B) return w.row % 2 ? QColor(240, 200, 130) : QColor(250, 228, 180);
+QColor word_color(const StageWord& w) {
+    if (w.kind == StageWord::Kind::A) return w.row % 2 ? QColor(150, 205, 205) : QColor(195, 232, 232);
+    if (w.kind == StageWord::Kind::B) return w.row % 2 ? QColor(240, 200, 130) : QColor(250, 228, 180);
     return {};
 }
 
@@ -158,24 +160,26 @@ void MatmulPage::refreshSharedLayout() {
     if (layout_variant_ == int(l.kernel) && layout_warp_ == warp) return;
     layout_variant_ = int(l.kernel);
     layout_warp_ = warp;
-    const MmaSharedLayout layout = mma_shared_layout(l, unsigned(warp), 0);
+    const MmaStageView layout = mma_stage_view(l, unsigned(warp), 0);
     if (layout.empty()) {
         docks().memory->setSharedLayout({});
         return;
     }
     SharedLayoutDrawing d;
     const KernelInfo* info = matmul_variant_info(l.kernel);
+    const bool ldmatrix = std::any_of(layout.loads.begin(), layout.loads.end(), [](const FragmentLoad& fl) { return fl.ldmatrix; });
     d.title = tr("%1 · one stage of shared memory (%2 stages of %3 bytes), as its staging fills it: A's tile %4 × %5, "
-                 "B's %6 × %7, %8 padding words (hatched). Marked: a fragment load of warp %9 at k-step 0.")
+                 "B's %6 × %7, %8 padding words (hatched). Marked: a fragment load of warp %9 at k-step 0%10.")
                   .arg(info ? QString::fromStdString(info->name) : QString())
                   .arg(layout.stages).arg(bytes(std::uint64_t(layout.stage_words) * 4))
-                  .arg(layout.bm).arg(layout.bk).arg(layout.bk).arg(layout.bn).arg(layout.padding_words()).arg(warp);
+                  .arg(layout.bm).arg(layout.bk).arg(layout.bk).arg(layout.bn).arg(layout.padding_words()).arg(warp)
+                  .arg(ldmatrix ? tr(" (A's by ldmatrix.x4 as on the GPU; the emulator's lanes read the same elements one by one)") : QString());
     d.words.reserve(layout.words.size());
-    for (const SharedWord& w : layout.words) {
+    for (const StageWord& w : layout.words) {
         SharedLayoutWord out;
         out.color = word_color(w);
-        if (w.kind != SharedWord::Kind::Padding) {
-            const bool a = w.kind == SharedWord::Kind::A;
+        if (w.kind != StageWord::Kind::Padding) {
+            const bool a = w.kind == StageWord::Kind::A;
             out.text = QString::number(w.col);
             out.tip = a ? tr("A[%1, %2]: row %1 of the block's A tile, column %2 of the K-tile").arg(w.row).arg(w.col)
                         : tr("B[%1, %2]: row %1 of the K-tile, column %2 of the block's B tile").arg(w.row).arg(w.col);
@@ -183,7 +187,7 @@ void MatmulPage::refreshSharedLayout() {
         d.words.push_back(out);
     }
     // A section per operand, from its first word to its last (the padding inside it included).
-    for (SharedWord::Kind kind : {SharedWord::Kind::A, SharedWord::Kind::B}) {
+    for (StageWord::Kind kind : {StageWord::Kind::A, StageWord::Kind::B}) {
         int first = -1, last = -1;
         for (std::size_t i = 0; i < layout.words.size(); ++i)
             if (layout.words[i].kind == kind) {
@@ -191,7 +195,7 @@ void MatmulPage::refreshSharedLayout() {
                 last = int(i);
             }
         if (first < 0) continue;
-        const bool a = kind == SharedWord::Kind::A;
+        const bool a = kind == StageWord::Kind::A;
         const MmaOperand op = a ? MmaOperand::A : MmaOperand::B;
         const std::optional<unsigned> r0 = layout.word_of(op, 0, 0), r1 = layout.word_of(op, 1, 0);
         const unsigned cols = a ? layout.bk : layout.bn;
@@ -207,7 +211,7 @@ void MatmulPage::refreshSharedLayout() {
         SharedLayoutLoad out;
         out.title = load_title(fl);
         out.figures = load_figures(fl);
-        for (unsigned lane = 0; lane < 32; ++lane) out.lanes.append({int(lane), std::uint64_t(fl.word[lane]) * 4, 4});
+        for (unsigned lane = 0; lane < 32; ++lane) out.lanes.append({int(lane), std::uint64_t(fl.word[lane]) * 4, int(fl.bytes)});
         out.wavefronts = int(fl.wavefronts);
         out.ideal_wavefronts = int(fl.ideal_wavefronts);
         if (owner && fl.operand == MmaOperand::A && fl.tile == owner->mi && fl.reg == 0) selected = int(i);
