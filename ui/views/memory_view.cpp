@@ -16,6 +16,7 @@
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTabBar>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -412,6 +413,9 @@ protected:
         const SharedLayoutDrawing& l = view_->layout_;
         const std::map<int, std::vector<int>> loaded = loadWords();
         const QList<int> conflicts = view_->conflictWords();
+        QFont small = font();  // the words' text: a column number, a lane
+        small.setPointSizeF(font().pointSizeF() * 0.85);
+        const QFontMetrics sm(small);
         QFont bold = font();
         bold.setBold(true);
         for (std::size_t i = 0; i < sections.size(); ++i) {
@@ -455,10 +459,12 @@ protected:
                         p.fillRect(c.adjusted(0, 0, -1, -1), QColor(235, 235, 235));
                         p.fillRect(c.adjusted(0, 0, -1, -1), QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
                     }
-                    if (!text.isEmpty() && fm.horizontalAdvance(text) + 2 <= cell && fm.height() - 2 <= row_h) {
+                    if (!text.isEmpty() && sm.horizontalAdvance(text) + 2 <= cell && sm.height() - 2 <= row_h) {
                         const double luma = fill.isValid() ? 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF() : 1.0;
                         p.setPen(luma > 0.55 ? Qt::black : Qt::white);
+                        p.setFont(small);
                         p.drawText(c, Qt::AlignCenter, text);
+                        p.setFont(font());
                     }
                     if (hit != loaded.end()) {
                         p.setPen(QPen(palette().color(QPalette::Text), 1));
@@ -592,6 +598,7 @@ void MemoryView::setSharedLayout(const SharedLayoutDrawing& layout) {
         stack_->setCurrentIndex(0);
     }
     layout_title_->setText(layout_.title);
+    layout_title_->setToolTip(layout_.tip);
     {
         const QSignalBlocker block(loads_);
         loads_->clear();
@@ -607,6 +614,17 @@ void MemoryView::setSharedLayout(const SharedLayoutDrawing& layout) {
 void MemoryView::showSharedLayout(bool shown) {
     if (shown && layout_.empty()) return;
     modes_->setCurrentIndex(shown ? 1 : 0);
+    if (shown) QTimer::singleShot(0, this, &MemoryView::scrollToLoad);  // once the page is laid out at its size
+}
+
+// The selected load's first word in view, a third of the way down.
+void MemoryView::scrollToLoad() {
+    if (layout_.selected_load < 0 || layout_.selected_load >= layout_.loads.size()) return;
+    int first = -1;
+    for (const DrawnLane& l : layout_.loads[layout_.selected_load].lanes)
+        first = first < 0 ? int(l.offset / 4) : std::min(first, int(l.offset / 4));
+    const QRect r = layoutWordRect(first);
+    if (!r.isNull()) layout_scroll_->ensureVisible(r.center().x(), r.center().y(), 0, layout_scroll_->viewport()->height() / 3);
 }
 
 bool MemoryView::sharedLayoutShown() const { return !layout_.empty() && stack_->currentIndex() == 1; }
@@ -621,11 +639,7 @@ void MemoryView::selectLoad(int load) {
     }
     showLoadFigures();
     layout_canvas_->update();
-    // The load's first word scrolled into view.
-    int first = -1;
-    for (const DrawnLane& l : layout_.loads[load].lanes) first = first < 0 ? int(l.offset / 4) : std::min(first, int(l.offset / 4));
-    const QRect r = layoutWordRect(first);
-    if (!r.isNull()) layout_scroll_->ensureVisible(r.center().x(), r.center().y(), 0, layout_scroll_->viewport()->height() / 3);
+    scrollToLoad();
     if (changed) emit loadSelected(load);
 }
 

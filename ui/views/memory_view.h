@@ -58,7 +58,8 @@ struct SharedLayoutLoad {
     int wavefronts = 0, ideal_wavefronts = 0;
 };
 struct SharedLayoutDrawing {
-    QString title;
+    QString title;  // one line
+    QString tip;    // the title's tooltip: what the drawing is
     std::vector<SharedLayoutWord> words;
     QList<SharedLayoutSection> sections;
     QList<SharedLayoutLoad> loads;
@@ -130,6 +131,7 @@ private:
     friend class LayoutCanvas;
     void relayout();
     void showLoadFigures();
+    void scrollToLoad();
 
     QLabel* title_ = nullptr;
     QLabel* message_ = nullptr;

@@ -26,13 +26,14 @@ QColor text_on(const QColor& fill) {
     return luma > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
-QString operand_title(MmaOperand op) {
+// The grid's title, longest first: the view draws the first that fits.
+QStringList operand_titles(MmaOperand op) {
     switch (op) {
-    case MmaOperand::A: return FragmentView::tr("A · 16 × 8 (M × K) · a0–a3");
-    case MmaOperand::B: return FragmentView::tr("B · 8 × 8 (K × N) · b0, b1");
+    case MmaOperand::A: return {FragmentView::tr("A · 16 × 8 (M × K) · a0–a3"), FragmentView::tr("A · 16 × 8"), QStringLiteral("A")};
+    case MmaOperand::B: return {FragmentView::tr("B · 8 × 8 (K × N) · b0, b1"), FragmentView::tr("B · 8 × 8"), QStringLiteral("B")};
     case MmaOperand::C: break;
     }
-    return FragmentView::tr("C · 16 × 8 (M × N) · c0–c3");
+    return {FragmentView::tr("C · 16 × 8 (M × N) · c0–c3"), FragmentView::tr("C · 16 × 8"), QStringLiteral("C")};
 }
 
 }  // namespace
@@ -102,12 +103,21 @@ std::optional<FragmentView::Hit> FragmentView::hitTest(QPointF pos) const {
     return std::nullopt;
 }
 
-bool FragmentView::cellsLabelled() const {
+FragmentView::TextMode FragmentView::cellTextMode() const {
     ensureLayout();
-    QFont f = font();
-    const QFontMetricsF fm(f);
-    return cell_w_ >= fm.horizontalAdvance(QStringLiteral("31")) + 2 && cell_h_ >= fm.height() - 2;
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.8);
+    const QFontMetricsF fm(font()), sm(small);
+    const QString lane = QStringLiteral("31"), both = QStringLiteral("31 a2");
+    if (cell_h_ >= 2 * fm.height() && cell_w_ >= fm.horizontalAdvance(lane) + 4) return TextMode::TwoLines;
+    if (cell_w_ >= fm.horizontalAdvance(both) + 4 && cell_h_ >= fm.height() - 2) return TextMode::OneLine;
+    if (cell_h_ >= 2 * sm.ascent() + 2 && cell_w_ >= sm.horizontalAdvance(lane) + 2) return TextMode::TwoLinesSmall;
+    if (cell_w_ >= sm.horizontalAdvance(both) + 2 && cell_h_ >= sm.height() - 2) return TextMode::OneLineSmall;
+    if (cell_w_ >= fm.horizontalAdvance(lane) + 2 && cell_h_ >= fm.height() - 2) return TextMode::LaneOnly;
+    return TextMode::None;
 }
+
+bool FragmentView::cellsLabelled() const { return cellTextMode() != TextMode::None; }
 
 void FragmentView::setHoveredLane(int lane) {
     lane = lane < 0 || lane > 31 ? -1 : lane;
@@ -204,29 +214,43 @@ void FragmentView::paintGrid(QPainter& p, const Grid& g) const {
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::Text));
-    const QRectF title(g.rect.left() - label_w, g.rect.top() - fm.height() * 2 - 2, std::max(g.rect.width() + label_w, 40.0),
+    const QRectF title(g.rect.left() - label_w, g.rect.top() - fm.height() * 2 - 2, g.rect.width() + label_w,
                        fm.height());
-    p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(bold).elidedText(operand_title(g.operand), Qt::ElideRight, int(title.width())));
+    const QStringList titles = operand_titles(g.operand);
+    QString shown = titles.last();
+    for (const QString& t : titles)
+        if (QFontMetricsF(bold).horizontalAdvance(t) <= title.width() + kGap - 4) {
+            shown = t;
+            break;
+        }
+    p.drawText(QRectF(title.left(), title.top(), title.width() + kGap - 4, title.height()), Qt::AlignLeft | Qt::AlignVCenter, shown);
     p.setFont(font());
     // Column numbers above, row numbers to the left, where they fit.
     p.setPen(palette().color(QPalette::PlaceholderText));
     const bool col_numbers = cell_w_ >= fm.horizontalAdvance(QStringLiteral("7")) + 2;
-    const bool row_numbers = cell_h_ >= fm.height() * 0.7;
-    for (unsigned c = 0; c < g.cols; ++c)
-        if (col_numbers || c == 0)
+    // Every row's number where rows are a line high, else every 4th or 8th where those fit, else none.
+    const int row_step = cell_h_ >= fm.height() * 0.8 ? 1 : cell_h_ * 4 >= fm.height() ? 4 : cell_h_ * 8 >= fm.height() ? 8 : 0;
+    if (col_numbers)
+        for (unsigned c = 0; c < g.cols; ++c)
             p.drawText(QRectF(g.rect.left() + c * cell_w_, g.rect.top() - fm.height(), cell_w_, fm.height()), Qt::AlignCenter,
                        QString::number(c));
-    for (unsigned r = 0; r < g.rows; ++r)
-        if (row_numbers || r % 8 == 0)
-            p.drawText(QRectF(g.rect.left() - label_w, g.rect.top() + r * cell_h_, label_w - 4, cell_h_),
-                       Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+    if (row_step > 0)
+        for (unsigned r = 0; r < g.rows; r += unsigned(row_step))
+            p.drawText(QRectF(g.rect.left() - label_w, g.rect.top() + r * cell_h_, label_w - 4, std::max(cell_h_, fm.height())),
+                       Qt::AlignRight | Qt::AlignTop, QString::number(r));
 
     // The cells: the lane's colour (faded when another lane stands out), the lane and register.
     const int lane_out = emphasisedLane();
-    const bool two_lines = cell_h_ >= 2 * fm.height() && cell_w_ >= fm.horizontalAdvance(QStringLiteral("31")) + 4;
-    const bool one_line = cell_w_ >= fm.horizontalAdvance(QStringLiteral("31 a2")) + 4 && cell_h_ >= fm.height() - 2;
-    const bool lane_only = cellsLabelled();
+    // The lane and the register in the widget's font where they fit, else in a smaller one, else the lane alone.
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.8);
+    const QFontMetricsF sm(small);
+    const auto mode = cellTextMode();
+    const bool two_lines = mode == TextMode::TwoLines || mode == TextMode::TwoLinesSmall;
+    const bool one_line = mode == TextMode::OneLine || mode == TextMode::OneLineSmall;
+    const bool lane_only = mode == TextMode::LaneOnly;
+    const bool use_small = mode == TextMode::TwoLinesSmall || mode == TextMode::OneLineSmall;
+    p.setFont(use_small ? small : font());
     for (unsigned r = 0; r < g.rows; ++r)
         for (unsigned c = 0; c < g.cols; ++c) {
             const FragmentElement& e = g.cells[std::size_t(r) * g.cols + c];
@@ -245,6 +269,8 @@ void FragmentView::paintGrid(QPainter& p, const Grid& g) const {
                 p.drawText(cell, Qt::AlignCenter, lane);
             }
         }
+    p.setFont(font());
+    (void)sm;
     // Cell borders, then the register blocks (a0..a3 are quarters of A, b0 and b1 halves of B, c0/c1 and
     // c2/c3 halves of C) in a heavier line.
     p.setPen(QPen(palette().color(QPalette::Mid), 1));

@@ -48,8 +48,11 @@ public:
         ensureLayout();
         return side_by_side_;
     }
-    // Whether the cells carry the lane and register now (they do when large enough).
-    bool cellsLabelled() const;
+    // What the cells say at their present size: the lane and register on two lines or one (in the
+    // widget's font, else a smaller one), the lane alone, or nothing (hover and the tooltip tell).
+    enum class TextMode { TwoLines, OneLine, TwoLinesSmall, OneLineSmall, LaneOnly, None };
+    TextMode cellTextMode() const;
+    bool cellsLabelled() const;  // the cells carry at least the lane
 
     // ---- hover and selection ----
     int hoveredLane() const { return hovered_lane_; }

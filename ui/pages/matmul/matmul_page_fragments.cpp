@@ -77,10 +77,13 @@ QWidget* MatmulPage::buildFragmentsTab() {
     auto* intro = new QLabel(tab);
     intro->setWordWrap(true);
     intro->setTextFormat(Qt::RichText);
-    intro->setText(tr("<b>One mma.sync m16n8k8 (TF32)</b>: the 32 lanes of a warp together hold a 16 × 8 tile of A, an "
-                      "8 × 8 tile of B and the 16 × 8 tile of C they accumulate into; each lane holds 4 elements of A "
-                      "(registers a0–a3), 2 of B (b0, b1) and 4 of C (c0–c3). Colour and number: the lane. Hover an "
-                      "element to see its lane's elements in all three; click to keep it."));
+    // Short, so that the grids keep their room with every dock open; the whole story in the tooltip.
+    intro->setText(tr("<b>One mma.sync m16n8k8 (TF32)</b>: each lane holds 4 elements of A (a0–a3), 2 of B (b0, b1) and "
+                      "4 of C (c0–c3). Colour and number: the lane; hover to pick one."));
+    intro->setToolTip(tr("The 32 lanes of a warp together hold a 16 × 8 tile of A, an 8 × 8 tile of B and the 16 × 8 tile "
+                         "of C they accumulate into, as the PTX ISA lays them out for .tf32 (groupID = lane / 4 picks the "
+                         "row of A and C and the column of B). Hover an element to see its lane's elements in all three; "
+                         "click to keep that lane. An output of C clicked on the Matrices tab is outlined in orange."));
     fragment_view_ = new FragmentView(tab);
     fragment_caption_ = new QLabel(tab);
     fragment_caption_->setObjectName(QStringLiteral("fragmentCaption"));
@@ -94,7 +97,6 @@ QWidget* MatmulPage::buildFragmentsTab() {
         const int lane = fragment_view_->emphasisedLane();
         QStringList lines;
         if (lane >= 0) lines << FragmentView::laneSummary(unsigned(lane));
-        else lines << tr("Hover an element to see which others its lane holds.");
         if (session_->selectedRow() >= 0)
             if (const std::optional<MmaOwner> o = mma_owner(session_->launch(), session_->model().m(), session_->model().n(),
                                                             std::uint32_t(session_->selectedRow()), std::uint32_t(session_->selectedCol())))
@@ -104,6 +106,7 @@ QWidget* MatmulPage::buildFragmentsTab() {
                              .arg(o->warp.warp).arg(o->mi).arg(o->ni).arg(o->element.row).arg(o->element.col)
                              .arg(o->element.lane).arg(o->element.reg);
         fragment_caption_->setText(lines.join(QLatin1Char('\n')));
+        fragment_caption_->setVisible(!lines.isEmpty());
     };
     connect(fragment_view_, &FragmentView::laneHovered, this, caption);
     connect(fragment_view_, &FragmentView::laneSelected, this, caption);
@@ -168,12 +171,18 @@ void MatmulPage::refreshSharedLayout() {
     SharedLayoutDrawing d;
     const KernelInfo* info = matmul_variant_info(l.kernel);
     const bool ldmatrix = std::any_of(layout.loads.begin(), layout.loads.end(), [](const FragmentLoad& fl) { return fl.ldmatrix; });
-    d.title = tr("%1 · one stage of shared memory (%2 stages of %3 bytes), as its staging fills it: A's tile %4 × %5, "
-                 "B's %6 × %7, %8 padding words (hatched). Marked: a fragment load of warp %9 at k-step 0%10.")
+    // One short line (the dock may be small); the rest in the tooltip.
+    d.title = tr("%1 · a stage: A %2 × %3, B %4 × %5, %6 padding words (hatched) · warp %7's loads, k-step 0")
                   .arg(info ? QString::fromStdString(info->name) : QString())
-                  .arg(layout.stages).arg(bytes(std::uint64_t(layout.stage_words) * 4))
-                  .arg(layout.bm).arg(layout.bk).arg(layout.bk).arg(layout.bn).arg(layout.padding_words()).arg(warp)
-                  .arg(ldmatrix ? tr(" (A's by ldmatrix.x4 as on the GPU; the emulator's lanes read the same elements one by one)") : QString());
+                  .arg(layout.bm).arg(layout.bk).arg(layout.bk).arg(layout.bn).arg(layout.padding_words()).arg(warp);
+    d.tip = tr("One of the %1 shared-memory stages (%2 bytes each) the K-tiles cycle through, as the kernel's own staging "
+               "fills it, over the 32 banks (word w is in bank w mod 32). Marked: one fragment load of warp %3 (the "
+               "picked output's warp, else warp 0) at the first k-step, each lane's word in its colour, a bank's second "
+               "word red.%4")
+                .arg(layout.stages).arg(bytes(std::uint64_t(layout.stage_words) * 4)).arg(warp)
+                .arg(ldmatrix ? tr(" A's loads are the GPU's ldmatrix.x4 (16 bytes a lane, 8 lanes a wavefront); the "
+                                   "emulator's lanes read the same elements one by one.")
+                              : QString());
     d.words.reserve(layout.words.size());
     for (const StageWord& w : layout.words) {
         SharedLayoutWord out;

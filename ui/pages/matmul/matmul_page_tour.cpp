@@ -2,6 +2,8 @@
 // with a thread picked, its shared memory in the memory and source views, the sweep and the ladder on
 // 512 x 512 matrices, a register-tiled kernel's tiles, and a tensor-core rung's fragments, warp tiles
 // and shared layout.
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QTabWidget>
 
 #include "app/trace/memory_trace_session.h"
@@ -9,6 +11,7 @@
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/pages/screenshot_tour.h"
+#include "ui/views/memory_view.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/ladder_dialog.h"
@@ -103,6 +106,11 @@ void MatmulPage::tour(ScreenshotTour& t) {
         views_->setCurrentIndex(0);
         t.raiseDock(PageDocks::Memory);
         t.tall();
+        // The banks wide enough to carry their columns' numbers: the right-hand docks widened.
+        QWidget* dock = docks().memory;
+        while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+        if (auto* window = qobject_cast<QMainWindow*>(t.window()); window && dock)
+            window->resizeDocks({static_cast<QDockWidget*>(dock)}, {640}, Qt::Horizontal);
         showView(QStringLiteral("layout"));
         t.settle();
         t.shot(QStringLiteral("matmul_shared_layout"));
