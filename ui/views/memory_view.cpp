@@ -589,7 +589,6 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
 }
 
 void MemoryView::setSharedLayout(const SharedLayoutDrawing& layout) {
-    const bool had = !layout_.empty();
     layout_ = layout;
     if (layout_.selected_load >= layout_.loads.size()) layout_.selected_load = 0;
     modes_->setVisible(!layout_.empty());
@@ -608,7 +607,6 @@ void MemoryView::setSharedLayout(const SharedLayoutDrawing& layout) {
     }
     showLoadFigures();
     layout_canvas_->relayout();
-    (void)had;
 }
 
 void MemoryView::showSharedLayout(bool shown) {

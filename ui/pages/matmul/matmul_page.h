@@ -196,6 +196,7 @@ private:
     QWidget* buildFragmentsTab();
     void refreshTensorCores();    // the tab, C's warp tiles and the memory view's layout, for the launch
     void refreshFragmentSelection();  // the picked output's lane in the fragments, its warp's loads
+    void refreshFragmentCaption();
     void refreshSharedLayout();
     void showError(const QString& text);
     QString matrixFolder() const;

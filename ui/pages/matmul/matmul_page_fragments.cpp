@@ -93,25 +93,27 @@ QWidget* MatmulPage::buildFragmentsTab() {
     v->addWidget(intro);
     v->addWidget(fragment_view_, 1);
     v->addWidget(fragment_caption_);
-    auto caption = [this] {
-        const int lane = fragment_view_->emphasisedLane();
-        QStringList lines;
-        if (lane >= 0) lines << FragmentView::laneSummary(unsigned(lane));
-        if (session_->selectedRow() >= 0)
-            if (const std::optional<MmaOwner> o = mma_owner(session_->launch(), session_->model().m(), session_->model().n(),
-                                                            std::uint32_t(session_->selectedRow()), std::uint32_t(session_->selectedCol())))
-                lines << tr("C[%1, %2], picked on the Matrices tab: block (%3, %4), warp %5, MMA tile (%6, %7), its element (%8, %9): "
-                            "lane %10, register c%11 (outlined orange)")
-                             .arg(session_->selectedRow()).arg(session_->selectedCol()).arg(o->block.x).arg(o->block.y)
-                             .arg(o->warp.warp).arg(o->mi).arg(o->ni).arg(o->element.row).arg(o->element.col)
-                             .arg(o->element.lane).arg(o->element.reg);
-        fragment_caption_->setText(lines.join(QLatin1Char('\n')));
-        fragment_caption_->setVisible(!lines.isEmpty());
-    };
-    connect(fragment_view_, &FragmentView::laneHovered, this, caption);
-    connect(fragment_view_, &FragmentView::laneSelected, this, caption);
-    caption();
+    connect(fragment_view_, &FragmentView::laneHovered, this, &MatmulPage::refreshFragmentCaption);
+    connect(fragment_view_, &FragmentView::laneSelected, this, &MatmulPage::refreshFragmentCaption);
+    refreshFragmentCaption();
     return tab;
+}
+
+// The line under the grids: the lane that stands out and what it holds, and the output picked on C.
+void MatmulPage::refreshFragmentCaption() {
+    const int lane = fragment_view_->emphasisedLane();
+    QStringList lines;
+    if (lane >= 0) lines << FragmentView::laneSummary(unsigned(lane));
+    if (session_->selectedRow() >= 0)
+        if (const std::optional<MmaOwner> o = mma_owner(session_->launch(), session_->model().m(), session_->model().n(),
+                                                        std::uint32_t(session_->selectedRow()), std::uint32_t(session_->selectedCol())))
+            lines << tr("C[%1, %2], picked on the Matrices tab: block (%3, %4), warp %5, MMA tile (%6, %7), its element (%8, %9): "
+                        "lane %10, register c%11 (outlined orange)")
+                         .arg(session_->selectedRow()).arg(session_->selectedCol()).arg(o->block.x).arg(o->block.y)
+                         .arg(o->warp.warp).arg(o->mi).arg(o->ni).arg(o->element.row).arg(o->element.col)
+                         .arg(o->element.lane).arg(o->element.reg);
+    fragment_caption_->setText(lines.join(QLatin1Char('\n')));
+    fragment_caption_->setVisible(!lines.isEmpty());
 }
 
 void MatmulPage::refreshTensorCores() {
@@ -145,7 +147,7 @@ void MatmulPage::refreshFragmentSelection() {
         owner = mma_owner(session_->launch(), session_->model().m(), session_->model().n(), std::uint32_t(session_->selectedRow()),
                           std::uint32_t(session_->selectedCol()));
     fragment_view_->setSelectedC(owner ? std::optional<FragmentElement>(owner->element) : std::nullopt);
-    emit fragment_view_->laneSelected(fragment_view_->selectedLane());  // the caption follows the picked output
+    refreshFragmentCaption();  // the picked output may have moved without its lane changing
     refreshSharedLayout();
 }
 
