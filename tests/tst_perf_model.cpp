@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "app/convolution/convolution_compiled_issue.h"
+#include "app/convolution/convolution_prediction.h"
 #include "app/grayscale/grayscale_prediction.h"
 #include "kernels/core/dim3_text.h"
 #include "kernels/grayscale/grayscale_launch_shape.h"
@@ -47,6 +49,10 @@ private slots:
     void uncoalesced_blocks_move_more_l2_lines();
     void rows_of_whole_lines_conflict_in_the_l1_banks();
     void matmul_k_extrapolation_matches_a_full_trace();
+    void tensor_core_rungs_multiply_on_the_tensor_cores();
+    void last_wave_drains_the_busiest_sm_through_its_port();
+    void convolution_warp_work_counts_the_staging_turns_and_both_branches();
+    void convolution_instructions_grow_with_the_mask();
     void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
     void invalid_launch_is_an_error_not_a_number();
     void profile_without_figures_is_an_error();
@@ -168,7 +174,8 @@ void TestPerfModel::last_block_round_trip_starts_after_the_dispatches() {
     DeviceProfile at_once = d;
     at_once.perf.dispatch_us = 0;
     const GpuPrediction q = predict_grayscale(at_once, shape, 1537, 1023);
-    QCOMPARE(q.total_us, d.perf.launch_us + term_us(q, "latency"));  // latency-bound: one round trip
+    // Latency-bound: one round trip, then the drain of the busiest SM's 12 blocks.
+    QCOMPARE(q.total_us, d.perf.launch_us + term_us(q, "latency") + term_us(q, "drain"));
     QVERIFY(qAbs(p.total_us - (q.total_us + 11 * d.perf.dispatch_us)) < 1e-9);
     // The latency term shows the delay too, so the terms explain the total.
     QVERIFY(qAbs(term_us(p, "latency") - (term_us(q, "latency") + 11 * d.perf.dispatch_us)) < 1e-9);
@@ -311,15 +318,16 @@ void TestPerfModel::rows_of_whole_lines_conflict_in_the_l1_banks() {
     QCOMPARE(spread.request_lines, 128.0 * (63 * 33 + 32));
     QCOMPARE(whole.request_wavefronts, 128.0 * (64 * 33 + 32));
     QCOMPARE(spread.request_wavefronts, 128.0 * (63 * 2 + 32));
-    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (3 lines a
-    // clock) the second.
+    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (2 lines a
+    // clock on the H200) the second.
     const DeviceProfile d = h200();
     const GpuPrediction a = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 64, 64);
     const GpuPrediction b = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 63, 64);
     const double expected = whole.request_wavefronts / (spread.request_lines / d.perf.l1_tags_per_clock);
     const double ratio = term_us(a, "L1") / term_us(b, "L1");
     QVERIFY2(qAbs(ratio / expected - 1) < 1e-9, qPrintable(QStringLiteral("%1 against %2").arg(ratio).arg(expected)));
-    QVERIFY(ratio > 2.8);
+    QCOMPARE(d.perf.l1_tags_per_clock, 2.0);
+    QVERIFY(ratio > 1.9);
 }
 
 void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {
@@ -336,6 +344,112 @@ void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {
              qPrintable(QString::number(f.global_ld_requests)));
 }
 
+void TestPerfModel::tensor_core_rungs_multiply_on_the_tensor_cores() {
+    DeviceProfile d = h200();
+    QCOMPARE(d.tf32_fmas_per_sm, 1024);
+    QCOMPARE(std::lround(d.tf32_tflops()), 535L);  // 132 x 1024 x 2 x 1.98 GHz
+    const MatmulLaunch tf32 = MatmulLaunch::of(MatmulVariant::Tf32, Dim3{256, 1, 1}, 0);
+    const MatmulLaunch x3 = MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{256, 1, 1}, 0);
+    const GpuPrediction one = predict_matmul(d, tf32, 1000, 1000, 1000);
+    const GpuPrediction three = predict_matmul(d, x3, 1000, 1000, 1000);
+    QVERIFY2(one.ok() && three.ok(), qPrintable(one.error + three.error));
+    // No FMA of theirs runs on the FP32 lanes; 3xTF32 does three MMAs per product.
+    QCOMPARE(term_us(one, "FP32"), 0.0);
+    QVERIFY(term_us(one, "tensor") > 0);
+    QVERIFY(qAbs(term_us(three, "tensor") / term_us(one, "tensor") - 3) < 1e-9);
+    QVERIFY2(one.term(QStringLiteral("tensor"))->detail.contains(QStringLiteral("535 TFLOP/s")),
+             qPrintable(one.term(QStringLiteral("tensor"))->detail));
+    // The busiest SM's one block (of 64: 1000 / 128 rounded up, squared), its share of the 1000^3 FMAs at
+    // 1024 a clock.
+    QCOMPARE(one.blocks, std::uint64_t(64));
+    QVERIFY(qAbs(term_us(one, "tensor") - 1e9 / 64 / 1024 / (d.sm_clock_mhz * 1e6) * 1e6) < 1e-9);
+    // Half the tensor rate, twice the term; without TF32 tensor cores the FP32 lanes take them.
+    DeviceProfile half = d;
+    half.tf32_fmas_per_sm = 512;
+    QVERIFY(qAbs(term_us(predict_matmul(half, tf32, 1000, 1000, 1000), "tensor") / term_us(one, "tensor") - 2) < 1e-9);
+    DeviceProfile none = d;
+    none.tf32_fmas_per_sm = 0;
+    const GpuPrediction lanes = predict_matmul(none, tf32, 1000, 1000, 1000);
+    QVERIFY(qAbs(term_us(lanes, "tensor") / term_us(one, "tensor") - 1024.0 / d.fp32_lanes_per_sm) < 1e-9);
+    QVERIFY(lanes.term(QStringLiteral("tensor"))->detail.contains(QStringLiteral("no TF32 tensor cores")));
+    // The FP32 kernels keep their FP32 term and have no tensor term.
+    const GpuPrediction fp32 = predict_matmul(d, MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 1000, 1000, 1000);
+    QVERIFY(term_us(fp32, "FP32") > 0);
+    QCOMPARE(term_us(fp32, "tensor"), 0.0);
+}
+
+void TestPerfModel::last_wave_drains_the_busiest_sm_through_its_port() {
+    const DeviceProfile d = h200();
+    // gray_vec16, 1024 threads over 640x480: 19 blocks, one an SM. The busiest SM moves one block's
+    // share of the 4 bytes a pixel (3 read, 1 written) at 64 bytes a clock after its round trip.
+    const LaunchShape big = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{1024, 1, 1});
+    const GpuPrediction p = predict_grayscale(d, big, 640, 480);
+    QVERIFY2(p.ok(), qPrintable(p.error));
+    QCOMPARE(p.blocks, std::uint64_t(19));
+    const double bytes = 4.0 * 640 * 480 / 19;
+    QVERIFY(qAbs(term_us(p, "drain") - bytes / (64 * d.sm_clock_mhz * 1e6) * 1e6) < 1e-9);
+    QVERIFY2(p.term(QStringLiteral("drain"))->detail.contains(QStringLiteral("64 bytes a clock")),
+             qPrintable(p.term(QStringLiteral("drain"))->detail));
+    // Smaller blocks spread the same bytes over more SMs: each drains less, and the launch is faster.
+    const GpuPrediction small = predict_grayscale(d, LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{128, 1, 1}), 640, 480);
+    QCOMPARE(small.blocks, std::uint64_t(150));  // two on the busiest SM: 2/150 of the bytes, not 1/19
+    QVERIFY(qAbs(term_us(small, "drain") / term_us(p, "drain") - (2.0 / 150) / (1.0 / 19)) < 1e-9);
+    QVERIFY(small.total_us < p.total_us);
+    // A port twice as wide halves the drain and nothing else.
+    DeviceProfile wide = d;
+    wide.perf.sm_port_bytes_per_clock = 128;
+    const GpuPrediction w = predict_grayscale(wide, big, 640, 480);
+    QVERIFY(qAbs(term_us(w, "drain") * 2 - term_us(p, "drain")) < 1e-9);
+    QVERIFY(qAbs((p.total_us - w.total_us) - term_us(w, "drain")) < 1e-9);
+    // The drain is the floor's last part: launch, the round trip and the drain, nothing under them.
+    QVERIFY(p.total_us >= d.perf.launch_us + term_us(p, "latency") + term_us(p, "drain") - 1e-9);
+}
+
+void TestPerfModel::convolution_warp_work_counts_the_staging_turns_and_both_branches() {
+    // conv_tiled, 16x16 blocks, mask 3: an 18x18 tile (324 floats) copied by 256 threads. Warps 0-2
+    // (first lanes 0, 32, 64) turn twice, warps 3-7 once.
+    const ConvolutionWarpWork tiled = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{16, 16, 1}), 3);
+    QCOMPARE(tiled.taps, 9.0);
+    QCOMPARE(tiled.stage_turns, 11.0 / 8);
+    // 4x4 blocks, mask 7: a 10x10 tile by 16 threads, 7 turns.
+    QCOMPARE(convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{4, 4, 1}), 7).stage_turns, 7.0);
+    // conv_tiled_cached, one row of 32 threads, mask 3: only the middle row of the window is in the
+    // block; its left and right taps are read by 31 lanes from the tile and one from the halo (both
+    // branches), its middle tap by all 32 from the tile. The other 6 taps all from the halo.
+    const ConvolutionWarpWork row = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::TiledCached, Dim3{32, 1, 1}), 3);
+    QCOMPARE(row.tile_taps, 3.0);
+    QCOMPARE(row.halo_taps, 8.0);
+    QCOMPARE(row.stage_turns, 1.0);
+    // The direct variants stage nothing and branch on nothing but the ghost cells.
+    const ConvolutionWarpWork naive = convolution_warp_work(ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{32, 8, 1}), 15);
+    QCOMPARE(naive.taps, 225.0);
+    QCOMPARE(naive.stage_turns + naive.tile_taps + naive.halo_taps, 0.0);
+}
+
+void TestPerfModel::convolution_instructions_grow_with_the_mask() {
+    const DeviceProfile d = h200();
+    for (ConvolutionVariant v : {ConvolutionVariant::Naive, ConvolutionVariant::Constant, ConvolutionVariant::Tiled,
+                                 ConvolutionVariant::TiledCached}) {
+        const ConvolutionLaunch launch = ConvolutionLaunch::of(v, Dim3{32, 8, 1});
+        double last_instructions = 0, last_us = 0;
+        for (std::uint32_t side : {1u, 3u, 7u, 15u}) {
+            const std::optional<CompiledIssue> ci = convolution_compiled_issue(launch, side);
+            QVERIFY(ci.has_value());
+            const double instructions = ci->warp_instructions(double(side) * side);
+            QVERIFY2(instructions > last_instructions, qPrintable(QStringLiteral("variant %1 side %2").arg(int(v)).arg(side)));
+            last_instructions = instructions;
+            ConvolutionMask mask;
+            mask.side = side;
+            const GpuPrediction p = predict_convolution(d, launch, 641, 479, mask);
+            QVERIFY2(p.ok(), qPrintable(p.error));
+            QVERIFY2(p.total_us > last_us, qPrintable(p.summary()));
+            last_us = p.total_us;
+            // The issue term is the compiled kernel's: the busiest SM's warps' instructions at its rate.
+            QVERIFY(p.term(QStringLiteral("issue"))->detail.contains(QStringLiteral("a warp per K step")));
+        }
+    }
+}
+
 void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes() {
     const DeviceProfile d = h200();
     for (const KernelInfo& k : kernel_catalogue()) {
@@ -346,7 +460,15 @@ void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_size
             if (k.family == KernelFamily::Grayscale) {
                 for (PixelLayout layout : {PixelLayout::Interleaved, PixelLayout::Planar})
                     predictions.push_back(predict_grayscale(d, LaunchShape::of(GrayscaleVariant(k.variant), b), 1537, 1023, layout));
-            } else if (k.family == KernelFamily::Matmul) {  // other families: no app-layer prediction yet
+            } else if (k.family == KernelFamily::Convolution) {
+                for (std::uint32_t side : {1u, 3u, 15u}) {
+                    const ConvolutionLaunch launch = ConvolutionLaunch::of(ConvolutionVariant(k.variant), b);
+                    if (!validate_convolution_launch(launch, 97, 61, side).empty()) continue;  // a tile too big
+                    ConvolutionMask mask;
+                    mask.side = side;
+                    predictions.push_back(predict_convolution(d, launch, 97, 61, mask));
+                }
+            } else if (k.family == KernelFamily::Matmul) {
                 // a fixed block's TILE list (split-K's slices): its largest
                 const unsigned tile = k.block == BlockRule::Fixed && !k.tiles.empty() ? k.tiles.back() : b.x;
                 const MatmulLaunch launch = MatmulLaunch::of(MatmulVariant(k.variant), b, tile);

@@ -3,22 +3,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "app/convolution/convolution_compiled_issue.h"
 #include "app/models/kernel_resources.h"
 #include "app/models/launch_sample.h"
 #include "kernels/convolution/convolution_trace.h"
 
 namespace cvz {
-
-namespace {
-
-// Per mask entry a thread executes its read of g (a global or shared load, with the ghost-cell
-// test), the mask's read, a byte-to-float conversion and the fmaf; per pixel the store and the
-// window's bounds. Counted from the body, not calibrated on the H200: the convolution's predictions
-// under-predict the H200 by a median 60% (docs/performance-model.md, 2026-12-02).
-constexpr double kInstructionsPerTap = 6;
-constexpr double kInstructionsPerPixel = 8;
-
-}  // namespace
 
 GpuPrediction predict_convolution(const DeviceProfile& profile, const ConvolutionLaunch& launch, std::uint32_t width,
                                   std::uint32_t height, const ConvolutionMask& mask) {
@@ -47,11 +37,18 @@ GpuPrediction predict_convolution(const DeviceProfile& profile, const Convolutio
         });
     });
     w.resources = block_resources(launch.ref(), launch.block, convolution_shared_bytes(launch, side));
-    const double threads = double(w.figures.blocks) * double(launch.block.volume());
     const double taps = pixels * double(side) * double(side);
-    w.lane_instructions = kIndexInstructionsPerThread * threads + kInstructionsPerPixel * pixels + kInstructionsPerTap * taps;
     w.fmas = taps;
-    w.chain_per_thread = w.lane_instructions / std::max(1.0, threads);
+    // The compiled kernel's warp instructions and issue rate (convolution_compiled_issue.h), for
+    // side^2 steps; the loop's latency is in that rate, so a thread's chain is the index arithmetic's.
+    w.compiled = convolution_compiled_issue(launch, side);
+    w.k_steps = double(side) * double(side);
+    w.chain_per_thread = kIndexInstructionsPerThread;
+    if (w.compiled && w.figures.ok()) {
+        // The shared wavefronts are the trace's (there is no wider load for nvcc to merge them into).
+        const double warps = double(w.figures.blocks) * double(w.figures.warps_per_block);
+        w.compiled->shared_wavefronts_per_k = w.figures.shared_wavefronts / std::max(1.0, warps * w.k_steps);
+    }
     return predict_launch(profile, w);
 }
 

@@ -62,9 +62,16 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
     w.figures = matmul_launch_figures(launch, m, k, n);
     w.resources = matmul_block_resources(launch);
     const double threads = double(w.figures.blocks) * double(w.figures.block.volume());
-    w.fmas = double(m) * double(n) * double(k);
+    const double products = double(m) * double(n) * double(k);
+    w.fmas = products;
+    // The tensor-core rungs multiply on the tensor cores, not the FP32 lanes: one TF32 MMA per product,
+    // three for 3xTF32 (small x big, big x small, big x big).
+    if (launch.kernel == MatmulVariant::Tf32 || launch.kernel == MatmulVariant::Tf32x3) {
+        w.tensor_fmas = products * (launch.kernel == MatmulVariant::Tf32x3 ? 3 : 1);
+        w.fmas = 0;
+    }
     // Per multiply-add, the FMA itself (the loads are counted as requests from the trace).
-    w.lane_instructions = kIndexInstructionsPerThread * threads + w.fmas;
+    w.lane_instructions = kIndexInstructionsPerThread * threads + products;
     w.chain_per_thread = kIndexInstructionsPerThread;
     w.compiled = matmul_compiled_issue(launch.ref());
     w.k_steps = k;

@@ -47,7 +47,11 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   ratio): matmul 2048^3. l1_tags_per_clock 3 (its tag stage): naive 1x32 / 2x16 / 4x8 at 1024x1023x1024,
 //   1024x1025x1024 and 1024x769x1024 (2026-12-02, kept out of the validation), whose rows of A are not a
 //   whole number of lines: their words spread over the banks and they run 2.1-3.3x faster than at
-//   K = 1024 (10.1-12.8 / 6.0 / 4.3 cycles per step of K for 33 / 17 / 9 lines).
+//   K = 1024 (10.1-12.8 / 6.0 / 4.3 cycles per step of K for 33 / 17 / 9 lines): 2.6-3.3 lines a clock,
+//   taken as 3 until 2026-12-03. Then the sweeps of 1100^3 and 224x3000x288 (rows of 4400 and 12000
+//   bytes, calibration sizes of docs/measurements/2026-12-03-model.md) fitted 2.0 (the least mean
+//   |error| over their 172 shapes of 1.8, 2.0, ..., 2.6; 3 put their naive 1-4 column blocks at -20 to
+//   -46%): which row lengths reach 3 a clock depends on the L1's sets, which the model does not have.
 // - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
 //   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
 // - dispatch_us 0.03 (within a wave an SM starts its blocks this far apart, and the last one's round
@@ -64,6 +68,10 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   out of L2 between those sizes, whole. At 3072^3 the 32x8 blocks' 35 waves take 372 us each, 0.1212
 //   us per step of K: each warp waits on a DRAM round trip every few steps (nvcc keeps 4 steps' loads
 //   in flight). The fraction is the middle of 0.60 and 0.72.
+// - sm_port_bytes_per_clock 64 (the "drain": the last wave's busiest SM's bytes after its round trip):
+//   the grayscale calibration sweeps of 2026-12-03 (480x360, 1000x777, 2560x1440), of 32, 48, 64, 96
+//   and 128 bytes a clock the least median error over the three (5.4 / 2.8 / 3.0%, from 5.0 / 5.6 / 7.1%
+//   without it).
 // - the shared (1 wavefront a clock) and issue (4 schedulers) rates are sm_90's widths; the compiled
 //   matmul kernels' instruction counts and issue rates are compiled_issue.cpp's (Nsight Compute).
 PerfCalibration h200_calibration() {
@@ -76,6 +84,8 @@ PerfCalibration h200_calibration() {
     c.instruction_ns = 6.0;
     c.l2_warp_round_us = 0.00125;
     c.dispatch_us = 0.03;
+    c.l1_tags_per_clock = 2.0;
+    c.sm_port_bytes_per_clock = 64;
     c.l2_resident_fraction = 0.5;
     c.l2_evicted_fraction = 1.0;
     c.reread_resident_fraction = 0.66;
@@ -83,6 +93,14 @@ PerfCalibration h200_calibration() {
     c.bandwidth_by_blocks_per_sm = {{1, 0.55}, {2, 3113.0 / 3980}, {4, 3871.0 / 3980}, {8, 3938.0 / 3980}, {32, 1.0}};
     c.source = QStringLiteral("H200 anchors (gpu/README.md) and H200 sweeps of 2560x1440, 1000x777, 2048^3, grayscale footprints of 17-90 MB (2026-12-01) and naive matmul at 2304^3-3072^3 (2026-12-02); Nsight Compute at 1280^3 and 2048^3 for the compiled matmul kernels");
     return c;
+}
+
+// Dense TF32 tensor-core FMAs per SM per clock, from each product's peak: Hopper whitepaper, 494.7
+// TFLOPS dense TF32 = 132 SMs x 1024 x 2 x 1.83 GHz; A100 156 = 108 x 512 x 2 x 1.41; RTX 4090 82.6 =
+// 128 x 128 x 2 x 2.52; RTX 3090 35.6 = 82 x 128 x 2 x 1.695; T4 (sm_75) has no TF32.
+DeviceProfile with_tensor(DeviceProfile p, int tf32_fmas_per_sm) {
+    p.tf32_fmas_per_sm = tf32_fmas_per_sm;
+    return p;
 }
 
 // Other profiles take the H200's constants (not measured there): the model's shape holds, its
@@ -99,24 +117,24 @@ QList<DeviceProfile> builtin_device_profiles() {
     // name, cc, SMs, threads/SM, blocks/SM, shared KiB/SM, shared KiB/block, reserved bytes/block;
     // then DRAM GB/s, L2 MiB, boost MHz, FP32 lanes per SM and their source.
     return {
-        calibrated(with_specs(make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 4800, 50, 1980, 128,
+        with_tensor(calibrated(with_specs(make("H200 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 4800, 50, 1980, 128,
                               "NVIDIA H200 datasheet (4.8 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2, 1980 MHz)"),
-                   true),
-        calibrated(with_specs(make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 3350, 50, 1980, 128,
+                   true), 1024),
+        with_tensor(calibrated(with_specs(make("H100 SXM (sm_90)", 9, 0, 132, 2048, 32, 228, 227, 1024), 3350, 50, 1980, 128,
                               "NVIDIA H100 datasheet (3.35 TB/s, 67 TFLOPS FP32); Hopper whitepaper (50 MB L2)"),
-                   false),
-        calibrated(with_specs(make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024), 2039, 40, 1410, 64,
+                   false), 1024),
+        with_tensor(calibrated(with_specs(make("A100 SXM (sm_80)", 8, 0, 108, 2048, 32, 164, 163, 1024), 2039, 40, 1410, 64,
                               "NVIDIA A100 80GB datasheet (2039 GB/s, 19.5 TFLOPS FP32); Ampere whitepaper (40 MB L2)"),
-                   false),
-        calibrated(with_specs(make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024), 1008, 72, 2520, 128,
+                   false), 512),
+        with_tensor(calibrated(with_specs(make("RTX 4090 (sm_89)", 8, 9, 128, 1536, 24, 100, 99, 1024), 1008, 72, 2520, 128,
                               "Ada whitepaper, RTX 4090 (1008 GB/s, 72 MB L2, 2520 MHz, 82.6 TFLOPS)"),
-                   false),
-        calibrated(with_specs(make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024), 936, 6, 1695, 128,
+                   false), 128),
+        with_tensor(calibrated(with_specs(make("RTX 3090 (sm_86)", 8, 6, 82, 1536, 16, 100, 99, 1024), 936, 6, 1695, 128,
                               "Ampere GA102 whitepaper, RTX 3090 (936 GB/s, 6 MB L2, 1695 MHz, 35.6 TFLOPS)"),
-                   false),
-        calibrated(with_specs(make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0), 320, 4, 1590, 64,
+                   false), 128),
+        with_tensor(calibrated(with_specs(make("T4 (sm_75)", 7, 5, 40, 1024, 16, 64, 64, 0), 320, 4, 1590, 64,
                               "NVIDIA T4 datasheet (320 GB/s, 8.1 TFLOPS FP32); Turing whitepaper (4 MB L2)"),
-                   false),
+                   false), 0),
     };
 }
 
@@ -169,6 +187,7 @@ std::optional<DeviceProfile> cuda_device_profile(int index) {
         p.l2_bytes = like->l2_bytes;
         p.sm_clock_mhz = like->sm_clock_mhz;
         p.fp32_lanes_per_sm = like->fp32_lanes_per_sm;
+        p.tf32_fmas_per_sm = like->tf32_fmas_per_sm;
         p.perf = like->perf;
         p.spec_source = like->spec_source + QStringLiteral(" (taken from the builtin profile ") + like->name + ")";
         return p;

@@ -45,6 +45,9 @@ struct PerfCalibration {
     // loop_dram_us_per_k per step.
     double reread_resident_fraction = 0.66;
     double loop_dram_us_per_k = 0.1212;
+    // The bytes an SM moves to and from L2 per clock: the last wave's data leaves the busiest SM at this
+    // rate after its round trip, with no later wave to overlap it ("drain").
+    double sm_port_bytes_per_clock = 64;
     QString source;                    // where the numbers come from
 };
 
@@ -77,11 +80,14 @@ struct DeviceProfile {
     double l2_bytes = 0;               // L2 cache size
     double sm_clock_mhz = 0;           // boost clock
     int fp32_lanes_per_sm = 128;       // FP32 FMAs per SM per clock
+    int tf32_fmas_per_sm = 0;          // dense TF32 tensor-core FMAs per SM per clock (0: none)
     PerfCalibration perf;
     QString spec_source;               // where the figures above come from
 
     // FP32 peak in GFLOP/s (an FMA counts 2).
     double fp32_gflops() const { return 2.0 * sm_count * fp32_lanes_per_sm * sm_clock_mhz * 1e-3; }
+    // Dense TF32 tensor-core peak in TFLOP/s at the boost clock (0 without).
+    double tf32_tflops() const { return 2.0 * sm_count * tf32_fmas_per_sm * sm_clock_mhz * 1e-6; }
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
     QString compute_capability() const { return QStringLiteral("%1.%2").arg(cc_major).arg(cc_minor); }

@@ -12,9 +12,9 @@ namespace {
 
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
-    double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, reread = 0;
+    double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, tensor = 0, reread = 0;
     double last_start = 0;  // when the busiest SM starts the last of its blocks: its round trip begins then
-    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32, reread}); }
+    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32, tensor, reread}); }
 };
 
 // The fraction of the streaming bandwidth reached with `blocks` resident per SM.
@@ -92,6 +92,10 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
         t.issue = (requests + w.lane_instructions / 32.0) / c.issue_per_clock * sm_seconds * to_us;
     }
     t.fp32 = w.fmas / std::max(1, d.fp32_lanes_per_sm) * sm_seconds * to_us;
+    // The tensor cores' multiply-adds at their rate; a profile without TF32 tensor cores prices them
+    // on the FP32 lanes.
+    const double tensor_rate = d.tf32_fmas_per_sm > 0 ? d.tf32_fmas_per_sm : std::max(1, d.fp32_lanes_per_sm);
+    t.tensor = w.tensor_fmas / tensor_rate * sm_seconds * to_us;
     t.reread = blocks > 0 ? w.reread_us_per_wave : 0;
     return t;
 }
@@ -166,7 +170,15 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
         return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
     };
     const double waves_us = blend(double(full) * a_l2.slowest() + b_l2.slowest(), double(full) * a_dram.slowest() + b_dram.slowest());
-    p.total_us = d.perf.launch_us + waves_us + w.epilogue_us;
+    // The drain: the last wave's busiest SM sends and receives its bytes through its port after its
+    // round trip, and no later wave overlaps that.
+    const double last_on_sm = std::min<double>(p.occupancy.blocks_per_sm,
+                                               std::ceil(double(plan.tail_blocks) / std::max(1, d.sm_count)));
+    const double drain_bytes = f.compulsory_bytes() * last_on_sm / double(std::max<std::uint64_t>(1, f.blocks));
+    const double drain_us = d.perf.sm_port_bytes_per_clock > 0
+                                ? drain_bytes / (d.perf.sm_port_bytes_per_clock * d.sm_clock_mhz * 1e6) * 1e6
+                                : 0;
+    p.total_us = d.perf.launch_us + waves_us + drain_us + w.epilogue_us;
 
     const double dram_rate = d.dram_gb_per_s * d.perf.dram_efficiency;
     QString source;
@@ -202,8 +214,18 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
         {QStringLiteral("issue"), sum(&WaveTerms::issue), issue_detail(d, w, p)},
         {QStringLiteral("FP32"), sum(&WaveTerms::fp32),
          QStringLiteral("%1 FMAs at %2 TFLOP/s").arg(w.fmas, 0, 'g', 3).arg(d.fp32_gflops() / 1000, 0, 'f', 1)},
+        {QStringLiteral("tensor"), sum(&WaveTerms::tensor),
+         d.tf32_fmas_per_sm > 0
+             ? QStringLiteral("%1 TF32 FMAs at %2 TFLOP/s (tensor cores)")
+                   .arg(w.tensor_fmas, 0, 'g', 3)
+                   .arg(d.tf32_tflops(), 0, 'f', 0)
+             : QStringLiteral("%1 TF32 FMAs on the FP32 lanes (no TF32 tensor cores)").arg(w.tensor_fmas, 0, 'g', 3)},
         {QStringLiteral("re-reads"), sum(&WaveTerms::reread), w.reread_detail},
         {QStringLiteral("epilogue"), w.epilogue_us, w.epilogue_detail},
+        {QStringLiteral("drain"), drain_us,
+         QStringLiteral("the last wave's busiest SM: %1 through its port at %2 bytes a clock, after its round trip")
+             .arg(bytes_text(drain_bytes))
+             .arg(d.perf.sm_port_bytes_per_clock, 0, 'g', 3)},
     };
     const PredictionTerm* top = &p.terms[0];
     for (const PredictionTerm& t : p.terms)

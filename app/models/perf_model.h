@@ -28,7 +28,8 @@
 namespace cvz {
 
 // One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
-// "issue", "FP32", "re-reads", "epilogue" (a second launch, added to the total, never a wave's).
+// "issue", "FP32", "tensor", "re-reads", "epilogue" (a second launch, added to the total, never a wave's),
+// "drain" (the last wave's busiest SM's bytes through its port after its round trip, added to the total).
 struct PredictionTerm {
     QString name;
     double us = 0;   // the term's time summed over the waves (launch: the overhead)
@@ -60,7 +61,9 @@ struct LaunchWork {
     LaunchFigures figures;
     BlockResources resources;
     double lane_instructions = 0;  // arithmetic lane-instructions of the whole launch (not the requests)
-    double fmas = 0;               // FP32 multiply-adds of the whole launch
+    double fmas = 0;               // FP32 multiply-adds of the whole launch (on the FP32 lanes)
+    double tensor_fmas = 0;        // TF32 multiply-adds the tensor cores do (mma), priced at the profile's
+                                   // tensor rate ("tensor"), not on the FP32 lanes
     double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
                                    // whose independent FMAs and loads the pipes overlap)
     // A compiled kernel's measured instruction counts and issue rates (compiled_issue.h), for k_steps
