@@ -142,8 +142,8 @@ void TestFragmentView::hover_picks_out_a_lane_in_all_three() {
     QCOMPARE(lane, 5u);
     QTest::mouseMove(&view, view.cellRect(MmaOperand::A, 9, 5).center().toPoint());
     QTRY_COMPARE(view.hoveredLane(), 5);
-    QCOMPARE(hovered.count(), 1);
-    QCOMPARE(hovered.at(0).at(0).toInt(), 5);
+    QVERIFY(hovered.count() >= 1);  // a loaded machine may deliver the enter before the move
+    QCOMPARE(hovered.last().at(0).toInt(), 5);
     QCOMPARE(view.emphasisedLane(), 5);
     const QImage shot = view.grab().toImage();
     int kept = 0;
