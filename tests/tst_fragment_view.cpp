@@ -197,11 +197,10 @@ void TestFragmentView::shared_layout_is_the_kernels_staging_data() {
 // Every element of A's and B's tiles in exactly one word of the stage, at the kernel's padded rows
 // (TensorCoreTiles: A's rows LDA floats apart, B's LDB, B after A's BM rows), so in the bank
 // word % 32; the rest is padding, never written.
-void TestFragmentView::shared_layout_is_the_kernels_staging() {
-    QFETCH(MatmulVariant, variant);
+template <class S>
+static void check_staging(MatmulVariant variant) {
     const MmaStageView layout = mma_stage_view(tensor_core_launch(variant));
     QVERIFY(!layout.empty());
-    using S = MatmulTensorCoreBody<1>::Tiles;
     QCOMPARE(layout.bm, S::BM);
     QCOMPARE(layout.bn, S::BN);
     QCOMPARE(layout.bk, S::BK);
@@ -232,12 +231,19 @@ void TestFragmentView::shared_layout_is_the_kernels_staging() {
     QVERIFY(mma_stage_view(tensor_core_launch(variant), 0, 4).empty());
 }
 
+void TestFragmentView::shared_layout_is_the_kernels_staging() {
+    QFETCH(MatmulVariant, variant);
+    if (variant == MatmulVariant::Tf32) check_staging<MatmulTensorCoreBody<1>::Tiles>(variant);
+    else check_staging<MatmulTensorCoreBody<3>::Tiles>(variant);
+}
+
 void TestFragmentView::fragment_loads_read_the_lanes_registers_data() {
     QTest::addColumn<unsigned>("warp");
     QTest::addColumn<unsigned>("kStep");
+    const unsigned last = unsigned(mma_warp_tiles(tensor_core_launch(MatmulVariant::Tf32)).size()) - 1;
     QTest::newRow("warp 0, k-step 0") << 0u << 0u;
-    QTest::newRow("warp 5, k-step 8") << 5u << 8u;
-    QTest::newRow("warp 7, k-step 0") << 7u << 0u;
+    QTest::newRow("warp 1, k-step 8") << 1u << 8u;
+    QTest::newRow("the last warp, k-step 0") << last << 0u;
 }
 
 // Each load of warp w: lane L's word holds the element its register holds in the MMA tile of the warp
@@ -305,15 +311,17 @@ void TestFragmentView::fragment_loads_read_the_lanes_registers() {
     }
 }
 
-// The loads against the traced emulator: matmul_tf32 on a 45 x 16 @ 16 x 38 problem (one block, one
-// K-tile, so stage 0 only) records warp w's shared loads; they are exactly the loads of k-steps 0 and 8.
+// The loads against the traced emulator: matmul_tf32 on a 45 x BK @ BK x 38 problem (one block, one
+// K-tile, so stage 0 only) records warp w's shared loads; they are exactly the loads of its k-steps.
 void TestFragmentView::fragment_loads_are_the_traced_addresses() {
     const MatmulLaunch launch = tensor_core_launch(MatmulVariant::Tf32);
     TraceOptions keep0;
     keep0.keep_blocks = {0};
-    const TraceResult t = trace_matmul(nullptr, nullptr, 45, 16, 38, launch, keep0);
+    const unsigned bk = mma_stage_view(launch).bk;  // K = one K-tile: stage 0 only
+    const TraceResult t = trace_matmul(nullptr, nullptr, 45, bk, 38, launch, keep0);
     QVERIFY2(t.status.is_ok(), t.status.message().c_str());
-    for (unsigned warp : {0u, 3u, 6u}) {
+    const std::vector<WarpTile> warps = mma_warp_tiles(launch);
+    for (unsigned warp : {0u, unsigned(warps.size() / 2), unsigned(warps.size() - 1)}) {
         // The emulator loads one 4-byte word a lane a register; where the view shows A's loads as the
         // GPU's ldmatrix.x4, those must cover the same words of A as the emulator's A loads.
         const MmaStageView stage = mma_stage_view(launch, warp, 0);
@@ -331,8 +339,9 @@ void TestFragmentView::fragment_loads_are_the_traced_addresses() {
             traced.insert(words);
             if (in_a(words[0])) traced_a.insert(words.begin(), words.end());
         }
-        QCOMPARE(traced.size(), std::size_t(48));
-        for (unsigned ks : {0u, 8u})
+        // The emulator's loads: a0..a3 of each MMA row and b0, b1 of each MMA column, per k-step of 8.
+        QCOMPARE(traced.size(), std::size_t(bk / 8 * (warps[warp].mma_rows * 4 + warps[warp].mma_cols * 2)));
+        for (unsigned ks = 0; ks < bk; ks += 8)
             for (const FragmentLoad& l : mma_stage_view(launch, warp, ks).loads) {
                 if (l.ldmatrix) {
                     by_ldmatrix = true;
@@ -454,21 +463,32 @@ void TestFragmentView::inspector_names_warp_tile_lane_and_register() {
     QCOMPARE(page.selectedRow(), 150);
     QCOMPARE(page.selectedCol(), 230);
     const QString text = page.inspectorText();
-    QVERIFY2(text.contains(QStringLiteral("block (1, 1), warp 3 computes C rows 128–191, columns 224–255")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("MMA tile (1, 0) of the warp: C rows 144–159, columns 224–231; this output is its element (6, 6)")),
-             qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("lane 27 in register c0 (thread 123 of the block)")), qPrintable(text));
     const std::optional<MmaOwner> o = mma_owner(page.launch(), 200, 300, 150, 230);
     QVERIFY(o);
-    QCOMPARE(o->element.lane, 27u);
+    const unsigned r0 = 128 + o->warp.row0, c0 = 128 + o->warp.col0, thread = o->warp.warp * 32 + o->element.lane;
+    QVERIFY2(text.contains(QStringLiteral("block (1, 1), warp %1 computes C rows %2–%3, columns %4–%5")
+                               .arg(o->warp.warp).arg(r0).arg(r0 + o->warp.rows - 1).arg(c0).arg(c0 + o->warp.cols - 1)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("MMA tile (%1, %2) of the warp: C rows %3–%4, columns %5–%6; this output is its element (6, 6)")
+                               .arg(o->mi).arg(o->ni).arg(r0 + o->mi * 16).arg(r0 + o->mi * 16 + 15).arg(c0 + o->ni * 8).arg(c0 + o->ni * 8 + 7)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("lane 27 in register c0 (thread %1 of the block)").arg(thread)), qPrintable(text));
+    QCOMPARE(o->element.lane, 27u);  // (22, 102) of the block: row 22 % 16 = 6, column 102 % 8 = 6 of an MMA tile
+    QCOMPARE(o->element.row, 6u);
+    if (o->warp.rows == 64 && o->warp.cols == 32) {  // the 2 x 4 warps of 64 x 32 worked out above
+        QCOMPARE(o->warp.warp, 3u);
+        QCOMPARE(o->mi, 1u);
+        QCOMPARE(o->ni, 0u);
+    }
     QCOMPARE(page.fragmentView()->selectedLane(), 27);
     QVERIFY(page.fragmentView()->selectedC());
     QCOMPARE(page.fragmentView()->selectedC()->row, 6u);
     QCOMPARE(page.fragmentView()->selectedC()->col, 6u);
-    QVERIFY2(page.fragmentCaption().contains(QStringLiteral("warp 3, MMA tile (1, 0)")), qPrintable(page.fragmentCaption()));
+    QVERIFY2(page.fragmentCaption().contains(QStringLiteral("warp %1, MMA tile (%2, %3)").arg(o->warp.warp).arg(o->mi).arg(o->ni)),
+             qPrintable(page.fragmentCaption()));
     // The trace's storing thread agrees (read off the block's stores, as for the register-tiled rungs).
     QTRY_VERIFY_WITH_TIMEOUT(page.selectedThreadId().has_value(), kRunTimeoutMs);
-    QCOMPARE(*page.selectedThreadId(), 3u * 32 + 27);
+    QCOMPARE(*page.selectedThreadId(), thread);
 }
 
 // In the window: the matrices page in front with matmul_tf32 gives the Memory dock its shared layout
@@ -492,11 +512,13 @@ void TestFragmentView::window_memory_view_gets_the_layout() {
     QCOMPARE(memory->sharedLayout().sections.size(), qsizetype(2));
     QVERIFY(w.showPanels({QStringLiteral("memory"), QStringLiteral("layout")}).isEmpty());
     QVERIFY(memory->sharedLayoutShown());
-    page->selectElement(150, 230);  // warp 3, MMA tile (1, 0)
-    QVERIFY(memory->sharedLayout().title.contains(QStringLiteral("warp 3")));
+    page->selectElement(150, 230);
+    const std::optional<MmaOwner> owner = mma_owner(page->launch(), 200, 300, 150, 230);
+    QVERIFY(owner);
+    QVERIFY(memory->sharedLayout().title.contains(QStringLiteral("warp %1").arg(owner->warp.warp)));
     const QList<SharedLayoutLoad>& loads = memory->sharedLayout().loads;
-    const auto row1 = std::find_if(loads.begin(), loads.end(), [](const SharedLayoutLoad& l) {
-        return l.title.startsWith(QStringLiteral("A · MMA row 1 · ")) &&
+    const auto row1 = std::find_if(loads.begin(), loads.end(), [&](const SharedLayoutLoad& l) {
+        return l.title.startsWith(QStringLiteral("A · MMA row %1 · ").arg(owner->mi)) &&
                (l.title.endsWith(QStringLiteral("a0")) || l.title.contains(QStringLiteral("ldmatrix")));
     });
     QVERIFY(row1 != loads.end());
