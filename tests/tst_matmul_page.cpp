@@ -5,6 +5,8 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -20,6 +22,7 @@
 #include "app/io/matrix_io.h"
 #include "kernels/core/index_math.h"
 #include "app/matmul/matmul_session.h"
+#include "ui/pages/matmul/fragment_view.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/pages/matmul/matrix_heatmap.h"
@@ -95,6 +98,7 @@ private slots:
     void lecture_preset_runs();
     void generate_keeps_loaded_matrices();
     void presets_box_and_timeline_follow_new_matrices();
+    void fragments_tab_only_for_tensor_cores();
 };
 
 void TestMatmulPage::runs_match_run_matmul() {
@@ -617,3 +621,28 @@ void TestMatmulPage::presets_box_and_timeline_follow_new_matrices() {
 }
 
 #include "tst_matmul_page.moc"
+
+// The matrices are the page's only view (no tab bar) until a tensor-core rung is chosen: then a
+// Fragments tab joins them (tst_fragment_view tests what it shows), and goes with the rung.
+void TestMatmulPage::fragments_tab_only_for_tensor_cores() {
+    JobRunner runner;
+    MatmulPage page(&runner);
+    page.resize(1200, 750);
+    page.setMatrices(random_matrix(37, 20, 5), random_matrix(20, 29, 6));
+    page.setLaunch(MatmulLaunch::tiled(8));
+    page.show();
+    QVERIFY(cvz::test::wait_exposed(&page));
+    QCOMPARE(page.viewTabs()->count(), 1);
+    QVERIFY(!page.viewTabs()->tabBar()->isVisible());
+    const KernelInfo* tf32 = matmul_variant_info(MatmulVariant::Tf32);
+    QVERIFY(tf32);
+    page.setLaunch(MatmulLaunch::of(MatmulVariant::Tf32, tf32->fixed_block, 16));
+    QCOMPARE(page.viewTabs()->count(), 2);
+    QVERIFY(page.viewTabs()->tabBar()->isVisible());
+    QVERIFY(page.showView(QStringLiteral("fragments")));
+    QCOMPARE(page.viewTabs()->currentWidget(), page.fragmentView()->parentWidget());
+    page.setLaunch(MatmulLaunch::naive(16, 16));  // the tab goes, the matrices come back to the front
+    QCOMPARE(page.viewTabs()->count(), 1);
+    QVERIFY(page.heatmapC()->isVisible());
+    QVERIFY(wait_idle(page));
+}

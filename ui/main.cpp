@@ -41,7 +41,8 @@ int main(int argc, char* argv[]) {
         QStringLiteral("FILE.png"));
     const QCommandLineOption show(
         QStringLiteral("show"),
-        QStringLiteral("Open these panels and dialogs (comma-separated) before the screenshot: %1.")
+        QStringLiteral("Open these panels and dialogs (comma-separated) before the screenshot: %1; and views of the "
+                       "page in front that it names itself.")
             .arg(cvz::MainWindow::panelNames().join(QStringLiteral(", "))),
         QStringLiteral("PANEL[,PANEL...]"));
     const QCommandLineOption list_pages(QStringLiteral("list-pages"), QStringLiteral("Print the pages' names and exit."));

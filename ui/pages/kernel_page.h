@@ -180,6 +180,11 @@ public:
     // The picked thread (the inspector's), as "bx,by,tx,ty"; empty while none is picked.
     virtual QString pickedThread() const { return {}; }
 
+    // Views of the page's own that `cudaviz --show NAME` brings to the front (beside the window's
+    // docks); showView is false for a name the page does not know or cannot show now.
+    virtual QStringList viewNames() const { return {}; }
+    virtual bool showView(const QString& name) { Q_UNUSED(name); return false; }
+
     // scripts/screenshots: the page stages its own states (a launch, a dock raised, a selection) and
     // asks the tour for a shot of each. The page is in front when this is called.
     virtual void tour(ScreenshotTour& tour) { Q_UNUSED(tour); }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include <QComboBox>
 #include <QFontDatabase>
 #include <QHelpEvent>
 #include <QLabel>
@@ -12,6 +13,10 @@
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -328,8 +333,209 @@ private:
     MemoryView* view_;
 };
 
+
+// The shared-layout mode's drawing: each section as rows of 32 words (one per bank), the words in the
+// page's colours (padding hatched) with their text where it fits; the selected load's words in their
+// lane's colour with the lane's number, a bank's second and later distinct words red.
+class LayoutCanvas : public QWidget {
+public:
+    explicit LayoutCanvas(MemoryView* view) : QWidget(view), view_(view) {
+        setMouseTracking(true);
+        setAttribute(Qt::WA_OpaquePaintEvent);
+    }
+
+    struct Section {
+        QRect title, banks;
+        int first_row = 0, rows = 0;  // rows of 32 words, from word first_row * 32
+        int top = 0;                  // of the first row
+    };
+    std::vector<Section> sections;
+    int cell = 0, row_h = 0;
+
+    void relayout() {
+        sections.clear();
+        const QFontMetrics fm(font());
+        const int line = fm.height();
+        cell = std::max(6, (width() - kLabelWidth - 12) / kBanks);
+        row_h = std::max(10, std::min(cell, line + 2));
+        int y = 4;
+        QFont bold = font();
+        bold.setBold(true);
+        const QFontMetrics bfm(bold);
+        for (const SharedLayoutSection& s : view_->layout_.sections) {
+            Section sec;
+            const int title_h = bfm.boundingRect(QRect(0, 0, std::max(40, width() - 8), 10000), Qt::TextWordWrap, s.title).height();
+            sec.title = QRect(4, y, width() - 8, title_h);
+            y += title_h + 2;
+            sec.banks = QRect(kLabelWidth + 4, y, cell * kBanks, line);
+            y += line;
+            sec.first_row = s.first_word / kBanks;
+            sec.rows = (s.first_word + s.words + kBanks - 1) / kBanks - sec.first_row;
+            sec.top = y;
+            y += sec.rows * row_h + 10;
+            sections.push_back(sec);
+        }
+        setMinimumHeight(y);
+        update();
+    }
+
+    QRect wordRect(int word) const {
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const SharedLayoutSection& s = view_->layout_.sections[int(i)];
+            if (word < s.first_word || word >= s.first_word + s.words) continue;
+            const Section& sec = sections[i];
+            return QRect(sec.banks.left() + (word % kBanks) * cell, sec.top + (word / kBanks - sec.first_row) * row_h, cell, row_h);
+        }
+        return {};
+    }
+
+    // The selected load: word -> lanes that read it.
+    std::map<int, std::vector<int>> loadWords() const {
+        std::map<int, std::vector<int>> out;
+        const SharedLayoutDrawing& l = view_->layout_;
+        if (l.selected_load < 0 || l.selected_load >= l.loads.size()) return out;
+        for (const DrawnLane& lane : l.loads[l.selected_load].lanes)
+            for (int w = int(lane.offset / 4); w <= int((lane.offset + std::uint64_t(std::max(lane.bytes, 1)) - 1) / 4); ++w)
+                out[w].push_back(lane.lane);
+        return out;
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QWidget::resizeEvent(e);
+        relayout();
+    }
+
+    void paintEvent(QPaintEvent* e) override {
+        QPainter p(this);
+        p.fillRect(rect(), palette().color(QPalette::Base));
+        const QFontMetrics fm(font());
+        const SharedLayoutDrawing& l = view_->layout_;
+        const std::map<int, std::vector<int>> loaded = loadWords();
+        const QList<int> conflicts = view_->conflictWords();
+        QFont small = font();  // the words' text: a column number, a lane
+        small.setPointSizeF(font().pointSizeF() * 0.85);
+        const QFontMetrics sm(small);
+        QFont bold = font();
+        bold.setBold(true);
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const SharedLayoutSection& s = l.sections[int(i)];
+            const Section& sec = sections[i];
+            if (!e->rect().intersects(QRect(0, sec.title.top(), width(), sec.top + sec.rows * row_h - sec.title.top()))) continue;
+            p.setFont(bold);
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(sec.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s.title);
+            p.setFont(font());
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(QRect(2, sec.banks.top(), kLabelWidth - 2, sec.banks.height()), Qt::AlignRight | Qt::AlignVCenter, tr("bank"));
+            const int step = cell * 4 >= fm.horizontalAdvance(QStringLiteral("28")) + 2 ? 4 : 8;
+            for (int b = 0; b < kBanks; b += step)
+                p.drawText(QRect(sec.banks.left() + b * cell, sec.banks.top(), cell * step, sec.banks.height()),
+                           Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
+            // Byte offsets on the left, on every row where they fit, else every few rows.
+            const int label_every = std::max(1, (fm.height() + row_h - 1) / row_h);
+            for (int r = 0; r < sec.rows; ++r) {
+                const int y = sec.top + r * row_h;
+                if (y > e->rect().bottom() || y + row_h * label_every < e->rect().top()) continue;
+                p.setPen(palette().color(QPalette::PlaceholderText));
+                if (r % label_every == 0)
+                    p.drawText(QRect(2, y, kLabelWidth - 2, std::max(row_h, fm.height())), Qt::AlignRight | Qt::AlignTop,
+                               QStringLiteral("+%1").arg(bytes_text(std::uint64_t(sec.first_row + r) * kBanks * 4)));
+                for (int b = 0; b < kBanks; ++b) {
+                    const int word = (sec.first_row + r) * kBanks + b;
+                    if (word < s.first_word || word >= s.first_word + s.words || std::size_t(word) >= l.words.size()) continue;
+                    const QRect c(sec.banks.left() + b * cell, y, cell, row_h);
+                    const SharedLayoutWord& w = l.words[std::size_t(word)];
+                    const auto hit = loaded.find(word);
+                    QString text = w.text;
+                    QColor fill = w.color;
+                    if (hit != loaded.end()) {
+                        fill = conflicts.contains(word) ? MemoryView::conflictColor() : MemoryView::laneColor(hit->second.front());
+                        text = QString::number(hit->second.front());
+                    }
+                    if (fill.isValid()) {
+                        p.fillRect(c.adjusted(0, 0, -1, -1), fill);
+                    } else {  // padding
+                        p.fillRect(c.adjusted(0, 0, -1, -1), QColor(235, 235, 235));
+                        p.fillRect(c.adjusted(0, 0, -1, -1), QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
+                    }
+                    if (!text.isEmpty() && sm.horizontalAdvance(text) + 2 <= cell && sm.height() - 2 <= row_h) {
+                        const double luma = fill.isValid() ? 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF() : 1.0;
+                        p.setPen(luma > 0.55 ? Qt::black : Qt::white);
+                        p.setFont(small);
+                        p.drawText(c, Qt::AlignCenter, text);
+                        p.setFont(font());
+                    }
+                    if (hit != loaded.end()) {
+                        p.setPen(QPen(palette().color(QPalette::Text), 1));
+                        p.drawRect(c.adjusted(0, 0, -1, -1));
+                    }
+                }
+            }
+            // Every fourth bank's column a little heavier, to count by.
+            p.setPen(QPen(palette().color(QPalette::Mid), 1));
+            for (int b = 0; b <= kBanks; b += 4)
+                p.drawLine(sec.banks.left() + b * cell, sec.top, sec.banks.left() + b * cell, sec.top + sec.rows * row_h);
+        }
+    }
+
+    bool event(QEvent* e) override {
+        if (e->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(e);
+            const QString tip = tipAt(help->pos());
+            if (tip.isEmpty()) QToolTip::hideText();
+            else QToolTip::showText(help->globalPos(), tip, this);
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+private:
+    QString tipAt(QPoint pos) const {
+        const SharedLayoutDrawing& l = view_->layout_;
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const Section& sec = sections[i];
+            if (pos.x() < sec.banks.left() || pos.x() >= sec.banks.left() + kBanks * cell || pos.y() < sec.top ||
+                pos.y() >= sec.top + sec.rows * row_h)
+                continue;
+            const int word = (sec.first_row + (pos.y() - sec.top) / row_h) * kBanks + (pos.x() - sec.banks.left()) / cell;
+            const SharedLayoutSection& s = l.sections[int(i)];
+            if (word < s.first_word || word >= s.first_word + s.words || std::size_t(word) >= l.words.size()) return {};
+            const SharedLayoutWord& w = l.words[std::size_t(word)];
+            QString tip = tr("word %1 (byte %2), bank %3: %4")
+                              .arg(word).arg(bytes_text(std::uint64_t(word) * 4)).arg(word % kBanks)
+                              .arg(w.tip.isEmpty() ? tr("padding, never written or read") : w.tip);
+            const std::map<int, std::vector<int>> loaded = loadWords();
+            if (const auto it = loaded.find(word); it != loaded.end()) {
+                QStringList lanes;
+                for (int lane : it->second) lanes << QString::number(lane);
+                tip += tr("\nread by lane(s) %1 in %2").arg(lanes.join(QStringLiteral(", ")), l.loads[l.selected_load].title);
+                if (view_->conflictWords().contains(word)) tip += tr(" — a second word in its bank: another wavefront");
+            }
+            return tip;
+        }
+        return {};
+    }
+
+    MemoryView* view_;
+};
+
 MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
-    auto* v = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(0);
+    modes_ = new QTabBar(this);
+    modes_->setObjectName(QStringLiteral("memoryModes"));
+    modes_->addTab(tr("Warp's requests"));
+    modes_->addTab(tr("Shared layout"));
+    modes_->setDocumentMode(true);
+    modes_->setExpanding(false);
+    modes_->hide();
+    stack_ = new QStackedWidget(this);
+    outer->addWidget(modes_);
+    outer->addWidget(stack_, 1);
+    auto* requests_page = new QWidget(stack_);
+    auto* v = new QVBoxLayout(requests_page);
     v->setContentsMargins(4, 4, 4, 4);
     title_ = new QLabel(this);
     title_->setObjectName(QStringLiteral("memoryTitle"));
@@ -347,7 +553,127 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     v->addWidget(title_);
     v->addWidget(message_);
     v->addWidget(scroll_, 1);
+    stack_->addWidget(requests_page);
     setMessage(tr("Pick a warp: click a pixel or an element of C, or step the animation."));
+
+    auto* layout_page = new QWidget(stack_);
+    auto* lv = new QVBoxLayout(layout_page);
+    lv->setContentsMargins(4, 4, 4, 4);
+    layout_title_ = new QLabel(layout_page);
+    layout_title_->setObjectName(QStringLiteral("layoutTitle"));
+    layout_title_->setWordWrap(true);
+    loads_ = new QComboBox(layout_page);
+    loads_->setObjectName(QStringLiteral("layoutLoads"));
+    loads_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    loads_->setMinimumContentsLength(12);
+    loads_->setToolTip(tr("Which fragment load of the warp to mark over the banks"));
+    load_figures_ = new QLabel(layout_page);
+    load_figures_->setObjectName(QStringLiteral("layoutFigures"));
+    load_figures_->setWordWrap(true);
+    layout_scroll_ = new QScrollArea(layout_page);
+    layout_scroll_->setWidgetResizable(true);
+    layout_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout_scroll_->setFrameShape(QFrame::NoFrame);
+    layout_canvas_ = new LayoutCanvas(this);
+    layout_canvas_->setObjectName(QStringLiteral("layoutCanvas"));
+    layout_scroll_->setWidget(layout_canvas_);
+    lv->addWidget(layout_title_);
+    lv->addWidget(loads_);
+    lv->addWidget(load_figures_);
+    lv->addWidget(layout_scroll_, 1);
+    stack_->addWidget(layout_page);
+    connect(modes_, &QTabBar::currentChanged, stack_, &QStackedWidget::setCurrentIndex);
+    connect(loads_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) selectLoad(i);
+    });
+}
+
+void MemoryView::setSharedLayout(const SharedLayoutDrawing& layout) {
+    layout_ = layout;
+    if (layout_.selected_load >= layout_.loads.size()) layout_.selected_load = 0;
+    modes_->setVisible(!layout_.empty());
+    if (layout_.empty()) {
+        modes_->setCurrentIndex(0);
+        stack_->setCurrentIndex(0);
+    }
+    layout_title_->setText(layout_.title);
+    layout_title_->setToolTip(layout_.tip);
+    {
+        const QSignalBlocker block(loads_);
+        loads_->clear();
+        for (const SharedLayoutLoad& l : layout_.loads) loads_->addItem(l.title);
+        loads_->setCurrentIndex(layout_.selected_load);
+        loads_->setVisible(!layout_.loads.isEmpty());
+    }
+    showLoadFigures();
+    layout_canvas_->relayout();
+}
+
+void MemoryView::showSharedLayout(bool shown) {
+    if (shown && layout_.empty()) return;
+    modes_->setCurrentIndex(shown ? 1 : 0);
+    if (shown) QTimer::singleShot(0, this, &MemoryView::scrollToLoad);  // once the page is laid out at its size
+}
+
+// The selected load's first word in view, a third of the way down.
+void MemoryView::scrollToLoad() {
+    if (layout_.selected_load < 0 || layout_.selected_load >= layout_.loads.size()) return;
+    int first = -1;
+    for (const DrawnLane& l : layout_.loads[layout_.selected_load].lanes)
+        first = first < 0 ? int(l.offset / 4) : std::min(first, int(l.offset / 4));
+    const QRect r = layoutWordRect(first);
+    if (!r.isNull()) layout_scroll_->ensureVisible(r.center().x(), r.center().y(), 0, layout_scroll_->viewport()->height() / 3);
+}
+
+bool MemoryView::sharedLayoutShown() const { return !layout_.empty() && stack_->currentIndex() == 1; }
+
+void MemoryView::selectLoad(int load) {
+    if (load < 0 || load >= layout_.loads.size()) return;
+    const bool changed = load != layout_.selected_load;
+    layout_.selected_load = load;
+    if (loads_->currentIndex() != load) {
+        const QSignalBlocker block(loads_);
+        loads_->setCurrentIndex(load);
+    }
+    showLoadFigures();
+    layout_canvas_->update();
+    scrollToLoad();
+    if (changed) emit loadSelected(load);
+}
+
+void MemoryView::showLoadFigures() {
+    if (layout_.selected_load < 0 || layout_.selected_load >= layout_.loads.size()) {
+        load_figures_->clear();
+        return;
+    }
+    const SharedLayoutLoad& l = layout_.loads[layout_.selected_load];
+    load_figures_->setText(l.figures);
+    QPalette pal = load_figures_->palette();
+    pal.setColor(QPalette::WindowText, l.wavefronts > l.ideal_wavefronts ? conflictColor() : palette().color(QPalette::WindowText));
+    load_figures_->setPalette(pal);
+}
+
+QWidget* MemoryView::layoutCanvas() const { return layout_canvas_; }
+
+QRect MemoryView::layoutWordRect(int word) const { return layout_canvas_->wordRect(word); }
+
+QList<int> MemoryView::conflictWords() const {
+    QList<int> out;
+    if (layout_.selected_load < 0 || layout_.selected_load >= layout_.loads.size()) return out;
+    // Per group of lanes served together (the warp for 4-byte accesses, half-warps for 8, quarter-warps
+    // for 16, as the trace counts wavefronts): a bank's distinct words after its first.
+    const QList<DrawnLane>& lanes = layout_.loads[layout_.selected_load].lanes;
+    int widest = 4;
+    for (const DrawnLane& l : lanes) widest = std::max(widest, l.bytes);
+    const int group_lanes = 32 / std::min(4, widest / 4);
+    std::map<std::pair<int, int>, std::set<int>> banks;  // (group, bank) -> distinct words, in address order
+    for (const DrawnLane& l : lanes)
+        for (int w = int(l.offset / 4); w <= int((l.offset + std::uint64_t(std::max(l.bytes, 1)) - 1) / 4); ++w)
+            banks[{l.lane / group_lanes, w % kBanks}].insert(w);
+    for (const auto& [bank, words] : banks)
+        for (auto it = std::next(words.begin()); it != words.end(); ++it)
+            if (!out.contains(*it)) out << *it;
+    return out;
 }
 
 void MemoryView::setTitle(const QString& text) { title_->setText(text); }

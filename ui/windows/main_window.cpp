@@ -605,8 +605,9 @@ QString MainWindow::showPanels(const QStringList& names) {
         {QStringLiteral("source"), PageDocks::Source},       {QStringLiteral("timeline"), PageDocks::Timeline},
     };
     QStringList unknown;
+    const QStringList page_views = current_ ? current_->viewNames() : QStringList();
     for (const QString& raw : names)
-        if (!panelNames().contains(raw.trimmed().toLower())) unknown << raw;
+        if (!panelNames().contains(raw.trimmed().toLower()) && !page_views.contains(raw.trimmed().toLower())) unknown << raw;
     if (!unknown.isEmpty())
         return tr("unknown panel %1: the panels are %2").arg(unknown.join(QStringLiteral(", ")), panelNames().join(QStringLiteral(", ")));
     for (const QString& raw : names) {
@@ -628,6 +629,8 @@ QString MainWindow::showPanels(const QStringList& names) {
             openLadder();
         } else if (name == QLatin1String("lessons")) {
             lessons_->showDock(false);
+        } else if (page_views.contains(name)) {
+            current_->showView(name);  // the page's own view, shown after the docks it may sit in
         }
     }
     QTimer::singleShot(0, this, &MainWindow::shareBottomDocks);  // after the docks' layout settles

@@ -20,6 +20,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -37,7 +38,11 @@
 #include "ui/views/trace_presentation.h"
 #include "ui/views/block_colors.h"
 #include "kernels/core/index_math.h"
+#include "ui/pages/matmul/fragment_view.h"
 #include "ui/pages/matmul/matrix_heatmap.h"
+#include "ui/views/memory_view.h"
+#include "app/matmul/mma_fragment_layout.h"
+#include "app/matmul/mma_stage_view.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/occupancy_panel.h"
@@ -118,17 +123,26 @@ MatmulPage::MatmulPage(JobRunner* runner, QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
 
-    grid_ = new QGridLayout;
+    // The matrices in a tab, beside which the tensor-core rungs add their fragments (a tab bar only then).
+    views_ = new QTabWidget(this);
+    views_->setObjectName(QStringLiteral("matmulViews"));
+    views_->setDocumentMode(true);
+    views_->setTabBarAutoHide(true);
+    auto* matrices = new QWidget(views_);
+    grid_ = new QGridLayout(matrices);
+    grid_->setContentsMargins(0, 0, 0, 0);
     grid_->setSpacing(6);
     grid_->addWidget(scroll, 0, 0);
     grid_->addWidget(buildMatrixPanel(b_view_, b_title_), 0, 1);
     grid_->addWidget(buildMatrixPanel(a_view_, a_title_), 1, 0);
     grid_->addWidget(buildMatrixPanel(c_view_, c_title_), 1, 1);
+    views_->addTab(matrices, tr("Matrices"));
+    fragments_tab_ = buildFragmentsTab();
 
     auto* page = new QVBoxLayout(this);
     page->setContentsMargins(6, 6, 6, 6);
     page->addWidget(buildControls());
-    page->addLayout(grid_, 1);
+    page->addWidget(views_, 1);
 
     linkAxes();
     // Clicking A picks the row, clicking B the column, of the selected output element.
@@ -224,6 +238,13 @@ QWidget* MatmulPage::buildControls() {
     files->addSpacing(12);
     files->addWidget(presets_);
     files->addWidget(cells_);
+    warp_tiles_box_ = new QCheckBox(tr("Warp tiles on C"), box);
+    warp_tiles_box_->setObjectName(QStringLiteral("warpTilesBox"));
+    warp_tiles_box_->setToolTip(tr("Which warp of each block computes which tile of C (w0, w1, …), its 16 × 8 MMA "
+                                   "tiles dotted inside: the tensor-core rungs"));
+    warp_tiles_box_->setChecked(true);
+    warp_tiles_box_->hide();
+    files->addWidget(warp_tiles_box_);
     files->addStretch(1);
 
     // Sized for five digits rather than the eight of the largest side, so that the page fits a
@@ -278,6 +299,7 @@ QWidget* MatmulPage::buildControls() {
     connect(presets_, &QComboBox::activated, this, [this](int index) {
         if (index > 0) applyPreset(index - 1);
     });
+    connect(warp_tiles_box_, &QCheckBox::toggled, this, [this] { refreshTensorCores(); });
     connect(cells_, &QComboBox::currentIndexChanged, this, [this](int index) {
         const HeatmapReduction r = index == 0 ? HeatmapReduction::Mean : HeatmapReduction::MaxAbs;
         for (MatrixHeatmap* v : {a_view_, b_view_, c_view_}) v->setReduction(r);
@@ -430,6 +452,7 @@ void MatmulPage::onPlanChanged() {
     c_view_->setTileGrid(int(per.y), int(per.x));
     a_view_->setTileGrid(int(per.y), slice);
     b_view_->setTileGrid(slice, int(per.x));
+    refreshTensorCores();
     refreshTitles();
     if (animationSteps() != announced_steps_ || animationUnit() != announced_unit_) {
         announced_steps_ = animationSteps();
@@ -631,6 +654,7 @@ void MatmulPage::refreshAnimation() {
     b_view_->setHighlights(b);
     c_view_->setHighlights(c);
     c_view_->setSelectedElement(session_->selectedRow(), session_->selectedCol());
+    refreshFragmentSelection();
     refreshInfo();
     emit captionChanged(animationCaption());
 }
@@ -667,6 +691,20 @@ QString MatmulPage::inspectorText() const {
                      .arg(t.block.x * per.x).arg(t.block.x * per.x + per.x - 1);
     }
     lines << threadTileLines();
+    if (const std::optional<MmaOwner> o = mma_owner(session_->launch(), session_->model().m(), session_->model().n(), r, col)) {
+        const WarpTile& w = o->warp;
+        const Dim3 block_tile = matmul_output_tile(session_->launch());
+        const std::uint32_t row0 = o->block.y * block_tile.y + w.row0, col0 = o->block.x * block_tile.x + w.col0;
+        lines << tr("tensor cores: block (%1, %2), warp %3 computes C rows %4–%5, columns %6–%7 as %8 × %9 MMA tiles of 16 × 8")
+                     .arg(o->block.x).arg(o->block.y).arg(w.warp)
+                     .arg(row0).arg(row0 + w.rows - 1).arg(col0).arg(col0 + w.cols - 1).arg(w.mma_rows).arg(w.mma_cols);
+        lines << tr("  MMA tile (%1, %2) of the warp: C rows %3–%4, columns %5–%6; this output is its element (%7, %8)")
+                     .arg(o->mi).arg(o->ni)
+                     .arg(row0 + o->mi * 16).arg(row0 + o->mi * 16 + 15).arg(col0 + o->ni * 8).arg(col0 + o->ni * 8 + 7)
+                     .arg(o->element.row).arg(o->element.col);
+        lines << tr("  held by lane %1 in register c%2 (thread %3 of the block): the Fragments tab shows its elements")
+                     .arg(o->element.lane).arg(o->element.reg).arg(w.warp * 32 + o->element.lane);
+    }
     lines << tr("dot product of A row %1 and B column %2: K = %3 terms").arg(r).arg(col).arg(session_->model().k());
     // The float64 reference of this one element, on the fly: K multiply-adds.
     double ref = 0;
@@ -885,12 +923,16 @@ void MatmulPage::onBind(const PageDocks& d) {
     keep(connect(session_, &MatmulSession::runFinished, this, &MatmulPage::showDocks));
     keep(connect(trace_, &MemoryTraceSession::traceChanged, this, &MatmulPage::showDocks));
     trace_docks_->bind(d.source, d.memory);
+    layout_variant_ = layout_warp_ = -1;  // the memory view may have shown another page's since
+    refreshSharedLayout();
     showDocks();
     showTimes();
 }
 
 void MatmulPage::onUnbind() {
     docks().launch->setExtraControls(nullptr);
+    docks().memory->setSharedLayout({});
+    layout_variant_ = layout_warp_ = -1;
     trace_docks_->unbind();
 }
 

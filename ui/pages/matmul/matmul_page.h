@@ -24,10 +24,12 @@ class QComboBox;
 class QGridLayout;
 class QLabel;
 class QSpinBox;
+class QTabWidget;
 
 namespace cvz {
 
 class ElidedLabel;
+class FragmentView;
 class JobRunner;
 class MatrixHeatmap;
 class MemoryTraceSession;
@@ -136,6 +138,21 @@ public:
     MatrixHeatmap* heatmapB() const { return b_view_; }
     MatrixHeatmap* heatmapC() const { return c_view_; }
 
+    // ---- the tensor-core rungs (issue 29) ----
+    // Whether the launch's variant runs on the tensor cores (matmul_tf32, matmul_3xtf32): only then is
+    // the Fragments tab there, the warp tiles drawn on C and the shared layout in the memory view.
+    bool tensorCores() const;
+    FragmentView* fragmentView() const { return fragment_view_; }
+    bool fragmentsTabShown() const;  // the tab is there (not necessarily in front)
+    QTabWidget* viewTabs() const { return views_; }
+    QString fragmentCaption() const;  // the line under the grids: the lane in view, the picked output
+    void setWarpTilesShown(bool shown);  // the warp tiles on C (when the variant has them)
+    bool warpTilesShown() const;
+    // `cudaviz --show fragments` brings the Fragments tab to the front, `--show layout` the memory
+    // view's shared layout.
+    QStringList viewNames() const override;
+    bool showView(const QString& name) override;
+
     // The overlay colours (alpha = fill opacity), for the legend and tests.
     static QColor selectionBandColor();  // the selected element's row of A and column of B
     static QColor sharedTileColor();     // the K-slice staged in shared memory (tiled) or being summed (naive)
@@ -181,6 +198,11 @@ private:
     void refreshTitles();
     void refreshInfo();
     void updateStretch();
+    QWidget* buildFragmentsTab();
+    void refreshTensorCores();    // the tab, C's warp tiles and the memory view's layout, for the launch
+    void refreshFragmentSelection();  // the picked output's lane in the fragments, its warp's loads
+    void refreshFragmentCaption();
+    void refreshSharedLayout();
     void showError(const QString& text);
     QString matrixFolder() const;
     static void rememberMatrixFolder(const QString& path);
@@ -220,6 +242,13 @@ private:
     QComboBox* presets_ = nullptr;
     QComboBox* cells_ = nullptr;
     QGridLayout* grid_ = nullptr;
+    QTabWidget* views_ = nullptr;
+    QWidget* fragments_tab_ = nullptr;
+    FragmentView* fragment_view_ = nullptr;
+    QLabel* fragment_caption_ = nullptr;
+    QCheckBox* warp_tiles_box_ = nullptr;
+    // What the memory view's shared layout was made for (variant, warp), to make it once per change.
+    int layout_variant_ = -1, layout_warp_ = -1;
 };
 
 }  // namespace cvz

@@ -1,10 +1,17 @@
 // The matrices page's staged screenshots (scripts/screenshots, KernelPage::tour): the tiled kernel
 // with a thread picked, its shared memory in the memory and source views, the sweep and the ladder on
-// 512 x 512 matrices, and a register-tiled kernel's tiles.
+// 512 x 512 matrices, a register-tiled kernel's tiles, and a tensor-core rung's fragments, warp tiles
+// and shared layout.
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QTabWidget>
+
 #include "app/trace/memory_trace_session.h"
+#include "ui/pages/matmul/fragment_view.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "ui/pages/matmul/matmul_page.h"
 #include "ui/pages/screenshot_tour.h"
+#include "ui/views/memory_view.h"
 #include "ui/panels/timeline_bar.h"
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/ladder_dialog.h"
@@ -77,6 +84,36 @@ void MatmulPage::tour(ScreenshotTour& t) {
         traced();
         t.waitFor([&] { return selectedThreadId().has_value(); });
         t.shot(QStringLiteral("matmul_warptile"));
+        t.restoreSize();
+    }
+    // matmul_tf32 on a 200 x 300 C (2 x 3 blocks of 128 x 128): the Fragments tab with the picked
+    // output's lane and another hovered, then the warp tiles on C and the shared layout in the memory view.
+    if (t.wanted(QStringLiteral("matmul_fragments")) || t.wanted(QStringLiteral("matmul_shared_layout"))) {
+        t.hideDock(PageDocks::Source);
+        t.raiseDock(PageDocks::Inspector);
+        const KernelInfo* tf32 = matmul_variant_info(MatmulVariant::Tf32);
+        generate(200, 72, 72, 300, 1);
+        setLaunch(MatmulLaunch::of(MatmulVariant::Tf32, tf32->fixed_block, 16));
+        t.waitFor([&] { return mm->c() && mm->c()->cols == 300 && mm->resultLaunch().kernel == MatmulVariant::Tf32 && !mm->running(); });
+        t.waitIdle();
+        setWarpTilesShown(true);
+        selectElement(150, 230);
+        showView(QStringLiteral("fragments"));
+        fragment_view_->setHoveredLane(13);
+        t.settle();
+        t.shot(QStringLiteral("matmul_fragments"));
+        fragment_view_->setHoveredLane(-1);
+        views_->setCurrentIndex(0);
+        t.raiseDock(PageDocks::Memory);
+        t.tall();
+        // The banks wide enough to carry their columns' numbers: the right-hand docks widened.
+        QWidget* dock = docks().memory;
+        while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+        if (auto* window = qobject_cast<QMainWindow*>(t.window()); window && dock)
+            window->resizeDocks({static_cast<QDockWidget*>(dock)}, {640}, Qt::Horizontal);
+        showView(QStringLiteral("layout"));
+        t.settle();
+        t.shot(QStringLiteral("matmul_shared_layout"));
         t.restoreSize();
     }
 }

@@ -176,6 +176,11 @@ void MatrixHeatmap::setHighlights(const QList<HeatmapHighlight>& highlights) {
     update();
 }
 
+void MatrixHeatmap::setPattern(const HeatmapPattern& pattern) {
+    pattern_ = pattern;
+    update();
+}
+
 void MatrixHeatmap::setSelectedElement(int row, int col) {
     if (selected_row_ == row && selected_col_ == col) return;
     selected_row_ = row;
@@ -461,6 +466,8 @@ void MatrixHeatmap::paintOverlays(QPainter& p) const {
             p.drawLine(QPointF(all.left(), y), QPointF(all.right(), y));
         }
 
+    paintPattern(p, all, first, last);
+
     // Highlights; a slice thinner than 3 px is widened about its centre so it stays visible.
     for (const HeatmapHighlight& h : highlights_) {
         if (h.elements.isEmpty()) continue;
@@ -502,6 +509,57 @@ void MatrixHeatmap::paintOverlays(QPainter& p) const {
         p.setPen(QPen(Qt::white, 1));
         p.drawRect(r);
     }
+}
+
+// The pattern's tiles in the periods in view, clipped to the matrix: tinted, outlined once a tile is
+// 4 px across, the inner grid once its lines are 4 px apart, the label once it fits inside.
+void MatrixHeatmap::paintPattern(QPainter& p, const QRectF& all, QPointF first, QPointF last) const {
+    if (pattern_.empty()) return;
+    const int pr = pattern_.period_rows, pc = pattern_.period_cols;
+    const int r0 = std::max(0, int(first.y()) / pr), r1 = int(std::ceil(last.y())) / pr;
+    const int c0 = std::max(0, int(first.x()) / pc), c1 = int(std::ceil(last.x())) / pc;
+    const QRect matrix(0, 0, int(matrix_->cols), int(matrix_->rows));
+    const QFontMetrics fm(font());
+    p.save();
+    p.setClipRect(all);
+    for (int br = r0; br <= r1; ++br)
+        for (int bc = c0; bc <= c1; ++bc)
+            for (const HeatmapPattern::Tile& t : pattern_.tiles) {
+                const QRect e = t.elements.translated(bc * pc, br * pr).intersected(matrix);
+                if (e.isEmpty()) continue;
+                const QRectF r = elementRectInWidget(e);
+                p.fillRect(r, t.color);
+                QColor solid = t.color;
+                solid.setAlpha(200);
+                if (pattern_.inner_cols > 0 && pattern_.inner_cols * col_axis_.scale >= kMinGridSpacing) {
+                    p.setPen(QPen(solid, 0, Qt::DotLine));
+                    for (int c = t.elements.left() + bc * pc + pattern_.inner_cols; c < e.left() + e.width(); c += pattern_.inner_cols)
+                        if (c > e.left()) {
+                            const double x = elementToWidget(QPointF(c, 0)).x();
+                            p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+                        }
+                }
+                if (pattern_.inner_rows > 0 && pattern_.inner_rows * row_axis_.scale >= kMinGridSpacing) {
+                    p.setPen(QPen(solid, 0, Qt::DotLine));
+                    for (int rr = t.elements.top() + br * pr + pattern_.inner_rows; rr < e.top() + e.height(); rr += pattern_.inner_rows)
+                        if (rr > e.top()) {
+                            const double y = elementToWidget(QPointF(0, rr)).y();
+                            p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
+                        }
+                }
+                if (r.width() >= 4 && r.height() >= 4) {
+                    p.setPen(QPen(solid, 1.5));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(r.adjusted(0.75, 0.75, -0.75, -0.75));
+                }
+                if (!t.label.isEmpty() && r.width() >= fm.horizontalAdvance(t.label) + 6 && r.height() >= fm.height() + 2) {
+                    const QRectF box(r.left() + 2, r.top() + 2, fm.horizontalAdvance(t.label) + 4, fm.height());
+                    p.fillRect(box, QColor(255, 255, 255, 200));
+                    p.setPen(Qt::black);
+                    p.drawText(box, Qt::AlignCenter, t.label);
+                }
+            }
+    p.restore();
 }
 
 void MatrixHeatmap::paintLegend(QPainter& p) const {

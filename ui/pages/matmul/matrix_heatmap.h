@@ -30,6 +30,22 @@ struct HeatmapAxis {
     bool operator!=(const HeatmapAxis& o) const { return !(*this == o); }
 };
 
+// A pattern repeated over the matrix with the period of a block's output tile (the tensor-core rungs'
+// warp tiles: which warp of a block owns which part of its tile): each tile a rectangle within the
+// period (x = column, y = row), tinted, outlined and labelled where it is large enough, with a finer
+// grid inside it (the 16 x 8 MMA tiles) where its lines are at least 4 px apart.
+struct HeatmapPattern {
+    struct Tile {
+        QRect elements;  // within one period
+        QColor color;    // alpha = fill opacity
+        QString label;   // "w3"
+    };
+    int period_rows = 0, period_cols = 0;  // 0: no pattern
+    QList<Tile> tiles;
+    int inner_rows = 0, inner_cols = 0;  // the grid inside each tile (0: none)
+    bool empty() const { return period_rows <= 0 || period_cols <= 0 || tiles.isEmpty(); }
+};
+
 // A rectangle of elements (x = column, y = row) drawn over the heatmap.
 struct HeatmapHighlight {
     QRect elements;
@@ -58,6 +74,8 @@ public:
     // Lines every `row_step` rows and `col_step` columns (0: none), drawn when at least 4 px apart.
     void setTileGrid(int row_step, int col_step);
     void setHighlights(const QList<HeatmapHighlight>& highlights);
+    void setPattern(const HeatmapPattern& pattern);  // an empty one: none
+    const HeatmapPattern& pattern() const { return pattern_; }
     void setSelectedElement(int row, int col);  // negative: none
     // One byte per element (row-major, rows x cols of the matrix): non-zero marks the element wrong.
     void setWrongMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
@@ -134,6 +152,7 @@ private:
     void invalidate();  // the data or the view changed: re-reduce before the next paint
     void ensureCache();
     void paintOverlays(QPainter& p) const;
+    void paintPattern(QPainter& p, const QRectF& all, QPointF first, QPointF last) const;
     void paintLegend(QPainter& p) const;
     QRectF elementRectInWidget(const QRect& elements) const;
     HeatmapAxis fittedAxis(std::uint32_t count, double pixels) const;
@@ -154,6 +173,7 @@ private:
     int grid_rows_ = 0;
     int grid_cols_ = 0;
     QList<HeatmapHighlight> highlights_;
+    HeatmapPattern pattern_;
     int selected_row_ = -1;
     int selected_col_ = -1;
 
