@@ -5,7 +5,9 @@
 // the buffers' copies in and out, the kernel, and the trace's way back. Prints a table (medians; CPU
 // time is this process's plus its children's); --json FILE writes the same figures.
 //
-//   bench_user_kernel [--repeats N] [--json FILE] [--quick]     (--quick: 480x270 and 64^3)
+//   bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced]
+//     --quick: 480x270 and 64^3; --only: the runs whose launch names TEXT ("gray_1d"), no compiles;
+//     --untraced: the untraced runs only (--only and --untraced are for a profiler)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -129,13 +131,16 @@ struct RunRow {
 int main(int argc, char** argv) {
     int repeats = 5;
     std::string json;
-    bool quick = false;
+    bool quick = false, untraced_only = false;
+    std::string only;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!std::strcmp(argv[i], "--quick")) quick = true;
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!std::strcmp(argv[i], "--untraced")) untraced_only = true;
         else {
-            std::fprintf(stderr, "usage: bench_user_kernel [--repeats N] [--json FILE] [--quick]\n");
+            std::fprintf(stderr, "usage: bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced]\n");
             return 2;
         }
     }
@@ -144,6 +149,10 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::string>> files = {{"thirty_lines.cu", kThirtyLines}};
     for (const char* f : {"grayscale_1d.cu", "grayscale_2d.cu", "matmul.cu", "matmul_tiled.cu", "convolution.cu"})
         files.emplace_back(f, lecture_kernel(f));
+    if (!only.empty()) files.clear();
+    auto wanted = [&](const std::string& launch, bool traced) {
+        return (only.empty() || launch.find(only) != std::string::npos) && !(traced && untraced_only);
+    };
     for (const auto& [name, text] : files) {
         const int lines = int(std::count(text.begin(), text.end(), '\n'));
         compiles.push_back({name, lines, timed(repeats, [&] { (void)compile_or_die(name, text); })});
@@ -171,6 +180,7 @@ int main(int argc, char** argv) {
         else launch.args.insert(launch.args.end(), {UserArg::integer("w", int(w)), UserArg::integer("h", int(h))});
         for (bool traced : {false, true}) {
             RunRow row{image, std::string(one_d ? "gray_1d 256" : "gray_2d 16x16"), traced, {}, {}, 0, 0};
+            if (!wanted(row.launch, traced)) continue;
             EmuOptions eo;
             TraceOptions to;
             EmulatedRunOptions uo;
@@ -210,6 +220,7 @@ int main(int argc, char** argv) {
         const int r2 = std::max(1, repeats / 2);
         for (bool traced : {false, true}) {
             RunRow row{"matmul " + std::to_string(s) + "^3", to_string(m.launch), traced, {}, {}, 0, 0};
+            if (!wanted(row.launch, traced)) continue;
             EmulatedRunOptions uo;
             uo.trace = traced;
             const MatmulProblem p{a.data(), b.data(), c.data(), s, s, s};

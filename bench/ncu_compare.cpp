@@ -8,10 +8,16 @@
 // Qt-free, so it runs on the GPU machine as built here. Needs a CUDA build and a device.
 //
 //   ncu_compare [--ncu PATH] [--json FILE] [--only NAME] [--family NAME]   the comparison
+//   ncu_compare --user [--ncu PATH] [--json FILE] [--no-ncu]   the user's kernels (issue 27): the lecture's
+//       (resources/kernels, or $CUDAVIZ_KERNELS_DIR) and a copy of gray_2d, run by cudaviz-gpu-runner
+//       (ncu follows it: --target-processes all); their figures on the emulator (the user's own kernel
+//       traced by cudaviz-kernel-runner, when it and a host compiler are here) and the built-in's with
+//       the same launch, beside ncu's. --no-ncu: the emulator's two columns only (no GPU needed).
 //   ncu_compare --run grayscale VARIANT BLOCK W H LAYOUT         one GPU launch (what ncu profiles)
 //   ncu_compare --run matmul VARIANT BLOCK|TILE M K N
 //   ncu_compare --run convolution VARIANT BLOCK W H MASK_SIDE
 //   ncu_compare --run --spin-up MS grayscale|matmul|convolution ...  the same after MS ms of every SM spinning
+//   ncu_compare --run user FILE gray1d|gray2d|matmul BLOCK A B [C] [LAYOUT]   a user kernel in the GPU runner
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -36,6 +42,9 @@
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/grayscale/grayscale_trace.h"
 #include "kernels/matmul/matmul_trace.h"
+#include "kernels/user/source_scan.h"
+#include "kernels/user/user_emulated.h"
+#include "kernels/user/user_gpu.h"
 
 using namespace cvz;
 
@@ -48,6 +57,10 @@ struct Case {
     std::vector<std::string> run_args;  // after --run
     std::string kernel_regex;          // matched against ncu's demangled kernel name
     MemoryMetrics emulator;
+    // --user: the user's kernel traced on the emulator (its own figures), when it could be.
+    bool has_user_emulator = false;
+    MemoryMetrics user_emulator;
+    std::string user_emulator_error;
 };
 
 // The GPU kernels are templates over the variant's body type (grayscale_kernels.cuh,
@@ -170,6 +183,8 @@ Dim3 parse_block(const std::string& s) {
     return Dim3{x, y, 1};
 }
 
+int run_user(int argc, char** argv);
+
 // --run: one launch on the GPU, nothing else that ncu's -k filter would match. With --spin-up MS first,
 // every SM spins for MS milliseconds before it (for ncu --clock-control none: the launch then runs at
 // the boost clock the sweeps time it at, not from the idle clock).
@@ -186,6 +201,7 @@ int run_one(int argc, char** argv) {
     }
     if (argc < 3) return 2;
     const std::string family = argv[2];
+    if (family == "user") return run_user(argc, argv);
     if (family == "grayscale" && argc == 8) {
         const KernelInfo* k = find_kernel(KernelFamily::Grayscale, argv[3]);
         if (!k) return 2;
@@ -231,6 +247,190 @@ int run_one(int argc, char** argv) {
     std::fprintf(stderr, "ncu_compare --run [--spin-up MS]: grayscale VARIANT BLOCK W H LAYOUT | matmul VARIANT BLOCK|TILE M K N"
                          " | convolution VARIANT BLOCK W H MASK_SIDE\n");
     return 2;
+}
+
+// --- The user's kernels (--user) -------------------------------------------------------------------
+
+// A user copy of the built-in gray_2d (interleaved, the built-in's float fused multiply-adds).
+const char* const kGray2dCopy = R"(__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {
+    int c = blockIdx.x*blockDim.x + threadIdx.x;
+    int r = blockIdx.y*blockDim.y + threadIdx.y;
+    if (c >= w || r >= h) return;
+    int i = r*w + c;
+    float acc = 0.2989f * rgb[3*i];
+    acc = fmaf(0.5870f, rgb[3*i+1], acc);
+    acc = fmaf(0.1140f, rgb[3*i+2], acc);
+    gray[i] = (unsigned char)acc;
+}
+)";
+
+std::string kernels_dir() {
+    const char* e = std::getenv("CUDAVIZ_KERNELS_DIR");
+    return e && *e ? std::string(e) : std::string(CUDAVIZ_SOURCE_DIR "/resources/kernels");
+}
+
+// "copy:gray_2d" is the copy above; anything else a file of the lecture's folder.
+bool user_source(const std::string& file, user::SourceFile* out, std::string* error) {
+    if (file == "copy:gray_2d") {
+        *out = user::SourceFile{"gray_2d_copy.cu", kGray2dCopy};
+        return true;
+    }
+    std::ifstream f(kernels_dir() + "/" + file, std::ios::binary);
+    std::ostringstream text;
+    text << f.rdbuf();
+    if (!f) {
+        *error = "cannot read " + kernels_dir() + "/" + file;
+        return false;
+    }
+    *out = user::SourceFile{file, text.str()};
+    return true;
+}
+
+// The buffers of one user launch, owned here, and the launch over them. Contents do not matter to the
+// figures (no address depends on data), but are set.
+struct UserProblem {
+    std::vector<std::uint8_t> bytes_in, bytes_out;
+    std::vector<float> a, b, c;
+    user::UserLaunch launch;
+};
+
+// kind gray1d: A x B pixels, planar or interleaved (LAYOUT), x then out then n; gray2d: the same with w, h;
+// matmul: h = A, w = B, k = C.
+bool make_user_problem(const std::string& kind, Dim3 block, std::uint32_t A, std::uint32_t B, std::uint32_t C, UserProblem* p) {
+    if (kind == "gray1d" || kind == "gray2d") {
+        const std::size_t n = std::size_t(A) * B;
+        p->bytes_in.resize(3 * n);
+        for (std::size_t i = 0; i < p->bytes_in.size(); ++i) p->bytes_in[i] = std::uint8_t(i * 2654435761u >> 24);
+        p->bytes_out.assign(n, 0);
+        p->launch.block = block;
+        p->launch.args = {user::UserArg::buffer("x", p->bytes_in.data(), p->bytes_in.size(), 1, false),
+                          user::UserArg::buffer("out", p->bytes_out.data(), n, 1, true)};
+        if (kind == "gray1d") {
+            p->launch.grid = Dim3{unsigned(cdiv(n, block.x)), 1, 1};
+            p->launch.args.push_back(user::UserArg::integer("n", int(n)));
+        } else {
+            p->launch.grid = Dim3{unsigned(cdiv(A, block.x)), unsigned(cdiv(B, block.y)), 1};
+            p->launch.args.push_back(user::UserArg::integer("w", int(A)));
+            p->launch.args.push_back(user::UserArg::integer("h", int(B)));
+        }
+        return true;
+    }
+    if (kind == "matmul") {
+        p->a.assign(std::size_t(A) * C, 0.5f);
+        p->b.assign(std::size_t(C) * B, 0.25f);
+        p->c.assign(std::size_t(A) * B, 0.f);
+        p->launch.block = block;
+        p->launch.grid = Dim3{unsigned(cdiv(B, block.x)), unsigned(cdiv(A, block.y)), 1};
+        p->launch.args = {user::UserArg::buffer("m", p->a.data(), p->a.size() * 4, 4, false),
+                          user::UserArg::buffer("n", p->b.data(), p->b.size() * 4, 4, false),
+                          user::UserArg::buffer("out", p->c.data(), p->c.size() * 4, 4, true), user::UserArg::integer("h", int(A)),
+                          user::UserArg::integer("w", int(B)), user::UserArg::integer("k", int(C))};
+        return true;
+    }
+    return false;
+}
+
+bool user_signature(const user::SourceFile& source, user::KernelSignature* sig, std::string* error) {
+    if (const Status s = user::select_kernel(source, user::find_kernels(source), "", sig); !s) {
+        *error = s.message();
+        return false;
+    }
+    return true;
+}
+
+// --run user FILE KIND BLOCK A B C: the user's kernel compiled as the app compiles it, one launch in the runner.
+int run_user(int argc, char** argv) {
+    if (argc != 9) return 2;
+    user::SourceFile source;
+    user::KernelSignature sig;
+    std::string error;
+    UserProblem p;
+    if (!user_source(argv[3], &source, &error) || !user_signature(source, &sig, &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    if (!make_user_problem(argv[4], parse_block(argv[5]), std::uint32_t(std::atoi(argv[6])), std::uint32_t(std::atoi(argv[7])),
+                           std::uint32_t(std::atoi(argv[8])), &p))
+        return 2;
+    const user::GpuCompileOutput c = user::compile_for_gpu(source, sig);
+    if (!c.compiled()) {
+        std::fprintf(stderr, "%s: does not compile\n", source.name.c_str());
+        return 1;
+    }
+    const user::GpuRunResult r = user::run_on_gpu(c, p.launch);
+    if (!r.ran) std::fprintf(stderr, "%s\n", r.message.c_str());
+    return r.ran ? 0 : 1;
+}
+
+std::vector<Case> user_cases() {
+    std::vector<Case> out;
+    struct U {
+        std::string file, kind, builtin, block;
+        std::uint32_t a, b, c;
+        PixelLayout layout;
+    };
+    std::vector<U> us;
+    for (auto [w, h] : {std::pair{1537u, 1023u}, std::pair{97u, 33u}}) {
+        us.push_back({"grayscale_1d.cu", "gray1d", "gray_1d", "256", w, h, 0, PixelLayout::Planar});
+        us.push_back({"grayscale_2d.cu", "gray2d", "gray_2d", "16x16", w, h, 0, PixelLayout::Planar});
+        us.push_back({"copy:gray_2d", "gray2d", "gray_2d", "16x16", w, h, 0, PixelLayout::Interleaved});
+    }
+    for (auto [m, k, n] : {std::array<std::uint32_t, 3>{97, 33, 61}, std::array<std::uint32_t, 3>{257, 129, 255}}) {
+        us.push_back({"matmul.cu", "matmul", "matmul_naive", "16x16", m, n, k, PixelLayout::Planar});
+        us.push_back({"matmul_tiled.cu", "matmul", "matmul_tiled", "16x16", m, n, k, PixelLayout::Planar});
+    }
+    for (const U& u : us) {
+        Case c;
+        const Dim3 block = parse_block(u.block);
+        // The built-in with the same launch, traced as the comparison above traces it.
+        TraceResult t;
+        if (u.kind == "matmul") {
+            const MatmulLaunch l = u.builtin == "matmul_tiled" ? MatmulLaunch::tiled(16) : MatmulLaunch::naive(16, 16);
+            t = trace_matmul(nullptr, nullptr, u.a, u.c, u.b, l);
+            c.name = u.file + " " + u.block + " " + std::to_string(u.a) + "x" + std::to_string(u.c) + "@" + std::to_string(u.c) + "x" +
+                     std::to_string(u.b) + " (built-in " + u.builtin + ")";
+        } else {
+            const KernelInfo* k = find_kernel(KernelFamily::Grayscale, u.builtin);
+            t = trace_grayscale(nullptr, u.a, u.b, u.layout, LaunchShape::of(GrayscaleVariant(k->variant), block));
+            c.name = u.file + " " + u.block + " " + std::to_string(u.a) + "x" + std::to_string(u.b) +
+                     (u.layout == PixelLayout::Planar ? " planar" : " interleaved") + " (built-in " + u.builtin + ")";
+        }
+        if (!t.status) {
+            std::fprintf(stderr, "trace %s: %s\n", u.builtin.c_str(), t.status.message().c_str());
+            continue;
+        }
+        c.emulator = t.trace.totals;
+        c.run_args = {"user", u.file, u.kind, u.block, std::to_string(u.a), std::to_string(u.b), std::to_string(u.c)};
+        // The user's kernel on the emulator, traced: its own figures.
+        user::SourceFile source;
+        user::KernelSignature sig;
+        std::string error;
+        UserProblem p;
+        if (user_source(u.file, &source, &error) && user_signature(source, &sig, &error)) {
+            c.kernel_regex = "^" + sig.name + "([^A-Za-z0-9_]|$)";
+            make_user_problem(u.kind, block, u.a, u.b, u.c, &p);
+            user::CompileOutput co;
+            const user::EmulatedKernel k = user::EmulatedKernel::compile(source, sig, &co);
+            if (!k.valid()) {
+                c.user_emulator_error = "the emulator's compile failed: " + (co.diagnostics.empty() ? co.log : co.diagnostics[0].message);
+            } else {
+                user::EmulatedRunOptions o;
+                o.trace = true;
+                const user::EmulatedRunResult r = user::run_emulated(k, p.launch, o);
+                if (r.ok()) {
+                    c.has_user_emulator = true;
+                    c.user_emulator = r.trace.totals;
+                } else {
+                    c.user_emulator_error = r.message.empty() ? r.status.message() : r.message;
+                }
+            }
+        } else {
+            std::fprintf(stderr, "%s: %s\n", u.file.c_str(), error.c_str());
+            continue;
+        }
+        out.push_back(c);
+    }
+    return out;
 }
 
 // One CSV record (RFC 4180: quoted fields, doubled quotes inside them).
@@ -284,7 +484,7 @@ Measured measure(const std::string& ncu, const std::string& self, const Case& c)
     std::string metrics;
     for (const char* m : kNsightMetricNames) metrics += (metrics.empty() ? "" : ",") + std::string(m);
     std::string cmd = shell_quote(ncu) + " --csv --page details --metrics " + metrics +
-                      " --kernel-name-base demangled -k " + shell_quote("regex:" + c.kernel_regex) + " --launch-count 1 " +
+                      " --target-processes all --kernel-name-base demangled -k " + shell_quote("regex:" + c.kernel_regex) + " --launch-count 1 " +
                       shell_quote(self) + " --run";
     for (const std::string& a : c.run_args) cmd += " " + shell_quote(a);
     cmd += " 2>&1";
@@ -346,48 +546,75 @@ std::string self_path() {
 int main(int argc, char** argv) {
     if (argc >= 2 && !std::strcmp(argv[1], "--run")) return run_one(argc, argv);
     std::string ncu = "/usr/local/cuda/bin/ncu", json, only, family;
+    bool user_mode = false, no_ncu = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--ncu") && i + 1 < argc) ncu = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--family") && i + 1 < argc) family = argv[++i];
+        else if (!std::strcmp(argv[i], "--user")) user_mode = true;
+        else if (!std::strcmp(argv[i], "--no-ncu")) no_ncu = true;
         else {
-            std::fprintf(stderr, "usage: ncu_compare [--ncu PATH] [--json FILE] [--only KERNEL] [--family NAME]\n");
+            std::fprintf(stderr, "usage: ncu_compare [--ncu PATH] [--json FILE] [--only KERNEL] [--family NAME]\n"
+                                 "       ncu_compare --user [--ncu PATH] [--json FILE] [--no-ncu]\n");
             return 2;
         }
     }
     const std::string self = self_path();
     std::ostringstream js;
     js << "{\"cases\": [";
-    int differ = 0, failed = 0;
+    int differ = 0, failed = 0, user_differ = 0, user_unknown = 0;
     bool first = true;
-    for (const Case& c : cases(only, family)) {
-        const Measured m = measure(ncu, self, c);
-        std::printf("\n%s   [ncu: %s]\n", c.name.c_str(), m.kernel.empty() ? "?" : m.kernel.c_str());
+    for (const Case& c : user_mode ? user_cases() : cases(only, family)) {
+        Measured m;
+        if (!no_ncu) m = measure(ncu, self, c);
+        std::printf("\n%s   [ncu: %s]\n", c.name.c_str(), no_ncu ? "not run" : m.kernel.empty() ? "?" : m.kernel.c_str());
         js << (first ? "\n " : ",\n ") << "{\"case\": \"" << json_escape(c.name) << "\", \"kernel\": \"" << json_escape(m.kernel) << "\"";
         first = false;
+        if (user_mode && !c.has_user_emulator) {
+            ++user_unknown;
+            std::printf("  the user's kernel on the emulator: %s\n", c.user_emulator_error.c_str());
+            js << ", \"user_emulator_error\": \"" << json_escape(c.user_emulator_error) << "\"";
+        }
         if (!m.error.empty()) {
             ++failed;
             std::printf("  FAILED: %s\n", m.error.c_str());
             js << ", \"error\": \"" << json_escape(m.error) << "\"}";
             continue;
         }
-        std::printf("  %-58s %14s %14s %8s\n", "metric", "emulator", "ncu", "");
+        // The built-in's emulated figures are the reference column; --user adds the user's own emulated ones.
+        const char* ref_title = user_mode ? "emu built-in" : "emulator";
+        if (user_mode) std::printf("  %-58s %14s %14s %14s %8s\n", "metric", ref_title, "emu user", "ncu user", "");
+        else std::printf("  %-58s %14s %14s %8s\n", "metric", ref_title, "ncu", "");
         js << ", \"metrics\": {";
         const auto values = c.emulator.nsight();
+        const auto user_values = c.user_emulator.nsight();
         for (std::size_t i = 0; i < kNsightMetricCount; ++i) {
             auto it = m.values.find(kNsightMetricNames[i]);
             const long long measured = it == m.values.end() ? -1 : it->second;
-            const bool same = measured == (long long)values[i];
+            const bool same = no_ncu || measured == (long long)values[i];
+            const bool user_same = !user_mode || !c.has_user_emulator || user_values[i] == values[i];
             differ += !same;
-            std::printf("  %-58s %14llu %14lld %8s\n", kNsightMetricNames[i], (unsigned long long)values[i], measured,
-                        same ? "" : "DIFFERS");
-            js << (i ? ", " : "") << "\"" << kNsightMetricNames[i] << "\": {\"emulator\": " << values[i] << ", \"ncu\": " << measured << "}";
+            user_differ += !user_same;
+            const char* mark = same && user_same ? "" : "DIFFERS";
+            if (user_mode) {
+                const std::string uv = c.has_user_emulator ? std::to_string(user_values[i]) : std::string("n/a");
+                std::printf("  %-58s %14llu %14s %14lld %8s\n", kNsightMetricNames[i], (unsigned long long)values[i], uv.c_str(), measured, mark);
+            } else {
+                std::printf("  %-58s %14llu %14lld %8s\n", kNsightMetricNames[i], (unsigned long long)values[i], measured, mark);
+            }
+            js << (i ? ", " : "") << "\"" << kNsightMetricNames[i] << "\": {\"emulator\": " << values[i];
+            if (user_mode && c.has_user_emulator) js << ", \"emulator_user\": " << user_values[i];
+            js << ", \"ncu\": " << measured << "}";
         }
         js << "}}";
     }
-    js << "\n], \"differences\": " << differ << ", \"failed\": " << failed << "}\n";
-    std::printf("\n%d metric values differ, %d launches failed\n", differ, failed);
+    js << "\n], \"differences\": " << differ << ", \"failed\": " << failed;
+    if (user_mode) js << ", \"user_emulator_differences\": " << user_differ << ", \"user_emulator_missing\": " << user_unknown;
+    js << "}\n";
+    std::printf("\n%d metric values differ%s, %d launches failed\n", differ, no_ncu ? " (ncu not run)" : "", failed);
+    if (user_mode)
+        std::printf("the user's emulated figures: %d values differ from the built-in's, %d cases not emulated\n", user_differ, user_unknown);
     if (!json.empty()) {
         std::ofstream f(json);
         f << js.str();

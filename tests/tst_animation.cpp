@@ -197,22 +197,22 @@ void TestAnimation::waves_on_screen() {
         mode->setCurrentIndex(mode->findData(int(AnimationMode::Waves)));
         QCOMPARE(w.timeline()->steps(), 9);
         w.timeline()->setPosition(3);  // wave 4: blocks 0-23 done, 24-31 running, 32-64 waiting
-        QCOMPARE(w.overlayState().animation.done_end, std::uint64_t(24));
-        QCOMPARE(w.overlayState().animation.run_end, std::uint64_t(32));
-        w.viewTransform()->setZoom(6);
-        w.viewTransform()->setCenter(QPointF(48.5, 16.5));
+        QCOMPARE(test::image_page(w)->overlayState().animation.done_end, std::uint64_t(24));
+        QCOMPARE(test::image_page(w)->overlayState().animation.run_end, std::uint64_t(32));
+        test::image_page(w)->viewTransform()->setZoom(6);
+        test::image_page(w)->viewTransform()->setCenter(QPointF(48.5, 16.5));
 
-        const QImage result = w.resultView()->grabImage();
-        const QImage original = w.originalView()->grabImage();
-        const QImage gray = w.resultImage();
+        const QImage result = test::image_page(w)->resultView()->grabImage();
+        const QImage original = test::image_page(w)->originalView()->grabImage();
+        const QImage gray = test::image_page(w)->resultImage();
         const LaunchPlan& plan = w.page<ImagePage>()->session()->plan();
         int done = 0, waiting = 0;
         for (int y = 0; y < 33; ++y)
             for (int x = 0; x < 97; ++x) {
-                const QPointF wp = w.resultView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                const QPointF wp = test::image_page(w)->resultView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
                 if (!result.rect().contains(wp.toPoint())) continue;
                 const std::uint64_t block = plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y)).linear_block;
-                const QRgb got = centre(w.resultView(), result, x, y) & 0xFFFFFF;
+                const QRgb got = centre(test::image_page(w)->resultView(), result, x, y) & 0xFFFFFF;
                 if (block < 24) {
                     const int g = qGray(gray.pixel(x, y));
                     QVERIFY2(got == (qRgb(g, g, g) & 0xFFFFFF), qPrintable(QStringLiteral("done (%1,%2)").arg(x).arg(y)));
@@ -225,18 +225,18 @@ void TestAnimation::waves_on_screen() {
                     QVERIFY(got != (image_.pixel(x, y) & 0xFFFFFF));
                 }
                 // The original view keeps the input, except where blocks are running.
-                const QPointF op = w.originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                const QPointF op = test::image_page(w)->originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
                 if ((block < 24 || block >= 32) && original.rect().contains(op.toPoint()))
-                    QCOMPARE(centre(w.originalView(), original, x, y) & 0xFFFFFF, image_.pixel(x, y) & 0xFFFFFF);
+                    QCOMPARE(centre(test::image_page(w)->originalView(), original, x, y) & 0xFFFFFF, image_.pixel(x, y) & 0xFFFFFF);
             }
         QVERIFY(done > 100 && waiting > 100);
 
         // The last position: everything done, the plain result.
         w.timeline()->setPosition(9);
-        const QImage end = w.resultView()->grabImage();
+        const QImage end = test::image_page(w)->resultView()->grabImage();
         for (QPoint p : {QPoint(48, 16), QPoint(30, 5), QPoint(60, 28)}) {  // on screen at 6x
             const int g = qGray(gray.pixel(p));
-            QCOMPARE(centre(w.resultView(), end, p.x(), p.y()) & 0xFFFFFF, qRgb(g, g, g) & 0xFFFFFF);
+            QCOMPARE(centre(test::image_page(w)->resultView(), end, p.x(), p.y()) & 0xFFFFFF, qRgb(g, g, g) & 0xFFFFFF);
         }
     }
 }
@@ -250,12 +250,12 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     w.overlayAction()->setChecked(false);
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 8)));
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{8, 8, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
-    w.viewTransform()->setZoom(8);
-    w.viewTransform()->setCenter(QPointF(20, 12));
+    test::image_page(w)->viewTransform()->setZoom(8);
+    test::image_page(w)->viewTransform()->setCenter(QPointF(20, 12));
 
     // A real click (press and release in place) on pixel (20, 10) of the result view: block (2, 1).
-    QWidget* view = w.resultView()->widget();
-    const QPoint at = w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint();
+    QWidget* view = test::image_page(w)->resultView()->widget();
+    const QPoint at = test::image_page(w)->resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint();
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
     QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
     QCOMPARE(w.page<ImagePage>()->session()->selectedBlock(), std::int64_t(15));
@@ -264,22 +264,22 @@ void TestAnimation::warps_of_a_clicked_block_on_screen() {
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
     QCOMPARE(w.timeline()->steps(), 2);
     w.timeline()->setPosition(1);
-    QCOMPARE(w.overlayState().animation.block, std::int64_t(15));
-    const QImage shot = w.resultView()->grabImage();
-    const QImage gray = w.resultImage();
+    QCOMPARE(test::image_page(w)->overlayState().animation.block, std::int64_t(15));
+    const QImage shot = test::image_page(w)->resultView()->grabImage();
+    const QImage gray = test::image_page(w)->resultImage();
     // Block 15 covers x 16..23, y 8..15: rows 8-11 are warp 0 (done), rows 12-15 warp 1 (running).
     for (int x = 17; x < 23; ++x) {
         for (int y = 9; y < 12; ++y) {
             if (QPoint(x, y) == QPoint(20, 10)) continue;  // the selected pixel's outline
             const int g = qGray(gray.pixel(x, y));
-            QCOMPARE(centre(w.resultView(), shot, x, y) & 0xFFFFFF, qRgb(g, g, g) & 0xFFFFFF);
+            QCOMPARE(centre(test::image_page(w)->resultView(), shot, x, y) & 0xFFFFFF, qRgb(g, g, g) & 0xFFFFFF);
         }
         for (int y = 13; y < 15; ++y)
-            QVERIFY(centre(w.resultView(), shot, x, y) != image_.pixel(x, y));  // tinted: running
+            QVERIFY(centre(test::image_page(w)->resultView(), shot, x, y) != image_.pixel(x, y));  // tinted: running
     }
     // Another block: the result, dimmed.
     const int g = qGray(gray.pixel(5, 5));
-    const QRgb dim = centre(w.resultView(), shot, 5, 5);
+    const QRgb dim = centre(test::image_page(w)->resultView(), shot, 5, 5);
     QVERIFY2(std::abs(qRed(dim) - int(std::lround(g * 0.45))) <= 2, qPrintable(QString::number(qRed(dim))));
 }
 
@@ -291,7 +291,7 @@ void TestAnimation::counters_agree() {
     w.page<ImagePage>()->session()->setDevice(small_gpu());
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));  // 8 warps a block
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{16, 16, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
-    w.inspectPixel(QPoint(20, 10), true);  // block 1, thread 164: warp index 5
+    test::image_page(w)->inspectPixel(QPoint(20, 10), true);  // block 1, thread 164: warp index 5
     auto* mode = w.animationModeBox();
     mode->setCurrentIndex(mode->findData(int(AnimationMode::Warps)));
     QCOMPARE(w.timeline()->steps(), 8);
@@ -321,7 +321,7 @@ void TestAnimation::counters_agree() {
 void TestAnimation::space_toggles_play_from_the_view() {
     MainWindow w(gl_, png_);
     QVERIFY(show_and_wait(w));
-    QWidget* view = w.resultView()->widget();
+    QWidget* view = test::image_page(w)->resultView()->widget();
     w.activateWindow();
     QVERIFY(cvz::test::wait_active(&w));
     view->setFocus();

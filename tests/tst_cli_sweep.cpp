@@ -25,6 +25,8 @@ using cvz::test::run_cli;
 
 namespace {
 
+QString lecture_kernel(const char* name) { return QStringLiteral(CUDAVIZ_SOURCE_DIR "/resources/kernels/") + name; }
+
 QJsonObject read_json(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
@@ -70,6 +72,8 @@ private slots:
     void matmul_sweep_has_every_shape_of_the_dialog();
     void kernel_and_block_narrow_the_rows();
     void device_changes_the_prediction();
+    void your_kernel_is_swept();
+    void your_kernel_errors_are_named();
     void bad_input_is_refused_naming_the_value_data();
     void bad_input_is_refused_naming_the_value();
 
@@ -137,6 +141,99 @@ void TestCliSweep::device_changes_the_prediction() {
     QVERIFY(read_json(t4)["device"].toString().startsWith(QLatin1String("T4")));
     for (qsizetype i = 0; i < a.size(); ++i)  // 40 SMs at 8 TFLOP/s against 132 at 67
         QVERIFY(b[i]["predicted_us"].toDouble() > 2 * a[i]["predicted_us"].toDouble());
+}
+
+// --kernel-file: the lecture's kernels, as a learner pastes them, swept over the blocks asked for, each
+// predicted from the kernel's own trace; only your kernel's rows.
+void TestCliSweep::your_kernel_is_swept() {
+    struct Case {
+        QStringList arguments;
+        const char* file;
+        QString name;
+        QStringList blocks;
+    };
+    const QString json = dir_.filePath("yours.json");
+    const QList<Case> cases{
+        {{"grayscale", image_}, "grayscale_2d.cu", "yours: rgb_to_grayscale_2d", {"16x16", "32x8", "8x4", "1x1"}},
+        {{"grayscale", image_}, "grayscale_1d.cu", "yours: rgb_to_grayscale_kernel", {"256", "96", "1024"}},
+        {{"matmul", "--size", "45x37x29"}, "matmul.cu", "yours: matmul_k", {"16x16", "8x32"}},
+        {{"matmul", "--size", "45x37x29"}, "matmul_tiled.cu", "yours: matmul_tiled_k", {"16x16"}},
+    };
+    for (const Case& c : cases) {
+        const CliRun run = run_cli(QStringList{"sweep"} + c.arguments +
+                                   QStringList{"--kernel-file", lecture_kernel(c.file), "--block", c.blocks.join(','),
+                                               "--backend", "cpu", "--json", json});
+        QVERIFY2(run.code == 0, qPrintable(describe(run)));
+        const QJsonObject doc = read_json(json);
+        const QJsonArray rows = doc["rows"].toArray();
+        check_rows(rows);
+        QStringList got;
+        for (const QJsonValue& v : rows) {
+            QCOMPARE(v["kernel"].toString(), c.name);
+            got << v["block"].toString();
+        }
+        got.sort();
+        QStringList wanted = c.blocks;
+        wanted.sort();
+        QCOMPARE(got, wanted);
+        QCOMPARE(doc["best"].toObject()["kernel"].toString(), c.name);
+        QVERIFY2(run.out.contains(c.name), qPrintable(run.out));
+    }
+    // The user's copy of gray_2d makes the built-in's accesses: the same memory figures, so the same
+    // DRAM term of the prediction, block by block.
+    const QString builtin = dir_.filePath("builtin.json");
+    const CliRun run = run_cli({"sweep", "grayscale", image_, "--kernel", "2d", "--layout", "planar", "--block", "16x16,32x8",
+                                "--backend", "cpu", "--json", builtin});
+    QVERIFY2(run.code == 0, qPrintable(describe(run)));
+    const CliRun mine = run_cli({"sweep", "grayscale", image_, "--kernel-file", lecture_kernel("grayscale_2d.cu"), "--block",
+                                 "16x16,32x8", "--backend", "cpu", "--json", json});
+    QVERIFY2(mine.code == 0, qPrintable(describe(mine)));
+    const QJsonArray a = read_json(builtin)["rows"].toArray(), b = read_json(json)["rows"].toArray();
+    QCOMPARE(a.size(), 2);
+    QCOMPARE(b.size(), 2);
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i]["block"].toString(), b[i]["block"].toString());
+        const double da = a[i]["terms"].toObject()["dram"].toDouble(), db = b[i]["terms"].toObject()["dram"].toDouble();
+        QVERIFY2(std::abs(da - db) <= 1e-9 * std::max(1.0, da), qPrintable(QStringLiteral("%1 vs %2").arg(da).arg(db)));
+    }
+}
+
+// A compile error is the compiler's message at its line (exit 1); a file of several kernels needs
+// --kernel-name (exit 2); --kernel and --kernel-file exclude each other (exit 2).
+void TestCliSweep::your_kernel_errors_are_named() {
+    const QString json = dir_.filePath("errors.json");
+    const QString bad = dir_.filePath("bad.cu");
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("__global__ void k(unsigned char* x, unsigned char* out, int n) {\n    out[0] = y;\n}\n");
+    }
+    CliRun run = run_cli({"sweep", "grayscale", image_, "--kernel-file", bad, "--backend", "cpu", "--json", json});
+    QVERIFY2(run.code == 1, qPrintable(describe(run)));
+    QVERIFY2(run.err.contains(bad + ":2:") && run.err.contains("error") && run.err.contains("compile error in"), qPrintable(describe(run)));
+
+    const QString two = dir_.filePath("two.cu");
+    {
+        QFile f(two);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("__global__ void a(unsigned char* x, unsigned char* out, int n) { out[0] = x[0]; }\n"
+                "__global__ void b(unsigned char* x, unsigned char* out, int n) { out[0] = x[1]; }\n");
+    }
+    run = run_cli({"sweep", "grayscale", image_, "--kernel-file", two, "--backend", "cpu", "--json", json});
+    QVERIFY2(run.code == 2 && run.err.contains("--kernel-name"), qPrintable(describe(run)));
+    run = run_cli({"sweep", "grayscale", image_, "--kernel-file", two, "--kernel-name", "b", "--block", "64", "--backend", "cpu",
+                   "--json", json});
+    QVERIFY2(run.code == 0, qPrintable(describe(run)));
+    QCOMPARE(read_json(json)["rows"].toArray().at(0)["kernel"].toString(), QStringLiteral("yours: b"));
+    // Its signature is matmul's, not grayscale's: the accepted ones are listed.
+    run = run_cli({"sweep", "grayscale", image_, "--kernel-file", lecture_kernel("matmul.cu"), "--backend", "cpu", "--json", json});
+    QVERIFY2(run.code == 1 && run.err.contains("matmul.cu") && run.err.contains("unsigned char*"), qPrintable(describe(run)));
+    run = run_cli({"sweep", "grayscale", image_, "--kernel", "2d", "--kernel-file", two, "--json", json});
+    QVERIFY2(run.code == 2 && run.err.contains("exclude"), qPrintable(describe(run)));
+    run = run_cli({"sweep", "grayscale", image_, "--kernel-name", "b", "--json", json});
+    QVERIFY2(run.code == 2 && run.err.contains("--kernel-name"), qPrintable(describe(run)));
+    run = run_cli({"sweep", "grayscale", image_, "--kernel-file", dir_.filePath("missing.cu"), "--json", json});
+    QVERIFY2(run.code == 1 && run.err.contains("missing.cu"), qPrintable(describe(run)));
 }
 
 void TestCliSweep::bad_input_is_refused_naming_the_value_data() {

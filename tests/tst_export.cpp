@@ -120,7 +120,7 @@ void TestExport::init() { QSettings().clear(); }
 
 bool TestExport::open(MainWindow& w) {
     if (!test::show_and_wait(w, {1200, 700}, kTimeoutMs)) return false;
-    return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
+    return QTest::qWaitFor([&] { return test::image_page(w)->currentFile() == photo_ && test::image_page(w)->resultImage().size() == QSize(97, 33) &&
                                         !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(); },
                            kTimeoutMs);
 }
@@ -187,11 +187,11 @@ void TestExport::view_exports_with_and_without_overlay() {
     QVERIFY(open(w));
     w.overlayAction()->setChecked(true);
     w.colourAction()->trigger();  // the blocks tinted (the grid alone is the default since issue 30)
-    QCOMPARE(w.overlayState().coloring, OverlayColoring::Block);
-    w.viewTransform()->setZoom(3);
-    w.inspectPixel(QPoint(20, 17), true);  // block (1, 1) of 16x16: outlined in the overlay
+    QCOMPARE(test::image_page(w)->overlayState().coloring, OverlayColoring::Block);
+    test::image_page(w)->viewTransform()->setZoom(3);
+    test::image_page(w)->inspectPixel(QPoint(20, 17), true);  // block (1, 1) of 16x16: outlined in the overlay
     test::deliver_posted_events();  // the legend's new text relayouts the page first
-    const QSize view = w.resultView()->widget()->size();
+    const QSize view = test::image_page(w)->resultView()->widget()->size();
 
     const QString plain = dir_.filePath(QStringLiteral("plain.png"));
     QCOMPARE(wait_for_export(w, [&] { w.exports()->exportView(plain, false); }).error, QString());
@@ -202,11 +202,11 @@ void TestExport::view_exports_with_and_without_overlay() {
     QCOMPARE(a.size(), view);
     QCOMPARE(b.size(), view);
     // Without the overlay every image pixel shows the kernel's byte; with it, not all of them do.
-    const QImage result = w.resultImage();
+    const QImage result = test::image_page(w)->resultImage();
     int differ = 0;
     for (int y = 0; y < result.height(); ++y)
         for (int x = 0; x < result.width(); ++x) {
-            const QPointF p = w.resultView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+            const QPointF p = test::image_page(w)->resultView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
             const QPoint at(int(p.x()), int(p.y()));
             QVERIFY(a.rect().contains(at));
             const int g = qGray(result.pixel(x, y));
@@ -225,7 +225,7 @@ void TestExport::animation_exports_png_frames() {
     const std::uint64_t steps = w.page<ImagePage>()->session()->animationSteps();
     QVERIFY(steps >= 1);
     test::deliver_posted_events();
-    const QSize view = w.resultView()->widget()->size();
+    const QSize view = test::image_page(w)->resultView()->widget()->size();
 
     QDir frames_dir(dir_.filePath(QStringLiteral("frames")));
     QVERIFY(frames_dir.mkpath(QStringLiteral(".")));
@@ -239,7 +239,7 @@ void TestExport::animation_exports_png_frames() {
     const QImage first(animation_frame_path(path, 0, steps + 1));
     const QImage last(animation_frame_path(path, steps, steps + 1));
     // Issue 30, item 9: cut to the content, no dark bands of the view around it, and a caption below.
-    const QPointF at = w.resultView()->imageToWidget(QPointF(0, 0));
+    const QPointF at = test::image_page(w)->resultView()->imageToWidget(QPointF(0, 0));
     const QPoint origin(std::max(0, int(std::floor(at.x()))), std::max(0, int(std::floor(at.y()))));
     QVERIFY2(first.width() < view.width() && first.height() < view.height() + 40,
              qPrintable(QStringLiteral("%1x%2 in a %3x%4 view").arg(first.width()).arg(first.height()).arg(view.width()).arg(view.height())));
@@ -252,8 +252,8 @@ void TestExport::animation_exports_png_frames() {
     for (int y = first.height() - 12; y < first.height(); ++y)
         for (int x = 0; x < std::min(first.width(), 200); ++x) dark += qGray(first.pixel(x, y)) < 100;
     QVERIFY2(dark > 20, "no caption under the frame");
-    const QPointF centre = w.resultView()->imageToWidget(QPointF(48.5, 16.5)) - QPointF(origin);
-    const QRgb input = w.originalImage().pixel(48, 16);
+    const QPointF centre = test::image_page(w)->resultView()->imageToWidget(QPointF(48.5, 16.5)) - QPointF(origin);
+    const QRgb input = test::image_page(w)->originalImage().pixel(48, 16);
     const QRgb shown_first = first.pixel(centre.toPoint());
     const QRgb shown_last = last.pixel(centre.toPoint());
     QVERIFY2(qRed(shown_first) != qBlue(shown_first) || qRed(input) == qBlue(input), "frame 0 should show colour");
@@ -269,7 +269,7 @@ void TestExport::animation_exports_gif() {
     w.timeline()->setStepsPerSecond(4);
     const std::uint64_t steps = w.page<ImagePage>()->session()->animationSteps();
     test::deliver_posted_events();
-    const QSize view = w.resultView()->widget()->size();
+    const QSize view = test::image_page(w)->resultView()->widget()->size();
 
     const QString path = dir_.filePath(QStringLiteral("waves.gif"));
     const Outcome outcome = wait_for_export(w, [&] { w.exports()->exportAnimation(path); });
@@ -319,12 +319,12 @@ void TestExport::animation_export_cancels() {
     // Asked to stop while writing (the flag the worker polls between frames): no GIF is left, and
     // PNG frames stop.
     AnimationExportRequest request;
-    request.overlay = w.overlayState();
+    request.overlay = test::image_page(w)->overlayState();
     request.waves = w.page<ImagePage>()->session()->waves();
     request.mode = AnimationMode::Warps;
     request.block = 0;
-    request.image = w.resultImage();
-    request.source = w.originalImage();
+    request.image = test::image_page(w)->resultImage();
+    request.source = test::image_page(w)->originalImage();
     request.size = QSize(200, 100);
     request.zoom = 1;
     request.center = QPointF(48, 16);
@@ -492,13 +492,13 @@ void TestExport::step_keys_do_not_fire_in_a_spin_box() {
     QVERIFY(cvz::test::wait_active(&w));
 
     // Focus on the image: the keys step.
-    w.resultView()->widget()->setFocus();
-    QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->widget()->hasFocus(), 120000);
-    QTest::keyClick(w.resultView()->widget(), Qt::Key_Period);
+    test::image_page(w)->resultView()->widget()->setFocus();
+    QTRY_VERIFY_WITH_TIMEOUT(test::image_page(w)->resultView()->widget()->hasFocus(), 120000);
+    QTest::keyClick(test::image_page(w)->resultView()->widget(), Qt::Key_Period);
     QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 1u);
-    QTest::keyClick(w.resultView()->widget(), Qt::Key_End);
+    QTest::keyClick(test::image_page(w)->resultView()->widget(), Qt::Key_End);
     QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), w.page<ImagePage>()->session()->animationSteps());
-    QTest::keyClick(w.resultView()->widget(), Qt::Key_Home);
+    QTest::keyClick(test::image_page(w)->resultView()->widget(), Qt::Key_Home);
     QCOMPARE(w.page<ImagePage>()->session()->animationPosition(), 0u);
 
     // Focus in a spin box: they are the spin box's keys.
@@ -563,10 +563,10 @@ void TestExport::zoom_to_block_and_warp_frame_them() {
     w.overlayAction()->setChecked(true);
     w.page<ImagePage>()->session()->setShape(LaunchShape::one_d(32));  // 100 blocks of 32 pixels over 97-pixel rows
     QVERIFY(test::drain(*w.jobs()));
-    w.viewTransform()->setZoom(0.5);  // a row is half a device pixel: every block's line would be a moire
+    test::image_page(w)->viewTransform()->setZoom(0.5);  // a row is half a device pixel: every block's line would be a moire
     test::deliver_posted_events();
-    QVERIFY(w.overlayState().linesMerged());
-    const QStringList captions = w.legend()->captions();
+    QVERIFY(test::image_page(w)->overlayState().linesMerged());
+    const QStringList captions = test::image_page(w)->legend()->captions();
     QVERIFY2(captions.join(QLatin1Char('|')).contains(QStringLiteral("closer lines merged")), qPrintable(captions.join('|')));
 
     QAction* block = w.findChild<QAction*>(QStringLiteral("zoomToBlockAction"));
@@ -575,24 +575,24 @@ void TestExport::zoom_to_block_and_warp_frame_them() {
     QCOMPARE(block->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_2));
     // Nothing pinned or hovered: it says what to do and leaves the view.
     QVERIFY(!w.page<ImagePage>()->zoomToBlock());
-    QCOMPARE(w.viewTransform()->zoom(), 0.5);
+    QCOMPARE(test::image_page(w)->viewTransform()->zoom(), 0.5);
     QVERIFY(w.statusText().contains(QStringLiteral("click a block")));
 
-    w.inspectPixel(QPoint(50, 10), true);  // i = 1020: block 31, pixels 992..1023 = (22..53, 10)
+    test::image_page(w)->inspectPixel(QPoint(50, 10), true);  // i = 1020: block 31, pixels 992..1023 = (22..53, 10)
     block->trigger();
     const QRect rect(22, 10, 32, 1);
-    const QSize view = w.resultView()->widget()->size();
-    const QPointF tl = w.resultView()->imageToWidget(rect.topLeft()), br = w.resultView()->imageToWidget(QPointF(rect.right() + 1, rect.bottom() + 1));
+    const QSize view = test::image_page(w)->resultView()->widget()->size();
+    const QPointF tl = test::image_page(w)->resultView()->imageToWidget(rect.topLeft()), br = test::image_page(w)->resultView()->imageToWidget(QPointF(rect.right() + 1, rect.bottom() + 1));
     QVERIFY(tl.x() >= 0 && tl.y() >= 0 && br.x() <= view.width() && br.y() <= view.height());  // all of it on screen
     QVERIFY2(br.x() - tl.x() >= 0.7 * view.width(), qPrintable(QString::number(br.x() - tl.x())));  // and large
-    QVERIFY(!w.overlayState().linesMerged());  // every line readable now
+    QVERIFY(!test::image_page(w)->overlayState().linesMerged());  // every line readable now
 
     warp->trigger();  // the pinned pixel's warp: all 32 threads of the block here
-    QVERIFY(w.resultView()->imageToWidget(QPointF(22, 10)).x() >= 0);
+    QVERIFY(test::image_page(w)->resultView()->imageToWidget(QPointF(22, 10)).x() >= 0);
     w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
     QVERIFY(test::drain(*w.jobs()));
     warp->trigger();  // 16x16: warp 5 holds rows 10 and 11 of the block
-    const QPointF wtl = w.resultView()->imageToWidget(QPointF(48, 10)), wbr = w.resultView()->imageToWidget(QPointF(64, 12));
+    const QPointF wtl = test::image_page(w)->resultView()->imageToWidget(QPointF(48, 10)), wbr = test::image_page(w)->resultView()->imageToWidget(QPointF(64, 12));
     QVERIFY(wtl.x() >= 0 && wbr.x() <= view.width() && wtl.y() >= 0 && wbr.y() <= view.height());
     QVERIFY2(wbr.x() - wtl.x() >= 0.7 * view.width(), qPrintable(QString::number(wbr.x() - wtl.x())));
 }

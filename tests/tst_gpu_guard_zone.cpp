@@ -1,6 +1,7 @@
 // The guard zones around a user kernel's buffers on the GPU (kernels/user/guard_zone.h), checked on
-// host memory: no GPU needed. The runner lays out [zone][buffer][zone] the same way and calls the
-// same functions on the zones it copies back.
+// host memory: no GPU needed. The runner calls the same functions on the zones it copies back, and
+// places each buffer in its mapped memory as guarded_layout() says (checked here for the H200's 2 MiB
+// granules and others).
 #include <QtTest>
 
 #include <cstdint>
@@ -90,6 +91,63 @@ private slots:
         g.data()[127 + 1000] = std::uint8_t(canary_byte(1000) + 1);
         QCOMPARE(g.check("x", 1), std::string("x[-5] was written, before the start of x (127 elements); "
                                               "x[1127] was written, past the end of x (127 elements)"));
+    }
+
+    void layout_ends_at_unmapped_memory_data() {
+        QTest::addColumn<qulonglong>("bytes");
+        QTest::addColumn<qulonglong>("granularity");
+        const qulonglong g2 = 2ull << 20;
+        for (qulonglong b : {0ull, 1ull, 31ull, 32ull, 33ull, 1000ull, 3000ull, 4097ull, 20564ull, 6220800ull, 1572867ull, g2 - 1, g2, g2 + 1,
+                             (64ull << 20) + 96, 3ull << 26})
+            QTest::newRow(qPrintable(QString("%1 bytes, 2 MiB").arg(b))) << b << g2;
+        QTest::newRow("97 floats, 64 KiB granules") << 388ull << 65536ull;
+        QTest::newRow("511 KiB, 64 KiB granules") << 523264ull + 7 << 65536ull;
+    }
+    void layout_ends_at_unmapped_memory() {
+        QFETCH(qulonglong, bytes);
+        QFETCH(qulonglong, granularity);
+        const GuardedLayout l = guarded_layout(bytes, granularity);
+        const std::size_t zone = guard_zone_bytes(bytes);
+        // Whole granules: the range, the mapping's start and size.
+        QCOMPARE(l.reserved % granularity, 0ull);
+        QCOMPARE(l.map_offset % granularity, 0ull);
+        QCOMPARE(l.mapped % granularity, 0ull);
+        QVERIFY(l.mapped > 0);
+        // Unmapped memory before and after the mapping: at least a granule and a guard zone each.
+        QVERIFY(l.map_offset >= granularity && l.map_offset >= zone);
+        const std::size_t after = l.reserved - l.map_offset - l.mapped;
+        QVERIFY(after >= granularity && after >= zone);
+        // The buffer: aligned, between its zones, its end rounded to the alignment and no further.
+        QCOMPARE(l.data_offset % kBufferAlignment, 0ull);
+        QCOMPARE(l.front_zone, l.data_offset - l.map_offset);
+        QVERIFY(l.front_zone >= zone);
+        QVERIFY(l.front_zone < zone + granularity);  // no more than the rounding to a granule
+        QCOMPARE(l.data_offset + bytes + l.back_zone, l.map_offset + l.mapped);  // then unmapped memory
+        QVERIFY(l.back_zone < kBufferAlignment);
+        QCOMPARE((bytes + l.back_zone) % kBufferAlignment, 0ull);
+        if (bytes % kBufferAlignment == 0) QCOMPARE(l.back_zone, 0ull);  // x[n] is the first unmapped byte
+    }
+
+    void back_zone_of_the_layout_names_stores() {
+        // The lecture's 1-D kernel without its guard over 1000 pixels in blocks of 256: out[1000..1023]
+        // land in the 24 bytes of rounding (seen as stores), out[1024] would be unmapped (a fault).
+        const GuardedLayout l = guarded_layout(1000, 2u << 20);
+        QCOMPARE(l.back_zone, std::size_t(24));
+        std::vector<std::uint8_t> front(l.front_zone), back(l.back_zone);
+        fill_canary(front.data(), front.size());
+        fill_canary(back.data(), back.size());
+        for (std::size_t k = 0; k < back.size(); ++k) back[k] = std::uint8_t(~canary_byte(k));
+        QCOMPARE(guard_zone_message("out", 1000, 1, l.front_zone, find_zone_change(front.data(), front.size()),
+                                    find_zone_change(back.data(), back.size())),
+                 std::string("out[1000..1023] were written, past the end of out (1000 elements)"));
+        front[l.front_zone - 4] ^= 1;  // out[-4]
+        fill_canary(back.data(), back.size());
+        QCOMPARE(guard_zone_message("out", 1000, 1, l.front_zone, find_zone_change(front.data(), front.size()),
+                                    find_zone_change(back.data(), back.size())),
+                 std::string("out[-4] was written, before the start of out (1000 elements)"));
+        // A buffer whose size is a multiple of the alignment has no back zone: nothing to name there.
+        QCOMPARE(guarded_layout(4096, 2u << 20).back_zone, std::size_t(0));
+        QVERIFY(!find_zone_change(back.data(), 0));
     }
 
     void far_end_of_a_zone() {

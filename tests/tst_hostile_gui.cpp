@@ -181,8 +181,8 @@ void TestHostileGui::shape_storm_during_runs() {
     QVERIFY(!w.page<ImagePage>()->session()->running());  // the latest request is answered: the last shape's run
     QCOMPARE(box->shapeText(), last);
     QCOMPARE(shown_shape(w), last);
-    QVERIFY(result_equals(w.resultImage(), want));  // every shape and layout gives the same bytes
-    QCOMPARE(w.currentFile(), big_png_);
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), want));  // every shape and layout gives the same bytes
+    QCOMPARE(test::image_page(w)->currentFile(), big_png_);
 
     // 60 changes while the worker is held busy by another job: a newer request replaces a queued
     // older one, so when the worker is free exactly one run, the last, is made and shown, not 60.
@@ -205,7 +205,7 @@ void TestHostileGui::shape_storm_during_runs() {
     QCOMPARE(drawn, 1);
     QCOMPARE(shown_shape(w), QStringLiteral("16x2"));
     QCOMPARE(superseded_drawn, 0);
-    QVERIFY(result_equals(w.resultImage(), want));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), want));
 }
 
 // The window closed and destroyed while the worker runs the kernel: the destructor waits for the
@@ -280,15 +280,15 @@ void TestHostileGui::bad_file_keeps_previous_image() {
     QFETCH(QString, problem);
     MainWindow w(display_, small_png_);
     QVERIFY(show_and_wait(w));
-    const QImage original = w.originalImage(), result = w.resultImage();
+    const QImage original = test::image_page(w)->originalImage(), result = test::image_page(w)->resultImage();
     const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     const QString file = dir_.filePath(name);
     w.openFile(file);
     QVERIFY(error_shown_for(w, file, problem));
-    QCOMPARE(w.currentFile(), small_png_);
-    QCOMPARE(w.originalImage(), original);
-    QCOMPARE(w.resultImage(), result);
+    QCOMPARE(test::image_page(w)->currentFile(), small_png_);
+    QCOMPARE(test::image_page(w)->originalImage(), original);
+    QCOMPARE(test::image_page(w)->resultImage(), result);
     QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs);  // nothing was run on a half-loaded image
     QVERIFY(w.windowTitle().contains("small.png"));
 }
@@ -309,7 +309,7 @@ void TestHostileGui::file_vanishes_after_it_was_chosen() {
               "unreadable case through the CLI run as the user nobody");
     MainWindow w(display_, big_png_);
     QVERIFY(show_and_wait(w));
-    const QImage original = w.originalImage();
+    const QImage original = test::image_page(w)->originalImage();
     const QString file = dir_.filePath(unreadable ? "locked.png" : "doomed.png");
     QFile::remove(file);
     QVERIFY(QFile::copy(small_png_, file));
@@ -320,10 +320,10 @@ void TestHostileGui::file_vanishes_after_it_was_chosen() {
     if (unreadable) QVERIFY(QFile::setPermissions(file, QFileDevice::Permissions()));
     else QVERIFY(QFile::remove(file));
     QVERIFY(error_shown_for(w, file, unreadable ? "cannot be read" : "no such file"));
-    QCOMPARE(w.currentFile(), big_png_);
-    QCOMPARE(w.originalImage(), original);
+    QCOMPARE(test::image_page(w)->currentFile(), big_png_);
+    QCOMPARE(test::image_page(w)->originalImage(), original);
     QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs));
-    QVERIFY(result_equals(w.resultImage(), reference_gray(big_)));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), reference_gray(big_)));
     if (unreadable) QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 

@@ -24,6 +24,7 @@
 #include "app/matmul/matmul_session.h"
 #include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/matmul/matmul_page.h"
+#include "app/user/user_run.h"
 #include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
 #include "tests/support/main_window_fixtures.h"
@@ -75,6 +76,8 @@ private slots:
     void bounds_fault_marked_in_window();
     void lecture_kernel_runs_and_becomes_variant();
     void stop_ends_an_endless_kernel();
+    void compile_and_run_runs_once();
+    void kernel_chooser_for_several_kernels();
     void matmul_kernel_on_its_page();
 
 private:
@@ -457,6 +460,92 @@ void TestKernelEditor::stop_ends_an_endless_kernel() {
     const QString all = messages(panel).join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("cancel"), Qt::CaseInsensitive) && !all.contains(QStringLiteral("time limit")), qPrintable(all));
     QVERIFY(editor->runAction()->isEnabled() && !editor->stopAction()->isEnabled());
+}
+
+// Compile and Run runs the kernel once: the page's run of its new variant is the editor's run, handed
+// on; a new text of the kernel already chosen is run once too, and the page shows that run.
+void TestKernelEditor::compile_and_run_runs_once() {
+    MainWindow w(raster_);
+    start_editor(w);
+    GrayscaleSession* session = w.page<ImagePage>()->session();
+    session->setLayout(PixelLayout::Planar);
+    QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs));
+    KernelEditorPanel* panel = w.editorActions()->panel();
+    const QString lecture = panel->editor()->text();
+    // Compile and Run, then the page's run of the variant, then nothing left to do.
+    auto run_and_settle = [&](const QString& text) {
+        QSignalSpy shown(session, &GrayscaleSession::userRunFinished);
+        if (!run_text(w, text)) return false;
+        if (!shown.count() && !shown.wait(kTimeoutMs)) return false;
+        return QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs);
+    };
+    const std::uint64_t before = user_kernel_runs();
+    QVERIFY(run_and_settle(lecture));
+    QCOMPARE(user_kernel_runs() - before, std::uint64_t(1));
+    QVERIFY(session->runsUserKernel());
+    QVERIFY(session->userRun() && session->userRun()->ok());
+    QVERIFY(session->userRun()->comparison.matches());
+    QCOMPARE(session->userRun()->block, (Dim3{w.launchPanel()->choice().block.x, 1, 1}));
+
+    // The same kernel, edited: chosen already, so the page runs it again, and takes the editor's run.
+    QString inverted = lecture;
+    inverted.replace(QStringLiteral("out[i] = "), QStringLiteral("out[i] = 255 - "));
+    QVERIFY(run_and_settle(inverted));
+    QCOMPARE(user_kernel_runs() - before, std::uint64_t(2));
+    QVERIFY(session->userRun() && session->userRun()->ok());
+    QVERIFY(!session->userRun()->comparison.matches());  // the page shows the new text's output
+
+    // Another block in the launch panel: that is a new launch, which the page runs itself.
+    const Dim3 block = w.launchPanel()->choice().block;
+    QSignalSpy shown(session, &GrayscaleSession::userRunFinished);
+    w.launchPanel()->setChoice(LaunchChoice{w.launchPanel()->choice().ref, Dim3{block.x == 128 ? 64u : 128u, 1, 1}});
+    QVERIFY(shown.wait(kTimeoutMs));
+    QVERIFY(QTest::qWaitFor([&] { return !w.jobs()->busy(); }, kTimeoutMs));
+    QCOMPARE(user_kernel_runs() - before, std::uint64_t(3));
+}
+
+// A file of several kernels: the editor lists them (those that fit the family first), the one chosen
+// is the one run, and the choice is remembered for the file.
+void TestKernelEditor::kernel_chooser_for_several_kernels() {
+    MainWindow w(raster_);
+    start_editor(w);
+    w.page<ImagePage>()->session()->setLayout(PixelLayout::Planar);
+    KernelEditorPanel* panel = w.editorActions()->panel();
+    QComboBox* box = panel->kernelChoice();
+    const QString lecture = panel->editor()->text();
+    QVERIFY(box->isHidden());  // one kernel: nothing to choose
+    QString copy = lecture;
+    copy.replace(QStringLiteral("rgb_to_grayscale_kernel"), QStringLiteral("gray_copy"));
+    copy.replace(QStringLiteral("out[i] = "), QStringLiteral("out[i] = 255 - "));
+    const QString text = QStringLiteral("__global__ void fill(float* p, int v) { p[0] = v; }\n") + lecture + copy;
+    panel->editor()->setText(text);
+    panel->refreshKernelChoice();
+    QVERIFY(!box->isHidden());
+    QCOMPARE(box->count(), 3);
+    QCOMPARE(box->itemData(0).toString(), QStringLiteral("rgb_to_grayscale_kernel"));
+    QCOMPARE(box->itemData(1).toString(), QStringLiteral("gray_copy"));
+    QCOMPARE(box->itemData(2).toString(), QStringLiteral("fill"));  // fits no form of the family: last
+    QVERIFY2(box->itemText(2).contains(QStringLiteral("fits no form")), qPrintable(box->itemText(2)));
+    QCOMPARE(panel->chosenKernel(), QStringLiteral("rgb_to_grayscale_kernel"));  // the first that fits
+
+    // The learner picks gray_copy: it is the one run, and the variant chosen.
+    box->setCurrentIndex(1);
+    emit box->activated(1);
+    QVERIFY(run_text(w, text));
+    const QString all = messages(panel).join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("gray_copy ran")) && all.contains(QStringLiteral("elements differ")), qPrintable(all));
+    QVERIFY(QTest::qWaitFor([&] { return w.launchPanel()->kernelBox()->currentText() == QStringLiteral("yours: gray_copy"); },
+                            kTimeoutMs));
+
+    // Remembered for the file: opened again in another editor, gray_copy is the one chosen.
+    KernelEditorPanel again(w.editorActions()->store());
+    QString error;
+    QVERIFY2(again.openKernel(panel->file(), &error), qPrintable(error));
+    QCOMPARE(again.chosenKernel(), QStringLiteral("gray_copy"));
+    // A file where it is gone: the first that fits.
+    panel->editor()->setText(QStringLiteral("__global__ void fill(float* p, int v) { p[0] = v; }\n") + lecture);
+    panel->refreshKernelChoice();
+    QCOMPARE(panel->chosenKernel(), QStringLiteral("rgb_to_grayscale_kernel"));
 }
 
 // Another family, through the same code: the matrices page's lecture kernel (2-D form, floats) matches

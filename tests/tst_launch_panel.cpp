@@ -521,20 +521,20 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     w.overlayPanel()->setOpacity(1.0);
     w.overlayPanel()->setColoring(OverlayColoring::Block);
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));
-    w.viewTransform()->setZoom(8);
-    w.viewTransform()->setCenter(QPointF(24, 12));
+    test::image_page(w)->viewTransform()->setZoom(8);
+    test::image_page(w)->viewTransform()->setCenter(QPointF(24, 12));
     const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     auto check_overlay = [&](const LaunchShape& shape) {
         const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
-        const QImage shot = w.originalView()->grabImage();
+        const QImage shot = test::image_page(w)->originalView()->grabImage();
         int checked = 0;
         for (int y = 8; y < 18; y += 3)
             for (int x = 13; x < 36; x += 2) {
-                const QPointF wp = w.originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                const QPointF wp = test::image_page(w)->originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
                 if (!shot.rect().contains(wp.toPoint())) continue;
                 const QColor want = color_for_id(plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y)).linear_block);
-                if (!near(centre(w.originalView(), shot, x, y), want, 2)) return false;
+                if (!near(centre(test::image_page(w)->originalView(), shot, x, y), want, 2)) return false;
                 ++checked;
             }
         return checked > 20;
@@ -551,7 +551,7 @@ void TestLaunchPanel::slider_moves_overlay_and_stats() {
     const LaunchPlan plan = plan_grayscale_launch(now, 97, 33);
     QCOMPARE(plan.idle_threads, std::uint64_t(2559));
     QVERIFY2(w.launchPanel()->planText().contains(QStringLiteral("<b>2559</b> (44.4%)")), qPrintable(w.launchPanel()->planText()));
-    QVERIFY(w.overlayState().plan.idle_threads == plan.idle_threads);
+    QVERIFY(test::image_page(w)->overlayState().plan.idle_threads == plan.idle_threads);
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs && same(w.page<ImagePage>()->session()->resultShape(), now), kRunTimeoutMs);
 }
 
@@ -562,8 +562,8 @@ void TestLaunchPanel::overlay_covers_items_per_thread() {
     QVERIFY(show_and_wait(w));
     w.overlayPanel()->setOpacity(1.0);
     w.overlayPanel()->setColoring(OverlayColoring::Block);
-    w.viewTransform()->setZoom(8);
-    w.viewTransform()->setCenter(QPointF(24, 12));
+    test::image_page(w)->viewTransform()->setZoom(8);
+    test::image_page(w)->viewTransform()->setCenter(QPointF(24, 12));
     int variants = 0;
     for (const KernelInfo& k : family_catalogue(KernelFamily::Grayscale)) {
         if (k.block != BlockRule::OneD || k.items_per_thread < 2) continue;
@@ -573,14 +573,14 @@ void TestLaunchPanel::overlay_covers_items_per_thread() {
         QVERIFY(same(w.page<ImagePage>()->session()->shape(), shape));
         const LaunchPlan plan = plan_grayscale_launch(shape, 97, 33);
         QCOMPARE(plan.items_per_thread, k.items_per_thread);
-        const QImage shot = w.originalView()->grabImage();
+        const QImage shot = test::image_page(w)->originalView()->grabImage();
         int checked = 0;
         for (int y = 8; y < 18; y += 3)
             for (int x = 13; x < 36; x += 2) {
-                const QPointF wp = w.originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
+                const QPointF wp = test::image_page(w)->originalView()->imageToWidget(QPointF(x + 0.5, y + 0.5));
                 if (!shot.rect().contains(wp.toPoint())) continue;
                 const QColor want = color_for_id(plan.thread_of_pixel(std::uint32_t(x), std::uint32_t(y)).linear_block);
-                QVERIFY2(near(centre(w.originalView(), shot, x, y), want, 2),
+                QVERIFY2(near(centre(test::image_page(w)->originalView(), shot, x, y), want, 2),
                          qPrintable(QStringLiteral("%1: pixel (%2, %3)").arg(QString::fromStdString(k.name)).arg(x).arg(y)));
                 ++checked;
             }
@@ -624,7 +624,7 @@ void TestLaunchPanel::drag_supersedes_queued_runs() {
     QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 120000);
     for (int t = 257; t <= 320; ++t) {
         w.launchPanel()->threadsSlider()->setValue(t);
-        QCOMPARE(w.overlayState().plan.shape.block.x, unsigned(t));  // drawn at once
+        QCOMPARE(test::image_page(w)->overlayState().plan.shape.block.x, unsigned(t));  // drawn at once
     }
     QCOMPARE(w.jobs()->queued(), 1);
     gate.set_value();

@@ -173,7 +173,7 @@ void TestMainWindow::init() { QSettings().clear(); }
 // Both views, at 100% and at 300% (nearest filtering: every screen pixel inside an image pixel has
 // its value), against the source colours and the CPU reference's bytes.
 void TestMainWindow::check_views(MainWindow& w) {
-    QVERIFY(result_equals(w.resultImage(), test_gray_));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), test_gray_));
     w.overlayAction()->setChecked(false);  // the bytes themselves, without the launch grid over them
     const QSize size = test_image_.size();
     auto colour = [&](int x, int y) { return test_image_.pixel(x, y); };
@@ -182,10 +182,10 @@ void TestMainWindow::check_views(MainWindow& w) {
         return qRgb(g, g, g);
     };
     for (double zoom : {1.0, 3.0}) {
-        w.viewTransform()->setZoom(zoom);
-        const QString original = check_on_screen(w.originalView(), size, colour);
+        test::image_page(w)->viewTransform()->setZoom(zoom);
+        const QString original = check_on_screen(test::image_page(w)->originalView(), size, colour);
         QVERIFY2(original.isEmpty(), qPrintable(QStringLiteral("original at %1x: %2").arg(zoom).arg(original)));
-        const QString result = check_on_screen(w.resultView(), size, grey);
+        const QString result = check_on_screen(test::image_page(w)->resultView(), size, grey);
         QVERIFY2(result.isEmpty(), qPrintable(QStringLiteral("result at %1x: %2").arg(zoom).arg(result)));
     }
 }
@@ -193,24 +193,24 @@ void TestMainWindow::check_views(MainWindow& w) {
 void TestMainWindow::sample_opens_by_default() {
     MainWindow w(gl_);
     QVERIFY(show_and_wait(w));
-    QCOMPARE(w.currentFile(), MainWindow::sampleFile());
-    QCOMPARE(w.originalImage().size(), QSize(451, 300));
-    QCOMPARE(w.resultImage().size(), QSize(451, 300));
-    QVERIFY(result_equals(w.resultImage(), reference_gray(w.originalImage())));
+    QCOMPARE(test::image_page(w)->currentFile(), MainWindow::sampleFile());
+    QCOMPARE(test::image_page(w)->originalImage().size(), QSize(451, 300));
+    QCOMPARE(test::image_page(w)->resultImage().size(), QSize(451, 300));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), reference_gray(test::image_page(w)->originalImage())));
     QVERIFY(w.windowTitle().contains(QStringLiteral("chelsea.png")));
     // Issue 30, item 12: the plain result under the block grid first; the colouring one click away.
-    QVERIFY(w.overlayState().enabled);
-    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    QVERIFY(test::image_page(w)->overlayState().enabled);
+    QCOMPARE(test::image_page(w)->overlayState().coloring, OverlayColoring::None);
     QVERIFY(!w.colourAction()->isChecked());
     w.colourAction()->trigger();
-    QCOMPARE(w.overlayState().coloring, OverlayColoring::Block);
+    QCOMPARE(test::image_page(w)->overlayState().coloring, OverlayColoring::Block);
     QCOMPARE(w.overlayPanel()->coloring(), OverlayColoring::Block);
     w.overlayPanel()->setColoring(OverlayColoring::Warp);  // chosen in the panel: the button follows
     QVERIFY(w.colourAction()->isChecked());
     w.colourAction()->trigger();
-    QCOMPARE(w.overlayState().coloring, OverlayColoring::None);
+    QCOMPARE(test::image_page(w)->overlayState().coloring, OverlayColoring::None);
     w.colourAction()->trigger();  // back to the colouring last chosen
-    QCOMPARE(w.overlayState().coloring, OverlayColoring::Warp);
+    QCOMPARE(test::image_page(w)->overlayState().coloring, OverlayColoring::Warp);
 }
 
 // Issue 15, item 2: the launch panel and the status line show the GPU time predicted on the chosen
@@ -262,8 +262,8 @@ void TestMainWindow::opengl_view_shows_kernel_bytes() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
     // Still OpenGL: a shader or texture failure would have switched to the raster fallback.
-    QCOMPARE(w.displayPath(), DisplayPath::OpenGL);
-    QCOMPARE(w.resultView()->displayPath(), QStringLiteral("OpenGL"));
+    QCOMPARE(test::image_page(w)->displayPath(), DisplayPath::OpenGL);
+    QCOMPARE(test::image_page(w)->resultView()->displayPath(), QStringLiteral("OpenGL"));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("OpenGL")));
     check_views(w);
 }
@@ -271,7 +271,7 @@ void TestMainWindow::opengl_view_shows_kernel_bytes() {
 void TestMainWindow::raster_view_shows_kernel_bytes() {
     MainWindow w(DisplayPathChoice{DisplayPath::Raster, QStringLiteral("forced by the test")}, test_png_);
     QVERIFY(show_and_wait(w));
-    QCOMPARE(w.resultView()->displayPath(), QStringLiteral("raster fallback"));
+    QCOMPARE(test::image_page(w)->resultView()->displayPath(), QStringLiteral("raster fallback"));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
     QVERIFY(!w.findChild<QOpenGLWidget*>());  // no GL at all on this path
     check_views(w);
@@ -291,10 +291,10 @@ void TestMainWindow::gl_failure_switches_to_raster() {
         QSKIP(qPrintable(QStringLiteral("no OpenGL here (%1): nothing to fall back from").arg(gl_.reason)));
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    auto* gl_view = qobject_cast<ImageView*>(w.resultView()->widget());
+    auto* gl_view = qobject_cast<ImageView*>(test::image_page(w)->resultView()->widget());
     QVERIFY(gl_view);
     emit gl_view->failed(QStringLiteral("simulated shader failure"));  // as initializeGL reports one
-    QTRY_COMPARE_WITH_TIMEOUT(w.displayPath(), DisplayPath::Raster, 120000);
+    QTRY_COMPARE_WITH_TIMEOUT(test::image_page(w)->displayPath(), DisplayPath::Raster, 120000);
     QVERIFY(w.statusText().contains(QStringLiteral("simulated shader failure")));
     QVERIFY(w.findChild<QLabel*>(QStringLiteral("displayPathLabel"))->text().contains(QStringLiteral("raster fallback")));
     QTRY_VERIFY_WITH_TIMEOUT(!w.page<ImagePage>()->findChild<QOpenGLWidget*>(), 120000);  // the page whose view failed
@@ -308,7 +308,7 @@ void TestMainWindow::bad_start_file_falls_back_to_sample() {
     QVERIFY(cvz::test::wait_exposed(&w));
     QTRY_VERIFY_WITH_TIMEOUT(w.errorBox() && w.errorBox()->isVisible(), kRunTimeoutMs);
     QVERIFY(w.errorBox()->text().contains(QStringLiteral("bad.png")));
-    QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), MainWindow::sampleFile(), kRunTimeoutMs);  // never an empty window
+    QTRY_COMPARE_WITH_TIMEOUT(test::image_page(w)->currentFile(), MainWindow::sampleFile(), kRunTimeoutMs);  // never an empty window
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() >= 1, kRunTimeoutMs);
     QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(bad_png_));
 }
@@ -316,8 +316,8 @@ void TestMainWindow::bad_start_file_falls_back_to_sample() {
 void TestMainWindow::bad_file_shows_error_and_keeps_image() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    const qint64 original_key = w.originalImage().cacheKey();
-    const qint64 result_key = w.resultImage().cacheKey();
+    const qint64 original_key = test::image_page(w)->originalImage().cacheKey();
+    const qint64 result_key = test::image_page(w)->resultImage().cacheKey();
     const int runs = w.page<ImagePage>()->session()->completedRuns();
 
     for (const QString& path : {bad_png_, dir_.filePath(QStringLiteral("missing.png"))}) {
@@ -329,11 +329,11 @@ void TestMainWindow::bad_file_shows_error_and_keeps_image() {
         w.errorBox()->accept();
         QTRY_VERIFY_WITH_TIMEOUT(!w.errorBox(), 120000);
     }
-    QCOMPARE(w.currentFile(), test_png_);
-    QCOMPARE(w.originalImage().cacheKey(), original_key);
-    QCOMPARE(w.originalView()->image().cacheKey(), original_key);
-    QCOMPARE(w.resultImage().cacheKey(), result_key);
-    QCOMPARE(w.resultView()->image().cacheKey(), result_key);
+    QCOMPARE(test::image_page(w)->currentFile(), test_png_);
+    QCOMPARE(test::image_page(w)->originalImage().cacheKey(), original_key);
+    QCOMPARE(test::image_page(w)->originalView()->image().cacheKey(), original_key);
+    QCOMPARE(test::image_page(w)->resultImage().cacheKey(), result_key);
+    QCOMPARE(test::image_page(w)->resultView()->image().cacheKey(), result_key);
     QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs);
 }
 
@@ -365,7 +365,7 @@ void TestMainWindow::newer_request_supersedes_queued_one() {
     QCOMPARE(w.page<ImagePage>()->session()->completedRuns(), runs + 1);
     QCOMPARE(w.page<ImagePage>()->session()->resultShape().kind, GrayscaleVariant::OneD);
     QCOMPARE(w.page<ImagePage>()->session()->resultShape().block.x, 1024u);
-    QVERIFY(result_equals(w.resultImage(), test_gray_));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), test_gray_));
     QTRY_VERIFY_WITH_TIMEOUT(!w.findChild<QWidget*>(QStringLiteral("busyIndicator"))->isVisible(), 120000);
 }
 
@@ -429,16 +429,16 @@ void TestMainWindow::each_change_runs_the_kernel_once() {
     QVERIFY(!session->running());
     QCOMPARE(session->launchCount(), launches + std::uint64_t(changes));
     QCOMPARE(finished.count(), changes);
-    QVERIFY(result_equals(w.resultImage(), test_gray_));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), test_gray_));
 }
 
 void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
-    ImageSurface* a = w.originalView();
-    ImageSurface* b = w.resultView();
-    QCOMPARE(a->transform(), w.viewTransform());
-    QCOMPARE(b->transform(), w.viewTransform());
+    ImageSurface* a = test::image_page(w)->originalView();
+    ImageSurface* b = test::image_page(w)->resultView();
+    QCOMPARE(a->transform(), test::image_page(w)->viewTransform());
+    QCOMPARE(b->transform(), test::image_page(w)->viewTransform());
 
     auto centre_image_point = [](ImageSurface* view) {
         const QSize s = view->widget()->size();
@@ -446,14 +446,14 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     };
     auto in_step = [&] {
         const QPointF pa = centre_image_point(a), pb = centre_image_point(b);
-        const double tolerance = 1.0 / w.viewTransform()->zoom();  // views may differ by a pixel in size
+        const double tolerance = 1.0 / test::image_page(w)->viewTransform()->zoom();  // views may differ by a pixel in size
         return std::abs(pa.x() - pb.x()) <= tolerance && std::abs(pa.y() - pb.y()) <= tolerance;
     };
 
     w.zoomToActualSize();
-    QCOMPARE(w.viewTransform()->zoom(), 1.0);
+    QCOMPARE(test::image_page(w)->viewTransform()->zoom(), 1.0);
     w.zoomIn();
-    QCOMPARE(w.viewTransform()->zoom(), ViewTransform::kStep);
+    QCOMPARE(test::image_page(w)->viewTransform()->zoom(), ViewTransform::kStep);
     QVERIFY(in_step());
 
     // Wheel on the original: both follow.
@@ -461,7 +461,7 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     QWheelEvent wheel(cursor, a->widget()->mapToGlobal(cursor), QPoint(), QPoint(0, 3 * 120), Qt::NoButton,
                       Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(a->widget(), &wheel);
-    QVERIFY(w.viewTransform()->zoom() > ViewTransform::kStep);
+    QVERIFY(test::image_page(w)->viewTransform()->zoom() > ViewTransform::kStep);
     QVERIFY(in_step());
 
     // Drag on the result: both follow.
@@ -479,8 +479,8 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
     // On screen: at 4x around a chosen point, the pixel at each view's centre is the same image
     // pixel, in colour on the left and as the kernel's grey on the right (no grid drawn over them).
     w.overlayAction()->setChecked(false);
-    w.viewTransform()->setZoom(4);
-    w.viewTransform()->setCenter(QPointF(20.3, 10.7));
+    test::image_page(w)->viewTransform()->setZoom(4);
+    test::image_page(w)->viewTransform()->setCenter(QPointF(20.3, 10.7));
     const QPoint pixel(20, 10);
     for (ImageSurface* view : {a, b}) {
         const QSize s = view->widget()->size();
@@ -496,9 +496,9 @@ void TestMainWindow::zoom_and_pan_keep_views_in_step() {
 
     // Fit: the whole image visible in both.
     w.zoomToFit();
-    QVERIFY(w.viewTransform()->fitting());
+    QVERIFY(test::image_page(w)->viewTransform()->fitting());
     for (ImageSurface* view : {a, b}) {
-        const QRectF r = w.viewTransform()->imageRectInWidget(view->widget()->size());
+        const QRectF r = test::image_page(w)->viewTransform()->imageRectInWidget(view->widget()->size());
         QVERIFY(QRectF(view->widget()->rect()).adjusted(-1, -1, 1, 1).contains(r));
     }
 }
@@ -509,17 +509,17 @@ void TestMainWindow::zoom_holds_while_the_block_changes() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
     w.zoomToFit();
-    const double zoom = w.viewTransform()->zoom();
+    const double zoom = test::image_page(w)->viewTransform()->zoom();
     for (const LaunchShape& shape : {LaunchShape::two_d(8, 64), LaunchShape::two_d(64, 8), LaunchShape::two_d(5, 3)}) {
         w.launchPanel()->setChoice(grayscale_choice(shape));
         QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == shape.block && !w.jobs()->busy(), kRunTimeoutMs);
-        QCOMPARE(w.viewTransform()->zoom(), zoom);
+        QCOMPARE(test::image_page(w)->viewTransform()->zoom(), zoom);
     }
     // Fit, asked for, fits the whole grid again: 64 rows of threads past the 33 of the image.
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(8, 64)));
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{8, 64, 1}) && !w.jobs()->busy(), kRunTimeoutMs);
     w.zoomToFit();
-    QVERIFY(w.viewTransform()->zoom() < zoom);
+    QVERIFY(test::image_page(w)->viewTransform()->zoom() < zoom);
 }
 
 void TestMainWindow::dropped_image_opens() {
@@ -540,12 +540,12 @@ void TestMainWindow::dropped_image_opens() {
     QVERIFY(enter.isAccepted());
     QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&w, &drop);
-    QTRY_COMPARE_WITH_TIMEOUT(w.currentFile(), second_png_, kRunTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(test::image_page(w)->currentFile(), second_png_, kRunTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->completedRuns() > runs, kRunTimeoutMs);
-    QCOMPARE(w.resultImage().size(), QSize(40, 20));
-    QVERIFY(result_equals(w.resultImage(), reference_gray(second_image_)));
-    QVERIFY(w.viewTransform()->fitting());  // a new image starts fitted
-    QCOMPARE(w.viewTransform()->imageSize(), QSize(40, 20));
+    QCOMPARE(test::image_page(w)->resultImage().size(), QSize(40, 20));
+    QVERIFY(result_equals(test::image_page(w)->resultImage(), reference_gray(second_image_)));
+    QVERIFY(test::image_page(w)->viewTransform()->fitting());  // a new image starts fitted
+    QCOMPARE(test::image_page(w)->viewTransform()->imageSize(), QSize(40, 20));
 }
 
 void TestMainWindow::settings_and_recent_files_remembered() {
@@ -562,7 +562,7 @@ void TestMainWindow::settings_and_recent_files_remembered() {
                                      w.page<ImagePage>()->session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
                                  kRunTimeoutMs);
         QVERIFY(w.page<ImagePage>()->session()->completedRuns() > runs);
-        QVERIFY(result_equals(w.resultImage(), test_gray_));  // planar gives the same bytes
+        QVERIFY(result_equals(test::image_page(w)->resultImage(), test_gray_));  // planar gives the same bytes
         w.close();  // saves the geometry
     }
     QSettings settings;
@@ -602,11 +602,11 @@ void TestMainWindow::cuda_item_reflects_device() {
 void TestMainWindow::open_dialog_starts_next_to_the_file() {
     {
         MainWindow w(gl_, test_png_);
-        QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == test_png_, kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::image_page(w)->currentFile() == test_png_, kRunTimeoutMs);
         QCOMPARE(w.openFolder(), QFileInfo(test_png_).absolutePath());
     }
     MainWindow w(gl_);
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentFile() == MainWindow::sampleFile(), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(test::image_page(w)->currentFile() == MainWindow::sampleFile(), kRunTimeoutMs);
     const QDir samples(w.openFolder());
     QVERIFY2(samples.exists(QStringLiteral("chelsea.png")) && samples.exists(QStringLiteral("coffee.png")),
              qPrintable(samples.path()));
@@ -630,11 +630,11 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->resultShape().block == (Dim3{16, 16, 1}) &&
                                  w.page<ImagePage>()->session()->resultLayout() == PixelLayout::Planar && !w.jobs()->busy(),
                              kRunTimeoutMs);
-    w.viewTransform()->setZoom(4);
-    w.viewTransform()->setCenter(QPointF(20, 10));
+    test::image_page(w)->viewTransform()->setZoom(4);
+    test::image_page(w)->viewTransform()->setCenter(QPointF(20, 10));
 
-    QWidget* view = w.resultView()->widget();
-    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QWidget* view = test::image_page(w)->resultView()->widget();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, test::image_page(w)->resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
     QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
     const LaunchPlan plan = plan_grayscale_launch(LaunchShape::two_d(16, 16), 97, 33);
     const ThreadOfPixel t = plan.thread_of_pixel(20, 10);
@@ -667,14 +667,14 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
 
     // One rule: the click pinned the inspector, so hovering elsewhere only outlines the block under
     // the mouse lightly; the inspector and the yellow box stay on the pinned pixel.
-    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
-    QTRY_COMPARE_WITH_TIMEOUT(w.overlayState().hovered_block, std::int64_t(0), 120000);
+    cvz::test::hover(view, test::image_page(w)->resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
+    QTRY_COMPARE_WITH_TIMEOUT(test::image_page(w)->overlayState().hovered_block, std::int64_t(0), 120000);
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
-    QCOMPARE(w.overlayState().selected_pixel, QPoint(20, 10));
-    QCOMPARE(w.overlayState().selected_block, std::int64_t(1));
+    QCOMPARE(test::image_page(w)->overlayState().selected_pixel, QPoint(20, 10));
+    QCOMPARE(test::image_page(w)->overlayState().selected_block, std::int64_t(1));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(view, &leave);
-    QCOMPARE(w.overlayState().hovered_block, std::int64_t(-1));
+    QCOMPARE(test::image_page(w)->overlayState().hovered_block, std::int64_t(-1));
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
 
     // Esc lets go: then the inspector follows the mouse.
@@ -684,17 +684,17 @@ void TestMainWindow::inspector_shows_clicked_pixel() {
     QTRY_VERIFY_WITH_TIMEOUT(view->hasFocus(), 120000);
     QTest::keyClick(view, Qt::Key_Escape);
     QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(-1, -1));
-    QCOMPARE(w.overlayState().selected_block, std::int64_t(-1));
-    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
+    QCOMPARE(test::image_page(w)->overlayState().selected_block, std::int64_t(-1));
+    cvz::test::hover(view, test::image_page(w)->resultView()->imageToWidget(QPointF(3.5, 2.5)).toPoint());
     QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->plainText().contains(QStringLiteral("Pixel (3, 2)")), 120000);
 
     // A click pins again; a second click on the pinned pixel lets go.
-    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, test::image_page(w)->resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
     QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(20, 10));
-    cvz::test::hover(view, w.resultView()->imageToWidget(QPointF(40.5, 20.5)).toPoint());
-    QTRY_COMPARE_WITH_TIMEOUT(w.overlayState().hovered_block, std::int64_t(1 * 7 + 2), 120000);  // blockIdx (2, 1) of a 7-wide grid
+    cvz::test::hover(view, test::image_page(w)->resultView()->imageToWidget(QPointF(40.5, 20.5)).toPoint());
+    QTRY_COMPARE_WITH_TIMEOUT(test::image_page(w)->overlayState().hovered_block, std::int64_t(1 * 7 + 2), 120000);  // blockIdx (2, 1) of a 7-wide grid
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("Pixel (20, 10)")));
-    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, w.resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, test::image_page(w)->resultView()->imageToWidget(QPointF(20.5, 10.5)).toPoint());
     QCOMPARE(w.page<ImagePage>()->session()->selectedPixel(), QPoint(-1, -1));
 }
 
@@ -703,17 +703,17 @@ void TestMainWindow::inspector_explains_idle_thread() {
     MainWindow w(gl_, test_png_);
     QVERIFY(show_and_wait(w));
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::two_d(16, 16)));  // 112 x 48 threads over 97 x 33
-    w.inspectPixel(QPoint(100, 5), true);
+    test::image_page(w)->inspectPixel(QPoint(100, 5), true);
     QString text = w.inspector()->plainText();
     QVERIFY2(text.contains(QStringLiteral("past the image")) && text.contains(QStringLiteral("c=100, r=5 outside 97x33")),
              qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("blockIdx\n(6, 0)")));
     w.launchPanel()->setChoice(grayscale_choice(LaunchShape::one_d(256)));  // 13 blocks: 3328 threads over 3201 pixels
-    w.inspectPixel(QPoint(5, 33), true);                   // i = 33*97 + 5 = 3206
+    test::image_page(w)->inspectPixel(QPoint(5, 33), true);                   // i = 33*97 + 5 = 3206
     text = w.inspector()->plainText();
     QVERIFY2(text.contains(QStringLiteral("if (i < n): 3206 >= 3201, switched off")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("blockIdx\n(12)")));
-    w.inspectPixel(QPoint(96, 40), true);  // past the last thread
+    test::image_page(w)->inspectPixel(QPoint(96, 40), true);  // past the last thread
     QVERIFY(w.inspector()->plainText().contains(QStringLiteral("no thread")));
 }
 
@@ -727,17 +727,17 @@ void TestMainWindow::overlay_toggles_with_g() {
     int named = 0;
     for (const QAction* action : w.findChildren<QAction*>()) named += action->text().remove(QLatin1Char('&')) == QLatin1String("Grid Overlay");
     QCOMPARE(named, 1);
-    QVERIFY(w.originalView()->overlay().enabled && w.resultView()->overlay().enabled);
+    QVERIFY(test::image_page(w)->originalView()->overlay().enabled && test::image_page(w)->resultView()->overlay().enabled);
     w.activateWindow();
     QVERIFY(cvz::test::wait_active(&w));
-    w.originalView()->widget()->setFocus();
-    QTest::keyClick(w.originalView()->widget(), Qt::Key_G);
+    test::image_page(w)->originalView()->widget()->setFocus();
+    QTest::keyClick(test::image_page(w)->originalView()->widget(), Qt::Key_G);
     QVERIFY(!w.overlayAction()->isChecked());
     QVERIFY(!w.overlayPanel()->overlayEnabled());
-    QVERIFY(!w.originalView()->overlay().enabled && !w.resultView()->overlay().enabled);
+    QVERIFY(!test::image_page(w)->originalView()->overlay().enabled && !test::image_page(w)->resultView()->overlay().enabled);
     test::deliver_posted_events();
     const QString plain =
-        check_on_screen(w.originalView(), test_image_.size(), [&](int x, int y) { return test_image_.pixel(x, y); });
+        check_on_screen(test::image_page(w)->originalView(), test_image_.size(), [&](int x, int y) { return test_image_.pixel(x, y); });
     QVERIFY2(plain.isEmpty(), qPrintable(plain));
     w.overlayPanel()->setOverlayEnabled(true);
     QVERIFY(w.overlayAction()->isChecked());

@@ -104,7 +104,7 @@ void TestSchedulePanel::initTestCase() {
 
 bool TestSchedulePanel::open(MainWindow& w) {
     if (!test::show_and_wait(w, {1200, 760}, kTimeoutMs)) return false;
-    return QTest::qWaitFor([&] { return w.currentFile() == photo_ && w.resultImage().size() == QSize(97, 33) &&
+    return QTest::qWaitFor([&] { return test::image_page(w)->currentFile() == photo_ && test::image_page(w)->resultImage().size() == QSize(97, 33) &&
                                         !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(); },
                            kTimeoutMs);
 }
@@ -152,11 +152,11 @@ void TestSchedulePanel::overlay_greys_done_and_outlines_running() {
     ScheduleOverlay* overlay = w.scheduleActions()->overlay();
     QVERIFY(overlay);
     QVERIFY(overlay->matches());
-    QCOMPARE(overlay->size(), w.resultView()->widget()->size());
+    QCOMPARE(overlay->size(), test::image_page(w)->resultView()->widget()->size());
     w.scheduleActions()->panel()->setTime(150);  // blocks 0-3 done, 4-7 running
     QImage image = render(overlay);
     // Block 1 (image pixels 16-31 x 0-15) is done: grey, half transparent.
-    const QPoint done = w.resultView()->imageToWidget(QPointF(24, 8)).toPoint();
+    const QPoint done = test::image_page(w)->resultView()->imageToWidget(QPointF(24, 8)).toPoint();
     const QColor grey = image.pixelColor(done);
     QVERIFY2(grey.alpha() > 100 && grey.alpha() < 255 && qAbs(grey.red() - grey.blue()) < 3, qPrintable(grey.name(QColor::HexArgb)));
     // Block 5 (pixels 80-95 x 0-15) runs: its colour fills its rectangle, inside a white and dark outline.
@@ -168,10 +168,10 @@ void TestSchedulePanel::overlay_greys_done_and_outlines_running() {
              qPrintable(fill.name(QColor::HexArgb) + " want " + want.name()));
     QVERIFY(has_white_edge(image, r5));
     // Block 10 (pixels 48-63 x 16-31) has not started: nothing drawn.
-    QCOMPARE(image.pixelColor(w.resultView()->imageToWidget(QPointF(56, 24)).toPoint()).alpha(), 0);
+    QCOMPARE(image.pixelColor(test::image_page(w)->resultView()->imageToWidget(QPointF(56, 24)).toPoint()).alpha(), 0);
 
     // Zoomed far out, a block is under a pixel wide: running blocks keep kMinRunningPx and stay drawn.
-    w.viewTransform()->setZoom(0.05);
+    test::image_page(w)->viewTransform()->setZoom(0.05);
     const QRectF tiny = overlay->runningRect(5);
     QVERIFY2(tiny.width() >= ScheduleOverlay::kMinRunningPx && tiny.height() >= ScheduleOverlay::kMinRunningPx,
              qPrintable(QStringLiteral("%1x%2").arg(tiny.width()).arg(tiny.height())));
@@ -312,7 +312,7 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
     // The sample photo (451x300) in 16x16 blocks is the grid of the shipped H200 recording.
     MainWindow w(display_, MainWindow::sampleFile());
     QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(test::image_page(w)->resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
     w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
     QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());
@@ -334,7 +334,7 @@ void TestSchedulePanel::shipped_h200_schedule_opens() {
 void TestSchedulePanel::closing_the_panel_ends_the_replay_over_the_image() {
     MainWindow w(display_, MainWindow::sampleFile());
     QVERIFY(test::show_and_wait(w, {1200, 760}, kTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(w.resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(test::image_page(w)->resultImage().size() == QSize(451, 300) && !w.page<ImagePage>()->session()->running() && !w.jobs()->busy(), kTimeoutMs);
     w.page<ImagePage>()->session()->setShape(LaunchShape::two_d(16, 16));
     QTRY_VERIFY_WITH_TIMEOUT(w.page<ImagePage>()->session()->plan().grid == (Dim3{29, 19, 1}) && !w.jobs()->busy(), kTimeoutMs);
     QCOMPARE(w.scheduleActions()->openSchedule(QStringLiteral(":/schedules/h200_gray2d_16x16_451x300.json")), QString());

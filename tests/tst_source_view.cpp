@@ -210,7 +210,7 @@ void TestSourceView::image_page_source_follows_picked_warp() {
     for (int line : loads) QCOMPARE(source->marginCells(line).value(0), QLocale().toString(qulonglong(plan.total_warps - plan.idle_warps)));
 
     // A clicked pixel picks its warp: the lines of its lane's requests light up, the memory view draws them.
-    w.inspectPixel(QPoint(200, 120), true);
+    test::image_page(w)->inspectPixel(QPoint(200, 120), true);
     QTRY_VERIFY_WITH_TIMEOUT(trace->warpTraced(), kTimeoutMs);
     QList<int> expected = loads;
     expected << lines_with(body, QStringLiteral("ctx.store(im.gray")).value(0);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -129,6 +130,11 @@ private slots:
     void trace_lines_are_the_users();
     void writers_and_schedule_are_recorded();
     void dynamic_shared_memory();
+    void histogram_with_atomics();
+    void atomics_min_max_exch_cas();
+    void atomics_are_traced_and_bounded();
+    void file_scope_shared_tile_data();
+    void file_scope_shared_tile();
     void three_d_launch_and_a_full_block();
     void bounds_past_the_end_is_named();
     void bounds_before_the_start_is_named();
@@ -682,6 +688,182 @@ void TestUserKernel::dynamic_shared_memory() {
     QCOMPARE(short_shared.fault, Fault::Bounds);
     QCOMPARE(short_shared.message, std::string("line 4: thread (0, 0, 0)/(8, 0, 0) writes shared memory 1 byte past its end "
                                                "(32 bytes of dynamic shared memory after 48 KiB of static)"));
+}
+
+// A histogram: each block counts its slice in a __shared__ histogram with atomicAdd, then adds it to
+// the global one (unsigned, int and float counters alike); blocks run in parallel, and the counts are exact.
+void TestUserKernel::histogram_with_atomics() {
+    const EmulatedKernel k = compile("histogram.cu",
+                                     "__global__ void histogram(unsigned char* x, unsigned int* counts, int* icounts, float* fcounts, int n) {\n"
+                                     "    __shared__ unsigned int local[256];\n"
+                                     "    for (int b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;\n"
+                                     "    __syncthreads();\n"
+                                     "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                                     "    if (i < n) {\n"
+                                     "        atomicAdd(&local[x[i]], 1);\n"
+                                     "        atomicAdd(&icounts[x[i] % 7], 1);\n"
+                                     "        atomicAdd(&fcounts[x[i] % 5], 0.5f);\n"
+                                     "    }\n"
+                                     "    __syncthreads();\n"
+                                     "    for (int b = threadIdx.x; b < 256; b += blockDim.x)\n"
+                                     "        if (local[b]) atomicAdd(&counts[b], local[b]);\n"
+                                     "}\n");
+    QVERIFY(k.valid());
+    QVERIFY(k.barriers());
+    const unsigned n = 10007;
+    const std::vector<std::uint8_t> x = random_bytes(n, 27);
+    std::vector<std::uint32_t> counts(256, 0), expected(256, 0);
+    std::vector<std::int32_t> icounts(7, 0), iexpected(7, 0);
+    std::vector<float> fcounts(5, 0.0f), fexpected(5, 0.0f);
+    for (std::uint8_t v : x) {
+        ++expected[v];
+        ++iexpected[v % 7];
+        fexpected[v % 5] += 0.5f;  // halves up to 2^23: exact in any order
+    }
+    UserLaunch launch;
+    launch.block = Dim3{96, 1, 1};
+    launch.grid = Dim3{unsigned(cdiv(n, 96)), 1, 1};
+    launch.args = {UserArg::buffer("x", const_cast<std::uint8_t*>(x.data()), n, 1, false),
+                   UserArg::buffer("counts", counts.data(), 256 * 4, 4, true),
+                   UserArg::buffer("icounts", icounts.data(), 7 * 4, 4, true),
+                   UserArg::buffer("fcounts", fcounts.data(), 5 * 4, 4, true), UserArg::integer("n", int(n))};
+    EmulatedRunOptions o;
+    o.host_threads = 4;  // blocks in parallel: the global counters are contended
+    const EmulatedRunResult r = run_emulated(k, launch, o);
+    QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
+    QCOMPARE(counts, expected);
+    QCOMPARE(icounts, iexpected);
+    QCOMPARE(fcounts, fexpected);
+}
+
+// atomicMax, atomicMin (int and unsigned), atomicExch, atomicCAS, atomicSub, atomicInc, and the
+// bitwise ones: each returns the old value and leaves CUDA's result.
+void TestUserKernel::atomics_min_max_exch_cas() {
+    const EmulatedKernel k = compile("minmax.cu",
+                                     "__global__ void minmax(float* v, int* ints, unsigned int* uints, int n) {\n"
+                                     "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                                     "    if (i >= n) return;\n"
+                                     "    int q = (int)(v[i] * 1000.0f);\n"
+                                     "    atomicMax(&ints[0], q);\n"
+                                     "    atomicMin(&ints[1], q);\n"
+                                     "    atomicMax(&uints[0], (unsigned)i);\n"
+                                     "    atomicMin(&uints[1], (unsigned)i + 5u);\n"
+                                     "    if (atomicCAS(&ints[2], -1, i) == -1) atomicAdd(&ints[3], 1);\n"
+                                     "    atomicExch(&ints[4], 42);\n"
+                                     "    atomicSub(&ints[5], 2);\n"
+                                     "    atomicInc(&uints[2], 9u);\n"
+                                     "    atomicOr(&uints[3], 1u << (i % 32));\n"
+                                     "    atomicAnd(&uints[4], ~(1u << (i % 32)));\n"
+                                     "    atomicExch(&v[i], -v[i]);\n"
+                                     "}\n");
+    QVERIFY(k.valid());
+    const unsigned n = 333;
+    std::vector<float> v = random_floats(n, 41);
+    const std::vector<float> before = v;
+    std::vector<std::int32_t> ints{std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), -1, 0, 0, 1000};
+    std::vector<std::uint32_t> uints{0, std::numeric_limits<std::uint32_t>::max(), 0, 0, 0xffffffffu};
+    int qmax = std::numeric_limits<int>::min(), qmin = std::numeric_limits<int>::max();
+    for (float f : v) {
+        qmax = std::max(qmax, int(f * 1000.0f));
+        qmin = std::min(qmin, int(f * 1000.0f));
+    }
+    UserLaunch launch;
+    launch.block = Dim3{64, 1, 1};
+    launch.grid = Dim3{unsigned(cdiv(n, 64)), 1, 1};
+    launch.args = {UserArg::buffer("v", v.data(), n * 4, 4, true), UserArg::buffer("ints", ints.data(), ints.size() * 4, 4, true),
+                   UserArg::buffer("uints", uints.data(), uints.size() * 4, 4, true), UserArg::integer("n", int(n))};
+    EmulatedRunOptions o;
+    o.host_threads = 3;
+    const EmulatedRunResult r = run_emulated(k, launch, o);
+    QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
+    QCOMPARE(ints[0], qmax);
+    QCOMPARE(ints[1], qmin);
+    QVERIFY(ints[2] >= 0 && ints[2] < int(n));  // the one thread whose CAS found -1
+    QCOMPARE(ints[3], 1);
+    QCOMPARE(ints[4], 42);
+    QCOMPARE(ints[5], 1000 - 2 * int(n));
+    QCOMPARE(uints[0], n - 1);
+    QCOMPARE(uints[1], 5u);
+    QCOMPARE(uints[2], n % 10);  // counts 0..9 and wraps
+    QCOMPARE(uints[3], 0xffffffffu);
+    QCOMPARE(uints[4], 0u);
+    for (unsigned i = 0; i < n; ++i) QCOMPARE(v[i], -before[i]);
+}
+
+// An atomic is a load and a store of its word in the trace, on the user's line; one outside its buffer
+// is a bounds fault named like any store.
+void TestUserKernel::atomics_are_traced_and_bounded() {
+    const std::string text = "__global__ void count(unsigned char* x, unsigned int* counts, int n) {\n"
+                             "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) atomicAdd(&counts[x[i] + OFFSET], 1u);\n"
+                             "}\n";
+    const unsigned n = 77;
+    std::vector<std::uint8_t> x(n);
+    for (unsigned i = 0; i < n; ++i) x[i] = std::uint8_t(i % 8);
+    std::vector<std::uint32_t> counts(8, 0);
+    UserLaunch launch;
+    launch.block = Dim3{32, 1, 1};
+    launch.grid = Dim3{3, 1, 1};
+    launch.args = {UserArg::buffer("x", x.data(), n, 1, false), UserArg::buffer("counts", counts.data(), 8 * 4, 4, true),
+                   UserArg::integer("n", int(n))};
+    {
+        const EmulatedKernel k = compile("count.cu", "#define OFFSET 0\n" + text);
+        QVERIFY(k.valid());
+        EmulatedRunOptions o = serial();
+        o.trace = true;
+        const EmulatedRunResult r = run_emulated(k, launch, o);
+        QVERIFY2(r.ok(), (r.status.message() + r.message).c_str());
+        for (unsigned b = 0; b < 8; ++b) QCOMPARE(counts[b], n / 8 + (b < n % 8 ? 1u : 0u));
+        const LineMetrics* line = r.trace.line("count.cu", 4);
+        QVERIFY(line);
+        // Per warp: the load of x, then the atomic's load and store (3 warps).
+        QCOMPARE(line->metrics.global_ld.requests, std::uint64_t(2 * 3));
+        QCOMPARE(line->metrics.global_st.requests, std::uint64_t(3));
+    }
+    {
+        std::fill(counts.begin(), counts.end(), 0u);
+        const EmulatedKernel k = compile("count.cu", "#define OFFSET 1\n" + text);
+        QVERIFY(k.valid());
+        const EmulatedRunResult r = run_emulated(k, launch, serial());
+        QCOMPARE(r.fault, Fault::Bounds);
+        QVERIFY2(r.message.rfind("line 4: thread (0, 0, 0)/(7, 0, 0) ", 0) == 0 &&
+                     r.message.find("counts[8], 0 past the end of counts (8 elements)") != std::string::npos,
+                 r.message.c_str());
+    }
+}
+
+void TestUserKernel::file_scope_shared_tile_data() {
+    QTest::addColumn<unsigned>("h");
+    QTest::addColumn<unsigned>("w");
+    QTest::addColumn<unsigned>("k");
+    QTest::newRow("1x1x1") << 1u << 1u << 1u;
+    QTest::newRow("37x29x41") << 37u << 29u << 41u;
+    QTest::newRow("19x53x17") << 19u << 53u << 17u;
+}
+
+// The tiled matmul with its tiles declared at file scope, outside the kernel (and a __shared__ scalar
+// used by a __device__ helper): each block still has its own tiles, and the result is the reference's.
+void TestUserKernel::file_scope_shared_tile() {
+    QFETCH(unsigned, h);
+    QFETCH(unsigned, w);
+    QFETCH(unsigned, k);
+    std::string text = lecture_kernel("matmul_tiled.cu");
+    const std::size_t kernel_at = text.find("__global__");
+    for (const char* decl : {"    __shared__ float ms[TW][TW];\n", "    __shared__ float ns[TW][TW];\n"}) {
+        const std::size_t at = text.find(decl);
+        QVERIFY(at != std::string::npos);
+        text.replace(at, std::strlen(decl), "\n");  // the lines stay where they were
+    }
+    text.insert(kernel_at, "__shared__ float ms[TW][TW], ns[TW][TW];\n__shared__ int phases;\n"
+                           "__device__ void count_phase() { if (threadIdx.x == 0 && threadIdx.y == 0) phases++; }\n");
+    const std::string loop = "        __syncthreads();\n        for (int i=0;";
+    const std::size_t sync = text.find(loop);
+    QVERIFY(sync != std::string::npos);
+    text.insert(sync + std::strlen("        __syncthreads();\n"), "        count_phase();\n");
+    const EmulatedKernel kernel = compile("tiled_file_scope.cu", text);
+    QVERIFY(kernel.valid());
+    QVERIFY(kernel.barriers());
+    check_matmul(kernel, h, w, k, Dim3{16, 16, 1});
 }
 
 void TestUserKernel::three_d_launch_and_a_full_block() {

@@ -3,7 +3,9 @@
 // the lecture's kernels with its registers and shared memory, the signature cross-checked with the
 // compiler's own view, the schedule-recording compile, the runner's file protocol. With a GPU (the
 // lent H200, the same program): the lecture kernels' outputs against CPU references on odd sizes and
-// block shapes, an out-of-bounds write that faults in the runner only, a spinning kernel stopped at its
+// block shapes, loads past a buffer's end stopped by the unmapped memory after it (and named by the
+// emulator's re-run), stores in a guard zone named after the kernel, an out-of-bounds write far away
+// that faults in the runner only, a spinning kernel stopped at its
 // time limit, cancellation, a recorded schedule, and the user's copies of gray_2d and matmul_naive timed
 // beside the built-ins (figures printed, never compared: timings are not pass/fail).
 #include <QtTest>
@@ -15,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "app/user/user_run.h"
 #include "kernels/core/block_schedule.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_reference.h"
 #include "kernels/grayscale/grayscale_timing.h"
+#include "kernels/grayscale/grayscale_user_call.h"
 #include "kernels/matmul/matmul_cuda.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
@@ -30,6 +34,7 @@
 #include "kernels/user/user_gpu.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_gpu_protocol.h"
+#include "kernels/user/user_emulated.h"
 #include "kernels/convolution/convolution_reference.h"
 
 using namespace cvz;
@@ -689,19 +694,115 @@ private slots:
         QCOMPARE(int(out[99]), int(std::uint8_t(0.2989 + 0.5870 + 0.1140)));
     }
 
-    void missing_guard_is_a_bounds_fault() {
+    // Each buffer ends where unmapped memory begins (guard_zone.h): a load just past its end stops the
+    // kernel. x[n] itself when the size is a multiple of 32 bytes; past the rounding to 32 bytes otherwise.
+    void loads_past_the_end_fault() {
         if (!gpu()) QSKIP(qPrintable(no_gpu_));
-        // The lecture's 1-D kernel with its guard removed: 4 blocks of 256 over 1000 pixels store
-        // out[1000..1023], inside the allocation's rounding, where the GPU never faults. The guard zone
-        // after out sees it; the reads past x (x[i+2n] up to 3023) cannot be seen.
-        const char* text = "__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {\n"
+        const char* text = "__global__ void past(unsigned char* x, unsigned char* out, int n) {\n"
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
-                           "    out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];\n"
+                           "    if (i == 0) out[0] = x[n];\n"
                            "}\n";
-        GpuCompileOutput c = compile_ok(text, gray1d_sig());
+        KernelSignature s = gray1d_sig();
+        s.name = "past";
+        GpuCompileOutput c = compile_ok(text, s);
+        QVERIFY(c.compiled());
+        struct Case {
+            int size, read;  // x's bytes, the index read
+            bool faults;
+        };
+        // 4096: x[4096] is the first unmapped byte. 4097: x[4097..4127] are the rounding (read unseen, a
+        // limit the header states), x[4128] is unmapped. 3000: the rounding ends at 3008.
+        for (Case k : {Case{4096, 4096, true}, Case{4097, 4128, true}, Case{3000, 3008, true}, Case{4096, 4095, false}, Case{4097, 4100, false}}) {
+            std::vector<unsigned char> in(std::size_t(k.size), 7), out(1, 5);
+            UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1},
+                         {UserArg::buffer("x", in.data(), in.size(), 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", k.read)}};
+            GpuRunResult r = run_on_gpu(c, l);
+            const std::string what = std::to_string(k.size) + " bytes, x[" + std::to_string(k.read) + "]: " + r.message;
+            if (k.faults) {
+                QVERIFY2(!r.ran, what.c_str());
+                QCOMPARE(int(r.fault), int(Fault::Device));
+                QCOMPARE(r.status.kind(), ErrorKind::Device);
+                QVERIFY2(r.message.find("cudaErrorIllegalAddress") != std::string::npos, what.c_str());
+                QVERIFY2(r.message.find("each buffer ends where unmapped memory begins") != std::string::npos, what.c_str());
+                QCOMPARE(int(out[0]), 5);  // nothing came back
+            } else {
+                QVERIFY2(r.ran, what.c_str());
+                QCOMPARE(int(r.fault), int(Fault::None));
+                // In bounds: x's byte; in the rounding: the canary's byte there.
+                const int expected = k.read < k.size ? 7 : canary_byte(std::size_t(k.read - k.size));
+                QCOMPARE(int(out[0]), expected);
+            }
+            qInfo("%s", what.c_str());
+        }
+        // Floats: 97 of them (388 bytes, rounded to 416): c[104] is unmapped.
+        const char* ftext = "__global__ void fpast(float* m, float* n, float* out, int h, int w, int k) {\n"
+                            "    if (threadIdx.x == 0) out[0] = m[h*k];\n"
+                            "}\n";
+        GpuCompileOutput f = compile_ok(ftext, matmul_sig("fpast", 1));
+        QVERIFY(f.compiled());
+        std::vector<float> m(97, 1.f), nn(1, 1.f), o(1, -1.f);
+        UserLaunch fl{Dim3{1, 1, 1}, Dim3{32, 1, 1},
+                      {UserArg::buffer("m", m.data(), 388, 4, false), UserArg::buffer("n", nn.data(), 4, 4, false), UserArg::buffer("out", o.data(), 4, 4, true),
+                       UserArg::integer("h", 104), UserArg::integer("w", 1), UserArg::integer("k", 1)}};
+        GpuRunResult r = run_on_gpu(f, fl);
+        QVERIFY2(!r.ran && r.fault == Fault::Device, r.message.c_str());
+        QCOMPARE(o[0], -1.f);
+    }
+
+    // The lecture's 1-D kernel with its guard removed, through the app's path (run_user_kernel): the GPU
+    // stops it at the first load past x, and the emulator's re-run names the thread, the line and x.
+    // The lecture's kernel as written, the same launch: no fault, the reference's output.
+    void missing_guard_load_is_named() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        const int w = 37, h = 27, n = w * h;  // 999 pixels, 4 blocks of 256: x[i+2n] reads up to x[3021] of 2997
+        const std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(n), 23);
+        UserRunRequest q;
+        q.source = SourceFile{"no_guard.cu", "__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {\n"
+                                             "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                                             "    out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];\n"
+                                             "}\n"};
+        q.block = Dim3{256, 1, 1};
+        q.backend = BackendChoice::Cuda;
+        q.writers = false;
+        auto call = grayscale_user_call(rgb, std::uint32_t(w), std::uint32_t(h), PixelLayout::Planar);
+        UserRunResult r = run_user_kernel(*call, q);
+        const std::string m = r.status.message();
+        qInfo("missing guard: %s", m.c_str());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.stage, UserRunStage::Run);
+        QVERIFY2(m.find("the GPU stopped the kernel: cudaErrorIllegalAddress") == 0, m.c_str());
+        if (user::kernel_runner_path().empty()) QSKIP("no cudaviz-kernel-runner here: the emulator's witness is not checked");
+        if (m.find("on the emulator: ") == std::string::npos) QSKIP(qPrintable(QString::fromStdString("the emulator could not re-run it here: " + m)));
+        QCOMPARE(int(r.fault), int(Fault::Bounds));  // confirmed by the emulator: the kernel's fault
+        QCOMPARE(r.status.kind(), ErrorKind::InvalidInput);
+        QVERIFY2(m.find("on the emulator: line 3: thread (") != std::string::npos, m.c_str());
+        QVERIFY2(m.find(" reads x[") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("past the end of x (2997 elements)") != std::string::npos, m.c_str());
+
+        q.source = SourceFile{"grayscale_1d.cu", lecture("grayscale_1d.cu")};
+        auto good = grayscale_user_call(rgb, std::uint32_t(w), std::uint32_t(h), PixelLayout::Planar);
+        r = run_user_kernel(*good, q);
+        QVERIFY2(r.ok(), r.status.message().c_str());
+        QCOMPARE(int(r.fault), int(Fault::None));
+        QVERIFY2(r.comparison.matches(), comparison_summary(r.comparison).c_str());
+    }
+
+    // Stores that land in the rounding of a buffer's end to 32 bytes are seen in its back zone after the
+    // kernel; past the rounding they stop it (unmapped memory).
+    void missing_guard_store_is_a_bounds_fault() {
+        if (!gpu()) QSKIP(qPrintable(no_gpu_));
+        // Loads within x, stores past out: 4 blocks of 256 over 1000 pixels store out[1000..1023], the
+        // 24 bytes of out's rounding.
+        const char* text = "__global__ void store_past(unsigned char* x, unsigned char* out, int n) {\n"
+                           "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                           "    out[i] = x[i % n] ^ 0x5A;\n"
+                           "}\n";
+        KernelSignature s = gray1d_sig();
+        s.name = "store_past";
+        GpuCompileOutput c = compile_ok(text, s);
         QVERIFY(c.compiled());
         const int n = 1000;
-        std::vector<unsigned char> in = random_values<unsigned char>(3 * n, 21), out(n, 5);
+        std::vector<unsigned char> in = random_values<unsigned char>(std::size_t(n), 21), out(n, 5);
         UserLaunch l{Dim3{unsigned(cdiv(n, 256)), 1, 1}, Dim3{256, 1, 1},
                      {UserArg::buffer("x", in.data(), in.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
         GpuRunOptions o;
@@ -710,36 +811,35 @@ private slots:
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Bounds));
         QCOMPARE(r.status.kind(), ErrorKind::Device);
-        // The stores past the end hold what the kernel computes from the canary it read past x: a store
-        // that happens to equal the canary's byte is unseen, so the expected range is worked out here.
+        // A store that happens to equal the canary's byte is unseen: the expected range is worked out here.
         int first = -1, last = -1;
         for (int i = n; i < 1024; ++i) {
-            const unsigned char v = (unsigned char)(0.2989 * in[i] + 0.5870 * in[i + n] + 0.1140 * canary_byte(std::size_t(i + 2 * n - 3 * n)));
-            if (v == canary_byte(std::size_t(i - n))) continue;
+            if ((in[std::size_t(i % n)] ^ 0x5A) == canary_byte(std::size_t(i - n))) continue;
             if (first < 0) first = i;
             last = i;
         }
         QVERIFY(first >= 0);
-        qInfo("expected out[%d..%d] (the stores %d..1023)", first, last, n);
         const std::string expected = "out[" + std::to_string(first) + ".." + std::to_string(last) + "] were written, past the end of out (1000 elements)";
         QVERIFY2(r.message.find(expected) == 0, r.message.c_str());
         QVERIFY(!r.timing.timed);
         QCOMPARE(out, std::vector<unsigned char>(n, 5));  // nothing came back
-        qInfo("missing guard: %s", r.message.c_str());
+        qInfo("missing guard (stores): %s", r.message.c_str());
 
-        // The lecture's kernel as written (its guard in place), the same launch: no fault, the reference's output.
-        GpuCompileOutput good = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
-        r = run_on_gpu(good, l, o);
+        // One block more: out[1024..] is unmapped, the kernel is stopped.
+        l.grid = Dim3{unsigned(cdiv(n, 256)) + 1, 1, 1};
+        r = run_on_gpu(c, l, o);
+        QVERIFY(!r.ran);
+        QCOMPARE(int(r.fault), int(Fault::Device));
+        QVERIFY2(r.message.find("cudaErrorIllegalAddress") != std::string::npos, r.message.c_str());
+
+        // The same kernel over exactly its elements: no fault, and timed.
+        l.grid = Dim3{1, 1, 1};
+        l.block = Dim3{1000, 1, 1};
+        r = run_on_gpu(c, l, o);
         QVERIFY2(r.ran, r.message.c_str());
-        QCOMPARE(int(r.fault), int(Fault::None));
         QVERIFY2(r.message.empty(), r.message.c_str());
         QVERIFY(r.timing.timed);
-        std::vector<unsigned char> ref(n, 0);
-        GrayscaleImage im{in.data(), ref.data(), std::uint32_t(n), 1, PixelLayout::Planar};
-        grayscale_reference(im);
-        int worst = 0;
-        for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(int(out[i]) - int(ref[i])));
-        QVERIFY2(worst <= 1, std::to_string(worst).c_str());  // double constants, as the lecture writes them
+        for (int i = 0; i < n; ++i) QCOMPARE(int(out[std::size_t(i)]), int(in[std::size_t(i)] ^ 0x5A));
 
         // A 2-D kernel writing one row before its output: the front zone, negative offsets.
         const char* before = "__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {\n"
@@ -757,7 +857,7 @@ private slots:
         r = run_on_gpu(b, l2);
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Bounds));
-        const std::size_t zone = guard_zone_bytes(gray.size());
+        const std::size_t zone = guarded_layout(gray.size(), std::size_t(2) << 20).front_zone;  // the H200's 2 MiB granules
         QVERIFY(canary_byte(zone - 37) != 9 && canary_byte(zone - 1) != 9);  // the ends are seen
         QVERIFY2(r.message.find("gray[-37..-1] were written, before the start of gray (407 elements)") == 0, r.message.c_str());
         QCOMPARE(gray, std::vector<unsigned char>(w * h, 5));

@@ -13,6 +13,7 @@
 #include "help_text.h"
 #include "info_command.h"
 #include "kernels_command.h"
+#include "lessons_command.h"
 #include "sweep_command.h"
 
 namespace {
@@ -29,6 +30,8 @@ constexpr Command kCommands[] = {
     {"sweep", cvz::cli::run_sweep_command},
     {"kernels", cvz::cli::run_kernels_command},
     {"info", cvz::cli::run_info_command},
+    {"lessons", cvz::cli::run_lessons_command},
+    {"lesson", cvz::cli::run_lesson_command},
 };
 
 // "grayscale, matmul, ..., kernels or info".
@@ -64,6 +67,10 @@ QString description() {
                    "            lists the kernel catalogue: every variant's --kernel name, launch rule, layouts,\n"
                    "            tiles and exactness\n"
                    "  info      lists the backends and CUDA devices found\n"
+                   "  lessons [--json]\n"
+                   "            lists the guided path through the lecture: every step's id, topic and title\n"
+                   "  lesson check ID (--kernel-file FILE.cu | --answer TEXT)\n"
+                   "            checks a step: your kernel on sizes you did not choose, or your answer\n"
                    "Run 'cudaviz-cli <command> --help' for a command's options.\n\n") +
            cvz::cli::general_exit_code_help();
 }

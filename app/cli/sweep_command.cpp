@@ -7,17 +7,21 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <optional>
 
 #include "app/family/app_family.h"
 #include "app/jobs/backend_choice.h"
 #include "app/tuning/best_configuration.h"
 #include "app/tuning/block_sweep.h"
+#include "app/user/user_compile.h"
+#include "app/user/user_variants.h"
 #include "app/models/device_profile.h"
 #include "app/models/perf_model.h"
 #include "exit_codes.h"
 #include "help_text.h"
 #include "kernel_option.h"
+#include "user_kernel_option.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 
 namespace cvz::cli {
@@ -43,6 +47,13 @@ struct SweepOptions {
                                     "row, \"best_source\": \"measured\" or \"model\"}.",
                             "FILE.json"};
     QCommandLineOption repeats{"repeats", "Timed launches per shape and round on the GPU (the median of all a shape's launches is reported).", "N", "20"};
+    QCommandLineOption kernel_file{"kernel-file",
+                                   "Sweeps your own CUDA C kernel from FILE instead of the built-in variants: its "
+                                   "signature one of the family's (cudaviz-cli FAMILY --help lists them), each block "
+                                   "predicted from its traced accesses and, on a GPU, timed as the built-ins are.",
+                                   "FILE.cu"};
+    QCommandLineOption kernel_name{"kernel-name", "With --kernel-file: which __global__ function of FILE, when it has several.",
+                                   "NAME"};
     QCommandLineOption rounds{"rounds",
                               "Interleaved passes over the shapes on the GPU, each timing every shape again, so "
                               "that a drift of the GPU's clocks falls on all shapes alike.",
@@ -58,13 +69,15 @@ QString description() {
            usage + "\n"
            "Exit status:\n"
            "  0  success\n"
-           "  1  input rejected: an unreadable input, a bad --size, --block, --repeats or --rounds, FILE not writable\n"
-           "  2  bad usage: unknown option, family, --kernel, --layout, --device or --backend; missing --json\n"
+           "  1  input rejected: an unreadable input, a bad --size, --block, --repeats or --rounds, FILE not writable;\n"
+           "     a --kernel-file that does not compile or whose signature is none of the family's\n"
+           "  2  bad usage: unknown option, family, --kernel, --layout, --device or --backend; missing --json;\n"
+           "     --kernel with --kernel-file; a --kernel-file of several kernels without --kernel-name\n"
            "  3  --backend cuda without a CUDA device, or a CUDA error";
 }
 
 QString kernel_name(const SweepRow& row) {
-    const KernelInfo* info = kernel_info(row.ref());
+    const KernelInfo* info = any_kernel_info(row.ref());
     return info ? QString::fromStdString(info->name) : QString();
 }
 
@@ -72,7 +85,7 @@ QJsonObject row_json(const SweepRow& row, const GpuPrediction& p, std::optional<
     QJsonObject o;
     o["kernel"] = kernel_name(row);
     o["block"] = row.blockText();
-    if (const KernelInfo* info = kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.ref().tile);
+    if (const KernelInfo* info = any_kernel_info(row.ref()); info && !info->tiles.empty()) o["tile"] = int(row.ref().tile);
     o["label"] = row.label();
     o["occupancy"] = row.occupancy.occupancy;
     o["predicted_us"] = p.ok() ? QJsonValue(p.total_us) : QJsonValue();
@@ -96,8 +109,8 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     const QCommandLineOption help = parser.addHelpOption();
     const SweepOptions options;
     parser.setApplicationDescription(description());
-    parser.addOptions({options.kernel, options.device, options.backend, options.block, options.json, options.repeats,
-                       options.rounds});
+    parser.addOptions({options.kernel, options.kernel_file, options.kernel_name, options.device, options.backend,
+                       options.block, options.json, options.repeats, options.rounds});
     for (const AppFamily& f : app_families())
         for (const QCommandLineOption& o : f.cli_options()) parser.addOption(o);
     parser.addPositionalArgument("sweep", "The command.", "sweep");
@@ -128,6 +141,10 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     const std::optional<BackendChoice> backend = parse_backend_choice(parser.value(options.backend));
     if (!backend)
         return fail(ExitCode::BadUsage, "unknown --backend '" + parser.value(options.backend) + "': use auto, cpu or cuda");
+    if (parser.isSet(options.kernel) && parser.isSet(options.kernel_file))
+        return fail(ExitCode::BadUsage, "--kernel and --kernel-file exclude each other: a built-in variant or yours");
+    if (parser.isSet(options.kernel_name) && !parser.isSet(options.kernel_file))
+        return fail(ExitCode::BadUsage, "--kernel-name applies to --kernel-file only");
     const KernelInfo* only = nullptr;
     if (parser.isSet(options.kernel)) {
         only = find_kernel_option(family, parser.value(options.kernel));
@@ -170,6 +187,26 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
     request.repeats = repeats;
     request.rounds = rounds;
 
+    // Your kernel: compiled (the host compiler's messages are yours; NVRTC's registers feed the occupancy
+    // model) and registered as the family's variant "yours: NAME", the only one swept.
+    if (parser.isSet(options.kernel_file)) {
+        const QString path = parser.value(options.kernel_file);
+        user::SourceFile source;
+        if (const QString e = read_kernel_file(path, &source); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
+        if (!app->user_forms) return fail(ExitCode::BadUsage, "the " + family_text + " family takes no kernel of yours");
+        const UserCompileOutcome compiled =
+            compile_user_variant(family, app->user_forms(), source, parser.value(options.kernel_name).toStdString());
+        for (const user::Diagnostic& d : compiled.diagnostics) err << QString::fromStdString(user::format(d)) << "\n";
+        if (!compiled.ok()) {
+            const bool unnamed = !parser.isSet(options.kernel_name) && compiled.error.contains(QLatin1String("--kernel-name"));
+            const bool compile_error = std::any_of(compiled.diagnostics.begin(), compiled.diagnostics.end(),
+                                                   [](const user::Diagnostic& d) { return d.error; });
+            return fail(unnamed ? ExitCode::BadUsage : ExitCode::InputRejected,
+                        compile_error ? "compile error in " + QDir::toNativeSeparators(path) : QDir::toNativeSeparators(path) + ": " + compiled.error);
+        }
+        only = &compiled.variant->info;
+    }
+
     // The rows: the sweep dialog's, narrowed by --kernel and --block, and by what suits the problem (validate).
     QStringList blocks;
     if (parser.isSet(options.block))
@@ -177,7 +214,7 @@ int run_sweep_command(const QStringList& arguments, QTextStream& out, QTextStrea
             blocks << b.trimmed();
     std::vector<SweepRow> rows;
     for (const SweepRow& r : sweep_rows(family, *profile)) {
-        if (only && kernel_info(r.ref()) != only) continue;
+        if (only && any_kernel_info(r.ref()) != only) continue;
         if (!blocks.isEmpty() && !blocks.contains(r.blockText())) continue;
         if (!request.problem->validate(r.choice).isEmpty()) continue;
         rows.push_back(r);

@@ -49,6 +49,18 @@ QString read_user_kernel_args(const QCommandLineParser& parser, const UserKernel
     return {};
 }
 
+QString read_kernel_file(const QString& path, user::SourceFile* source) {
+    // A readable text file of a sensible size.
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return "cannot read --kernel-file '" + native(path) + "': " + file.errorString();
+    if (file.size() > kMostSourceBytes) return "--kernel-file '" + native(path) + "' is larger than 1 MiB: is it a kernel?";
+    const QByteArray text = file.readAll();
+    if (text.contains('\0')) return "--kernel-file '" + native(path) + "' is not a text file";
+    source->name = path.toStdString();
+    source->text = text.toStdString();
+    return {};
+}
+
 int run_user_kernel_cli(const QString& command, user::FamilyCall& call, const UserKernelArgs& args,
                         const std::function<QString()>& write_output, QTextStream& out, QTextStream& err) {
     auto fail = [&](ExitCode code, const QString& message) {
@@ -75,17 +87,7 @@ int run_user_kernel_cli(const QString& command, user::FamilyCall& call, const Us
     if (!args.schedule_path.isEmpty())
         if (const QString e = schedule_path_error(args.schedule_path); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
 
-    // The source: a readable text file of a sensible size.
-    QFile file(args.file);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(ExitCode::InputRejected, "cannot read --kernel-file '" + native(args.file) + "': " + file.errorString());
-    if (file.size() > kMostSourceBytes)
-        return fail(ExitCode::InputRejected, "--kernel-file '" + native(args.file) + "' is larger than 1 MiB: is it a kernel?");
-    const QByteArray text = file.readAll();
-    if (text.contains('\0'))
-        return fail(ExitCode::InputRejected, "--kernel-file '" + native(args.file) + "' is not a text file");
-    request.source.name = args.file.toStdString();
-    request.source.text = text.toStdString();
+    if (const QString e = read_kernel_file(args.file, &request.source); !e.isEmpty()) return fail(ExitCode::InputRejected, e);
     request.kernel_name = args.kernel_name.toStdString();
     request.backend = args.backend;
     request.trace = !args.metrics_path.isEmpty();

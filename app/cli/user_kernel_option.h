@@ -59,6 +59,10 @@ QString user_kernel_usage_error(const QCommandLineParser& parser, const UserKern
 // error (--time-limit not a number).
 QString read_user_kernel_args(const QCommandLineParser& parser, const UserKernelOptions& options, UserKernelArgs* args);
 
+// Reads --kernel-file `path` into `source` (named by the path, as messages name it): empty on success,
+// else why not, naming the file (unreadable, larger than 1 MiB, not text).
+QString read_kernel_file(const QString& path, user::SourceFile* source);
+
 // Runs the user kernel of `args` over `call`'s problem and reports as every command does: the
 // compiler's messages as FILE:LINE:COL: error: ..., a fault's message, the comparison with the
 // reference, the memory figures (--metrics) and the schedule (--schedule). `write_output` writes OUT

@@ -205,6 +205,7 @@ AppFamily convolution_app_family() {
     f.cli_options = [] { return std::vector<QCommandLineOption>{mask_option()}; };
     f.cli_inputs = 1;
     f.cli_problem = cli_problem;
+    f.user_forms = convolution_user_forms;
     return f;
 }
 

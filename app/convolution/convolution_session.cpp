@@ -202,6 +202,25 @@ void ConvolutionSession::setUserKernel(const KernelRef& ref) {
     requestRun();
 }
 
+void ConvolutionSession::setUserKernel(const KernelRef& ref, const LaunchChoice& choice) {
+    if (choice.ref.family != launch_.ref().family) return setUserKernel(ref);
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Convolution, 0, 0};
+    const ConvolutionLaunch launch = ConvolutionLaunch::of(ConvolutionVariant(choice.ref.variant), launched_block(choice));
+    const bool kernel_changed = next != user_kernel_;
+    const bool launch_changed = !(launch.kernel == launch_.kernel && launch.block == launch_.block);
+    if (!kernel_changed && !launch_changed) return;
+    user_kernel_ = next;
+    if (launch_changed) {
+        launch_ = launch;
+        replan();
+        emit launchChanged();
+        emit planChanged();
+        emit frameChanged();
+    }
+    if (kernel_changed) emit userKernelChanged(user_kernel_);
+    requestRun();
+}
+
 void ConvolutionSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;

@@ -6,13 +6,18 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+#include <QVariantMap>
+
+#include <memory>
 
 #include <optional>
 #include <vector>
 
 #include "app/family/family_problem.h"
 #include "app/family/launch_choice.h"
+#include "app/models/launch_plan.h"
 #include "app/models/occupancy_model.h"
+#include "kernels/user/user_call.h"
 
 namespace cvz {
 
@@ -47,6 +52,19 @@ struct AppFamily {
     std::vector<QCommandLineOption> (*cli_options)();
     int cli_inputs;
     CliProblem (*cli_problem)(const QCommandLineParser& parser, const QStringList& inputs, bool with_data);
+    // A problem of a size nobody chose, with generated input (a lesson's check runs the learner's kernel
+    // on odd sizes): `size` as the CLI writes the family's ("37x23", "17x9x13"), `options` the family's
+    // ("layout": "planar"). Null with *error when the size or an option is not the family's; null
+    // pointers when the family has no such input.
+    std::unique_ptr<user::FamilyCall> (*sized_user_call)(const QString& size, const QVariantMap& options,
+                                                         QString* error) = nullptr;
+    FamilyProblemPtr (*sized_problem)(const QString& size, const QVariantMap& options, QString* error) = nullptr;
+    // The launch plan of `choice` over an image of `size` ("451x300"): which thread maps to which pixel,
+    // and the idle ones. Empty with *error when the size is not one or the launch is invalid; null for a
+    // family whose outputs are not an image's pixels.
+    std::optional<LaunchPlan> (*sized_launch_plan)(const QString& size, const LaunchChoice& choice, QString* error) = nullptr;
+    // The signatures a user kernel of the family may have (issue 27): kernels/<family>/<family>_user_call.h.
+    user::FamilyForms (*user_forms)() = nullptr;
 };
 
 // Every family, in the kernel catalogue's order.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/family/problem_size.h"
 #include "app/grayscale/grayscale_prediction.h"
 #include "app/io/image_loader.h"
 #include "app/models/kernel_resources.h"
@@ -25,6 +26,63 @@ constexpr std::size_t kCopyBytes = std::size_t(256) << 20;
 
 QString layout_text(PixelLayout layout) {
     return layout == PixelLayout::Planar ? QStringLiteral("planar") : QStringLiteral("interleaved");
+}
+
+// The sized inputs' common part: "WxH" and the "layout" option (planar, the lecture's, when absent).
+bool sized_image(const QString& size, const QVariantMap& options, std::uint32_t* w, std::uint32_t* h,
+                 PixelLayout* layout, QString* error) {
+    const std::vector<std::uint32_t> wh = parse_problem_size(size, 2, 1u << 14, error);
+    if (wh.empty()) return false;
+    *w = wh[0];
+    *h = wh[1];
+    const QString name = options.value(QStringLiteral("layout"), QStringLiteral("planar")).toString();
+    const std::optional<PixelLayout> parsed = cli::parse_pixel_layout(name);
+    if (!parsed) {
+        if (error) *error = QStringLiteral("layout '%1' is neither planar nor interleaved").arg(name);
+        return false;
+    }
+    *layout = *parsed;
+    return true;
+}
+
+// Pixels nobody chose: a fixed pseudo-random picture (a 32-bit LCG), the same on every run.
+std::vector<std::uint8_t> generated_rgb(std::uint32_t w, std::uint32_t h) {
+    std::vector<std::uint8_t> rgb(3 * std::size_t(w) * h);
+    std::uint32_t state = 0x9e3779b9u ^ (w * 73856093u) ^ (h * 19349663u);
+    for (std::uint8_t& v : rgb) {
+        state = state * 1664525u + 1013904223u;
+        v = std::uint8_t(state >> 24);
+    }
+    return rgb;
+}
+
+std::unique_ptr<user::FamilyCall> sized_user_call(const QString& size, const QVariantMap& options, QString* error) {
+    std::uint32_t w = 0, h = 0;
+    PixelLayout layout = PixelLayout::Planar;
+    if (!sized_image(size, options, &w, &h, &layout, error)) return nullptr;
+    return grayscale_user_call(generated_rgb(w, h), w, h, layout);
+}
+
+FamilyProblemPtr sized_problem(const QString& size, const QVariantMap& options, QString* error) {
+    std::uint32_t w = 0, h = 0;
+    PixelLayout layout = PixelLayout::Planar;
+    if (!sized_image(size, options, &w, &h, &layout, error)) return nullptr;
+    RgbBuffer image;
+    image.width = w;
+    image.height = h;
+    image.bytes = generated_rgb(w, h);
+    return make_grayscale_problem(std::move(image), layout);
+}
+
+std::optional<LaunchPlan> sized_launch_plan(const QString& size, const LaunchChoice& choice, QString* error) {
+    const std::vector<std::uint32_t> wh = parse_problem_size(size, 2, 1u << 16, error);
+    if (wh.empty()) return std::nullopt;
+    const LaunchShape shape = grayscale_shape(choice);
+    if (const std::string e = validate_grayscale_launch(shape, wh[0], wh[1]); !e.empty()) {
+        if (error) *error = QString::fromStdString(e);
+        return std::nullopt;
+    }
+    return plan_grayscale_launch(shape, wh[0], wh[1]);
 }
 
 }  // namespace
@@ -203,6 +261,10 @@ AppFamily grayscale_app_family() {
     f.cli_options = [] { return std::vector<QCommandLineOption>{layout_option()}; };
     f.cli_inputs = 1;
     f.cli_problem = cli_problem;
+    f.sized_user_call = sized_user_call;
+    f.sized_problem = sized_problem;
+    f.sized_launch_plan = sized_launch_plan;
+    f.user_forms = grayscale_user_forms;
     return f;
 }
 

@@ -146,6 +146,22 @@ void GrayscaleSession::setUserKernel(const KernelRef& ref) {
     requestRun();
 }
 
+void GrayscaleSession::setUserKernel(const KernelRef& ref, const LaunchShape& shape) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Grayscale, 0, 0};
+    const bool kernel_changed = next != user_kernel_, shape_changed = !same(shape, shape_);
+    if (!kernel_changed && !shape_changed) return;
+    user_kernel_ = next;
+    if (shape_changed) {
+        shape_ = shape;
+        replan();
+        emit shapeChanged(shape_);
+        emit planChanged();
+        emit frameChanged();
+    }
+    if (kernel_changed) emit userKernelChanged(user_kernel_);
+    requestRun();
+}
+
 void GrayscaleSession::requestRun() {
     if (image_.isNull()) return;
     const std::uint64_t serial = ++run_serial_;
@@ -206,6 +222,7 @@ void GrayscaleSession::requestUserRun(std::uint64_t serial) {
             result.kernel_ms = run->run_ms;
             result.times.gpu = request.backend == BackendChoice::Cuda;
             result.times.first_ms = run->run_ms;
+            result.total_ms = run->run_ms;  // the isolated runner's whole run: start, copies, kernel
             result.shape_text = QStringLiteral("yours: %1 · block %2 · grid %3")
                                     .arg(QString::fromStdString(variant->name), dims_text(run->block), dims_text(run->grid));
             if (run->ok()) {

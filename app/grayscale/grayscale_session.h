@@ -97,6 +97,9 @@ public:
     // the shape's built-in variant, with the shape's block; an invalid or built-in ref goes back to the
     // built-ins. userKernelChanged + a run, on a real change.
     void setUserKernel(const KernelRef& ref);
+    // The same with the built-in `shape` standing in for its block: both set, then one run (the page's
+    // choice of a user kernel; two setters would run the kernel twice, the first time with the old block).
+    void setUserKernel(const KernelRef& ref, const LaunchShape& shape);
     KernelRef userKernel() const { return user_kernel_; }
     bool runsUserKernel() const { return is_user_ref(user_kernel_); }
     // The last answered run of the user kernel: its compile messages, fault, writers and comparison

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "app/family/problem_size.h"
 #include "app/io/matrix_generator.h"
 #include "app/matmul/matmul_compiled_issue.h"
 #include "app/matmul/matmul_prediction.h"
@@ -181,6 +182,31 @@ CliProblem cli_problem(const QCommandLineParser& parser, const QStringList&, boo
 
 }  // namespace
 
+namespace {
+
+// "MxKxN" with values nobody chose (seeded, the same on every run): A is M x K, B is K x N.
+bool sized_matrices(const QString& size, Matrix* a, Matrix* b, QString* error) {
+    const std::vector<std::uint32_t> mkn = parse_problem_size(size, 3, 1u << 12, error);
+    if (mkn.empty()) return false;
+    *a = random_matrix(mkn[0], mkn[1], 17 + mkn[0]);
+    *b = random_matrix(mkn[1], mkn[2], 29 + mkn[2]);
+    return true;
+}
+
+std::unique_ptr<user::FamilyCall> sized_user_call(const QString& size, const QVariantMap&, QString* error) {
+    Matrix a, b;
+    if (!sized_matrices(size, &a, &b, error)) return nullptr;
+    return matmul_user_call(std::move(a.data), std::move(b.data), a.rows, a.cols, b.cols);
+}
+
+FamilyProblemPtr sized_problem(const QString& size, const QVariantMap&, QString* error) {
+    Matrix a, b;
+    if (!sized_matrices(size, &a, &b, error)) return nullptr;
+    return make_matmul_problem(std::move(a), std::move(b));
+}
+
+}  // namespace
+
 AppFamily matmul_app_family() {
     AppFamily f;
     f.family = KernelFamily::Matmul;
@@ -203,6 +229,9 @@ AppFamily matmul_app_family() {
     f.cli_options = [] { return std::vector<QCommandLineOption>{size_option()}; };
     f.cli_inputs = 0;
     f.cli_problem = cli_problem;
+    f.sized_user_call = sized_user_call;
+    f.sized_problem = sized_problem;
+    f.user_forms = matmul_user_forms;
     return f;
 }
 

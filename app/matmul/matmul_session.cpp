@@ -243,6 +243,20 @@ void MatmulSession::setUserKernel(const KernelRef& ref) {
     startRun();
 }
 
+void MatmulSession::setUserKernel(const KernelRef& ref, const MatmulLaunch& launch) {
+    const KernelRef next = is_user_ref(ref) ? ref : KernelRef{KernelFamily::Matmul, 0, 0};
+    const bool kernel_changed = next != user_kernel_, launch_changed = !same_launch(launch, launch_);
+    if (!kernel_changed && !launch_changed) return;
+    user_kernel_ = next;
+    if (launch_changed) {
+        launch_ = launch;
+        emit launchChanged(launch_);
+        rebuildModel();
+    }
+    if (kernel_changed) emit userKernelChanged(user_kernel_);
+    startRun();
+}
+
 // The user's kernel on the worker, isolated (user_run.h): C as a built-in's run gives it, and the run's
 // compile messages, writers and comparison kept beside it.
 std::shared_ptr<MatmulSession::RunOutcome> MatmulSession::runUserOnWorker(std::shared_ptr<const Matrix> a,

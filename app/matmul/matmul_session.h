@@ -110,6 +110,9 @@ public:
     // the launch's built-in variant, with the launch's block; an invalid or built-in ref goes back to the
     // built-ins. userKernelChanged + a run, on a real change.
     void setUserKernel(const KernelRef& ref);
+    // The same with the built-in `launch` standing in for its block: both set, then one run (the page's
+    // choice of a kernel; two setters would run a user kernel twice, the first time with the old block).
+    void setUserKernel(const KernelRef& ref, const MatmulLaunch& launch);
     KernelRef userKernel() const { return user_kernel_; }
     bool runsUserKernel() const { return is_user_ref(user_kernel_); }
     // The last answered run of the user kernel (compile messages, fault, writers, comparison); null before.

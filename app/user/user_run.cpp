@@ -3,6 +3,10 @@
 #include <QThread>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <string_view>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +32,44 @@ std::size_t writable_index(const user::UserLaunch& launch, std::size_t arg) {
     for (std::size_t i = 0; i < arg && i < launch.args.size(); ++i)
         if (launch.args[i].kind == user::UserArg::Kind::Buffer && launch.args[i].writable) ++index;
     return index;
+}
+
+std::atomic<std::uint64_t> g_runs{0};
+
+BackendChoice resolved(BackendChoice b) {
+    if (b == BackendChoice::Auto) return cuda_device_available() ? BackendChoice::Cuda : BackendChoice::Cpu;
+    return b;
+}
+
+// What a launch reads: every read-only buffer's bytes and every int, with the sizes.
+std::size_t input_key(const user::UserLaunch& launch) {
+    std::size_t key = 0;
+    auto mix = [&key](std::size_t h) { key ^= h + 0x9e3779b97f4a7c15ull + (key << 6) + (key >> 2); };
+    for (const user::UserArg& a : launch.args) {
+        if (a.kind == user::UserArg::Kind::Int) {
+            mix(std::hash<int>()(a.value));
+            continue;
+        }
+        mix(a.bytes);
+        if (!a.writable && a.data)
+            mix(std::hash<std::string_view>()(std::string_view(static_cast<const char*>(a.data), a.bytes)));
+    }
+    return key;
+}
+
+// The run offer_user_run keeps for run_user_variant.
+struct OfferedRun {
+    std::string kernel;  // name, file name and text
+    BackendChoice backend = BackendChoice::Cpu;
+    std::size_t inputs = 0;
+    UserRunResult result;
+    std::vector<std::uint8_t> output;
+};
+std::mutex g_offer_mutex;
+std::unique_ptr<OfferedRun> g_offer;
+
+std::string kernel_key(const user::SourceFile& source, const std::string& name) {
+    return name + '\n' + source.name + '\n' + source.text;
 }
 
 QString cpu_backend_label() { return QStringLiteral("CPU emulator (%1 threads)").arg(QThread::idealThreadCount()); }
@@ -176,6 +218,29 @@ ShapeTiming time_user_launch(const UserVariant& v, user::FamilyCall& call, Dim3 
     return run.timing;
 }
 
+void offer_user_run(user::FamilyCall& call, const UserRunRequest& request, const UserRunResult& result) {
+    const std::lock_guard<std::mutex> lock(g_offer_mutex);
+    g_offer.reset();
+    if (!result.ok()) return;
+    const user::FormChoice form = user::pick_form(result.signature, call.forms());
+    if (!form.form) return;
+    auto offer = std::make_unique<OfferedRun>();
+    offer->kernel = kernel_key(request.source, result.signature.name);
+    offer->backend = resolved(request.backend);
+    offer->result = result;
+    const auto* out = static_cast<const std::uint8_t*>(call.output());
+    offer->output.assign(out, out + call.output_bytes());
+    // Binding again fills the inputs (as the run saw them) and clears the output: put it back.
+    const user::UserLaunch launch = call.bind(*form.form, result.signature, result.grid, result.block);
+    offer->inputs = input_key(launch);
+    const std::size_t o = call.output_arg();
+    if (o < launch.args.size() && launch.args[o].data && launch.args[o].bytes == offer->output.size())
+        std::memcpy(launch.args[o].data, offer->output.data(), offer->output.size());
+    g_offer = std::move(offer);
+}
+
+std::uint64_t user_kernel_runs() { return g_runs.load(); }
+
 UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
                                const CancelToken* cancel) {
     UserRunRequest request;
@@ -185,6 +250,24 @@ UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim
     request.backend = backend;
     request.writers = true;
     request.cancel = cancel;
+    {
+        // The editor's run of this very launch, when it was just offered: taken instead of running again.
+        const std::lock_guard<std::mutex> lock(g_offer_mutex);
+        if (g_offer && g_offer->kernel == kernel_key(v.source, v.name) && g_offer->backend == resolved(backend) &&
+            g_offer->result.block == *request.block) {
+            std::unique_ptr<OfferedRun> offer = std::move(g_offer);
+            const user::FormChoice form = user::pick_form(v.signature, call.forms());
+            if (form.form && call.grid(*form.form, *request.block) == offer->result.grid) {
+                const user::UserLaunch launch = call.bind(*form.form, v.signature, offer->result.grid, offer->result.block);
+                const std::size_t o = call.output_arg();
+                if (input_key(launch) == offer->inputs && o < launch.args.size() && launch.args[o].data &&
+                    launch.args[o].bytes == offer->output.size()) {
+                    std::memcpy(launch.args[o].data, offer->output.data(), offer->output.size());
+                    return std::move(offer->result);
+                }
+            }
+        }
+    }
     return run_user_kernel(call, request);
 }
 
@@ -287,6 +370,7 @@ UserRunResult& run_on_device(user::FamilyCall& call, const user::CallForm& form,
     o.record_schedule = req.schedule;
     o.time_limit_s = req.time_limit_s;
     o.cancel = req.cancel;
+    g_runs.fetch_add(1);
     const user::GpuRunResult run = user::run_on_gpu(*compiled, launch, o);
     r.backend = QStringLiteral("CUDA (%1)").arg(QString::fromStdString(run.device));
     if (!run.ran || run.fault != user::Fault::None || !run.status) {
@@ -372,6 +456,7 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& req)
     options.writers = req.writers;
     options.schedule = req.schedule;
     options.cancel = req.cancel;
+    g_runs.fetch_add(1);
     user::EmulatedRunResult run = user::run_emulated(kernel, launch, options);
     r.backend = cpu_backend_label();
     r.run_ms = run.seconds * 1e3;

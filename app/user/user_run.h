@@ -5,6 +5,7 @@
 // emulator or the GPU, and compare its output with the family's reference. Safe on a worker thread.
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,16 @@ UserRunResult run_user_kernel(user::FamilyCall& call, const UserRunRequest& requ
 // comparison). The output is left in `call`.
 UserRunResult run_user_variant(const UserVariant& v, user::FamilyCall& call, Dim3 block, BackendChoice backend,
                                const CancelToken* cancel = nullptr);
+
+// Compile and Run's run, handed on (issue 27): the editor runs the kernel, then makes it the family's
+// variant, and the family's session would run it again to show it. offer_user_run keeps the editor's run
+// (its result and output; call holds them); run_user_variant takes it instead of running when it asks
+// for the same launch: the same kernel text and name, block, grid and backend, and the same input bytes.
+// Taken once; a newer offer replaces it; a failed run is not kept.
+void offer_user_run(user::FamilyCall& call, const UserRunRequest& request, const UserRunResult& result);
+// How many launches run_user_kernel made in this process (emulated or on the GPU; not the traces):
+// tests count runs with it.
+std::uint64_t user_kernel_runs();
 
 // Runs `v` as run_user_variant does, recording its block schedule (on the GPU %smid and %globaltimer
 // per block, on the emulator the host worker and a steady clock); `output` holds the run's output bytes.

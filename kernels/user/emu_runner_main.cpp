@@ -261,6 +261,23 @@ __attribute__((always_inline)) inline void record(Current* c, const void* addres
     c->trace.on_access(*c->ctx, a, address, bytes, AccessSite{s.file, s.line});
 }
 
+// An access in buffer `b` that overruns its end, or that leaves a record: its trace record, and who
+// wrote the element. Out of line, as the other rare paths, and reached by tail calls, so that the hooks'
+// common path (an access in a buffer, untraced) needs no stack frame: it is most of a user kernel's time.
+__attribute__((noinline)) void in_buffer_slow(Current* c, const Buffer& b, std::uintptr_t p, std::size_t bytes,
+                                              Access a, const void* return_address) {
+    if (p - b.base + bytes > b.bytes) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
+    if (g_recorder) record(c, reinterpret_cast<const void*>(p), bytes, a, return_address);
+    if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+}
+
+__attribute__((noinline)) void record_shared(Current* c, std::uintptr_t p, std::size_t bytes, Access a,
+                                             const void* return_address) {
+    record(c, reinterpret_cast<const void*>(p), bytes, a, return_address);
+}
+
+bool g_records = false;  // a trace is recorded or some buffer records its writers: in_buffer_slow has work
+
 __attribute__((always_inline)) inline void on_access(const void* address, std::size_t bytes, Access a,
                                                      const void* return_address) {
     Current* const c = t_current;
@@ -269,17 +286,16 @@ __attribute__((always_inline)) inline void on_access(const void* address, std::s
     for (unsigned k = 0; k < g_buffer_count; ++k) {
         const Buffer& b = g_buffers[k];
         if (p - b.base < b.bytes) {
-            if (__builtin_expect(p - b.base + bytes > b.bytes, 0)) bounds_fault(b, p + bytes - 1, a, site_of(return_address));
-            if (g_recorder) record(c, address, bytes, a, return_address);
-            if (a == Access::Store && b.writers) b.writers[(p - b.base) / b.element_bytes] = Writer{c->block, c->thread};
+            if (__builtin_expect(p - b.base + bytes > b.bytes || g_records, 0))
+                return in_buffer_slow(c, b, p, bytes, a, return_address);
             return;
         }
     }
     if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
-        if (g_recorder) record(c, address, bytes, a, return_address);
+        if (g_recorder) return record_shared(c, p, bytes, a, return_address);
         return;
     }
-    outside_buffers(p, a, return_address);
+    return outside_buffers(p, a, return_address);
 }
 
 }  // namespace
@@ -326,8 +342,17 @@ __attribute__((visibility("default"))) void __tsan_write_range(void* a, unsigned
 }
 }
 
-// Atomics (the prelude's atomicAdd and friends): performed for real, since blocks run in parallel,
-// and checked against the buffers as a store; not traced (a GPU counts them apart from loads and stores).
+namespace {
+// A read-modify-write through the compiler's atomics (std::atomic, __atomic_*): checked and traced as a
+// load and a store of its word, as CUDA's atomic functions are.
+inline void rmw_access(const volatile void* a, std::size_t bytes, const void* return_address) {
+    on_access(const_cast<const void*>(a), bytes, Access::Load, return_address);
+    on_access(const_cast<const void*>(a), bytes, Access::Store, return_address);
+}
+}  // namespace
+
+// The compiler's atomics in the user's code (std::atomic, __atomic_* builtins): performed for real, since
+// blocks run in parallel, each checked against the buffers and traced.
 #define CVZ_TSAN_ATOMIC(N, T)                                                                                     \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_load(const volatile T* a, int) {     \
         on_access(const_cast<const T*>(a), N / 8, Access::Load, __builtin_return_address(0));                   \
@@ -338,33 +363,42 @@ __attribute__((visibility("default"))) void __tsan_write_range(void* a, unsigned
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {  \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                      \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {  \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                        \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_strong(            \
         volatile T* a, T* expected, T v, int, int) {                                                             \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) int __tsan_atomic##N##_compare_exchange_weak(              \
         volatile T* a, T* expected, T v, int, int) {                                                             \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
     }                                                                                                             \
     extern "C" __attribute__((visibility("default"))) T __tsan_atomic##N##_compare_exchange_val(                 \
         volatile T* a, T expected, T v, int, int) {                                                              \
+        rmw_access(a, N / 8, __builtin_return_address(0));                                                       \
         __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
         return expected;                                                                                          \
     }
@@ -378,11 +412,88 @@ __attribute__((visibility("default"))) void __tsan_atomic_thread_fence(int) { __
 __attribute__((visibility("default"))) void __tsan_atomic_signal_fence(int) {}
 }
 
+// CUDA's atomic functions, as the prelude declares them: the user's code calls them (the return address
+// is on the user's line), each checked against the buffers and traced as a load and a store of its word
+// (the trace has no atomics of its own), then done for real, since blocks run in parallel.
 namespace {
 
-void set_indices(const EmuContext& c) {
-    const Dim3 t = c.thread_idx(), b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
-    cvz_threadIdx = CvzUint3{t.x, t.y, t.z};
+template <class T, class Next>
+__attribute__((always_inline)) inline T atomic_update(T* p, const void* return_address, Next next) {
+    on_access(p, sizeof(T), Access::Load, return_address);
+    on_access(p, sizeof(T), Access::Store, return_address);
+    T old;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    T value;
+    do value = next(old);
+    while (!__atomic_compare_exchange(p, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+}
+
+}  // namespace
+
+#define CVZ_ATOMIC(NAME, T, EXPR)                                                                   \
+    __attribute__((visibility("default"))) T NAME(T* p, T v) {                                      \
+        return atomic_update<T>(p, __builtin_return_address(0), [v]([[maybe_unused]] T old) -> T { return static_cast<T>(EXPR); }); \
+    }
+#define CVZ_ATOMIC_ARITH(T)                 \
+    CVZ_ATOMIC(atomicAdd, T, old + v)    \
+    CVZ_ATOMIC(atomicExch, T, v)
+#define CVZ_ATOMIC_ORDER(T)                        \
+    CVZ_ATOMIC(atomicMin, T, v < old ? v : old)    \
+    CVZ_ATOMIC(atomicMax, T, old < v ? v : old)
+#define CVZ_ATOMIC_BITS(T)                  \
+    CVZ_ATOMIC(atomicAnd, T, old & v)    \
+    CVZ_ATOMIC(atomicOr, T, old | v)     \
+    CVZ_ATOMIC(atomicXor, T, old ^ v)
+CVZ_ATOMIC_ARITH(int)
+CVZ_ATOMIC_ARITH(unsigned int)
+CVZ_ATOMIC_ARITH(unsigned long long)
+CVZ_ATOMIC_ARITH(float)
+CVZ_ATOMIC(atomicAdd, double, old + v)
+CVZ_ATOMIC(atomicSub, int, int(unsigned(old) - unsigned(v)))
+CVZ_ATOMIC(atomicSub, unsigned int, old - v)
+CVZ_ATOMIC_ORDER(int)
+CVZ_ATOMIC_ORDER(unsigned int)
+CVZ_ATOMIC_ORDER(long long)
+CVZ_ATOMIC_ORDER(unsigned long long)
+CVZ_ATOMIC_BITS(int)
+CVZ_ATOMIC_BITS(unsigned int)
+CVZ_ATOMIC_BITS(unsigned long long)
+// CUDA's wrap-around counters.
+CVZ_ATOMIC(atomicInc, unsigned int, old >= v ? 0u : old + 1)
+CVZ_ATOMIC(atomicDec, unsigned int, old == 0 || old > v ? v : old - 1)
+#undef CVZ_ATOMIC_BITS
+#undef CVZ_ATOMIC_ORDER
+#undef CVZ_ATOMIC_ARITH
+#undef CVZ_ATOMIC
+
+#define CVZ_ATOMIC_CAS(T)                                                                           \
+    __attribute__((visibility("default"))) T atomicCAS(T* p, T compare, T v) {                     \
+        return atomic_update<T>(p, __builtin_return_address(0), [compare, v](T old) -> T {          \
+            return old == compare ? v : old;                                                        \
+        });                                                                                         \
+    }
+CVZ_ATOMIC_CAS(unsigned short)
+CVZ_ATOMIC_CAS(int)
+CVZ_ATOMIC_CAS(unsigned int)
+CVZ_ATOMIC_CAS(unsigned long long)
+#undef CVZ_ATOMIC_CAS
+
+namespace {
+
+// The block's indices are the same for all its threads: set when the host thread turns to another block.
+thread_local std::uint64_t t_indices_block = ~std::uint64_t(0);
+
+void set_indices(const EmuContext& c, std::uint64_t linear_block) {
+    // Each index read as its own word: the emulator's loop has just stored them one by one, and one wide
+    // load of two of them would wait for both stores (a failed store forward, a tenth of the runner's time).
+    const Dim3 t = c.thread_idx();
+    unsigned x = t.x, y = t.y, z = t.z;
+    asm volatile("" : "+r"(x), "+r"(y), "+r"(z));
+    cvz_threadIdx = CvzUint3{x, y, z};
+    if (linear_block == t_indices_block) return;
+    t_indices_block = linear_block;
+    const Dim3 b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
     cvz_blockIdx = CvzUint3{b.x, b.y, b.z};
     cvz_blockDim = CvzUint3{bd.x, bd.y, bd.z};
     cvz_gridDim = CvzUint3{g.x, g.y, g.z};
@@ -521,7 +632,7 @@ void run_thread(const EmuContext& ctx) {
         t_barriers.syncs.assign(t_barriers.threads, 0);
         t_barriers.lines.clear();
     }
-    set_indices(ctx);
+    set_indices(ctx, c.block);
     t_current = &c;
     g_entry(g_args.pointers);
     t_current = nullptr;
@@ -599,7 +710,7 @@ extern "C" __attribute__((visibility("default"))) void cvz_syncthreads() {
     if (g_recorder) c->trace.on_sync(*c->ctx);
     c->ctx->sync();  // the other threads of the block run until they reach it too
     t_current = c;
-    set_indices(*c->ctx);
+    set_indices(*c->ctx, c->block);
 }
 
 extern "C" __attribute__((visibility("default"))) void* cvz_shared_slot(unsigned slot, std::size_t bytes,
@@ -672,6 +783,7 @@ int main(int argc, char** argv) {
             SharedBuffer w = SharedBuffer::open(a.writers_path, n * sizeof(Writer), true, &error);
             if (!w.valid()) setup_error(error);
             g.writers = static_cast<Writer*>(w.data());
+            g_records = true;
             writers.push_back(std::move(w));
         }
         g_args.pointers[k] = b.data();
@@ -711,6 +823,7 @@ int main(int argc, char** argv) {
     if (job.trace) {
         recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
         g_recorder = recorder.get();
+        g_records = true;
         g_access_budget = job.access_budget;
         if (g_access_budget) g_thread_budget = std::max<std::uint64_t>(1, g_access_budget / job.block.volume());
     }

@@ -1,5 +1,6 @@
 #include "emulated_source.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -62,38 +63,42 @@ static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1
 static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 static inline int __float2int_rz(float x) { return int(x); }
 static inline int __mul24(int a, int b) { return a * b; }
-static inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-static inline unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-static inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-static inline float atomicAdd(float* p, float v) {
-    unsigned int* q = reinterpret_cast<unsigned int*>(p);
-    unsigned int old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
-    do {
-        float f;
-        __builtin_memcpy(&f, &old, 4);
-        f += v;
-        __builtin_memcpy(&next, &f, 4);
-    } while (!__atomic_compare_exchange_n(q, &old, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-    float f;
-    __builtin_memcpy(&f, &old, 4);
-    return f;
-}
-static inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
-static inline int atomicMax(int* p, int v) {
-    int old = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
-    return old;
-}
-static inline int atomicMin(int* p, int v) {
-    int old = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (old > v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
-    return old;
-}
-static inline int atomicExch(int* p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
-static inline int atomicCAS(int* p, int expected, int v) {
-    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-    return expected;
-}
+// Atomics: the runner's (emu_runner_main.cpp), called, not inlined, so that the call is on the user's
+// line; each is checked against the buffers and traced as a load and a store of its word.
+int atomicAdd(int*, int);
+unsigned int atomicAdd(unsigned int*, unsigned int);
+unsigned long long atomicAdd(unsigned long long*, unsigned long long);
+float atomicAdd(float*, float);
+double atomicAdd(double*, double);
+int atomicSub(int*, int);
+unsigned int atomicSub(unsigned int*, unsigned int);
+int atomicExch(int*, int);
+unsigned int atomicExch(unsigned int*, unsigned int);
+unsigned long long atomicExch(unsigned long long*, unsigned long long);
+float atomicExch(float*, float);
+int atomicMin(int*, int);
+unsigned int atomicMin(unsigned int*, unsigned int);
+long long atomicMin(long long*, long long);
+unsigned long long atomicMin(unsigned long long*, unsigned long long);
+int atomicMax(int*, int);
+unsigned int atomicMax(unsigned int*, unsigned int);
+long long atomicMax(long long*, long long);
+unsigned long long atomicMax(unsigned long long*, unsigned long long);
+unsigned int atomicInc(unsigned int*, unsigned int);
+unsigned int atomicDec(unsigned int*, unsigned int);
+unsigned short atomicCAS(unsigned short*, unsigned short, unsigned short);
+int atomicCAS(int*, int, int);
+unsigned int atomicCAS(unsigned int*, unsigned int, unsigned int);
+unsigned long long atomicCAS(unsigned long long*, unsigned long long, unsigned long long);
+int atomicAnd(int*, int);
+unsigned int atomicAnd(unsigned int*, unsigned int);
+unsigned long long atomicAnd(unsigned long long*, unsigned long long);
+int atomicOr(int*, int);
+unsigned int atomicOr(unsigned int*, unsigned int);
+unsigned long long atomicOr(unsigned long long*, unsigned long long);
+int atomicXor(int*, int);
+unsigned int atomicXor(unsigned int*, unsigned int);
+unsigned long long atomicXor(unsigned long long*, unsigned long long);
 )PRELUDE";
 
 // A file name as a string literal for #line.
@@ -122,13 +127,36 @@ std::string join(const std::vector<Token>& t, std::size_t from, std::size_t to) 
     return s;
 }
 
-// Rewrites the __shared__ declarations of `text`; returns the new text (same line count).
+// The accessor a file-scope __shared__ variable is used through: a function, since the variable is
+// placed per block while the kernel runs, not when the object is loaded.
+std::string accessor(const std::string& var) { return "cvz_shared_" + var; }
+
+// Rewrites the __shared__ declarations of `text`; returns the new text (same line count). A declaration
+// in a function becomes a reference into the block's shared memory; one at file scope becomes an
+// accessor function, and the variable's later uses call it.
 std::string rewrite_shared(const std::string& text, unsigned* slots) {
     const std::vector<Token> t = tokenize(text);
     std::string out;
     std::size_t copied = 0;  // text before this offset is already in `out`
+    int braces = 0;
+    std::vector<std::string> file_scope;  // names declared __shared__ at file scope so far
     for (std::size_t k = 0; k < t.size(); ++k) {
-        if (t[k].kind != Token::Kind::Identifier || t[k].text != "__shared__") continue;
+        if (t[k].kind == Token::Kind::Punct) {
+            if (t[k].text == "{") ++braces;
+            else if (t[k].text == "}") --braces;
+            continue;
+        }
+        if (t[k].kind != Token::Kind::Identifier) continue;
+        if (t[k].text != "__shared__") {
+            // A use of a file-scope __shared__ variable (not a member of the same name).
+            const bool member = k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->" || t[k - 1].text == "::");
+            if (!member && std::find(file_scope.begin(), file_scope.end(), t[k].text) != file_scope.end()) {
+                out.append(text, copied, t[k].offset - copied);
+                out += accessor(t[k].text) + "()";
+                copied = t[k].offset + t[k].length;
+            }
+            continue;
+        }
         // The declaration: from a preceding `extern` / `static` to the `;`.
         std::size_t first = k;
         bool is_extern = false;
@@ -139,6 +167,7 @@ std::string rewrite_shared(const std::string& text, unsigned* slots) {
         std::size_t end = k + 1;
         while (end < t.size() && t[end].text != ";" && t[end].text != "{" && t[end].text != "}") ++end;
         if (end >= t.size() || t[end].text != ";") continue;  // not a declaration we know: the compiler will say
+        const bool global = braces == 0;
         // Declarators split at top-level commas; the type is what precedes the first declarator's name.
         std::vector<std::pair<std::size_t, std::size_t>> parts;
         std::size_t from = k + 1;
@@ -168,17 +197,27 @@ std::string rewrite_shared(const std::string& text, unsigned* slots) {
             if (n >= parts[p].second || t[n].kind != Token::Kind::Identifier) continue;
             const std::string var = t[n].text, dims = join(t, n + 1, parts[p].second);
             const std::string ty = type + stars;
+            std::string where;  // the address of the variable in the block's shared memory
             if (is_extern) {
-                decl += ty + "* " + var + " = reinterpret_cast<" + ty + "*>(cvz_dynamic_shared()); ";
-            } else if (dims.empty()) {
-                decl += ty + "& " + var + " = *reinterpret_cast<" + ty + "*>(cvz_shared_slot(" + std::to_string(*slots) +
-                        ", sizeof(" + ty + "), alignof(" + ty + "))); ";
-                ++*slots;
+                where = "cvz_dynamic_shared()";
             } else {
-                decl += ty + " (&" + var + ")" + dims + " = *reinterpret_cast<" + ty + " (*)" + dims +
-                        ">(cvz_shared_slot(" + std::to_string(*slots) + ", sizeof(" + ty + " " + dims + "), alignof(" +
-                        ty + "))); ";
+                where = "cvz_shared_slot(" + std::to_string(*slots) + ", sizeof(" + ty + (dims.empty() ? "" : " " + dims) +
+                        "), alignof(" + ty + "))";
                 ++*slots;
+            }
+            if (global) {
+                // An accessor, used from here on in the variable's place.
+                const std::string f = accessor(var) + "()";
+                if (is_extern) decl += "static inline " + ty + "* " + f + " { return reinterpret_cast<" + ty + "*>(" + where + "); } ";
+                else if (dims.empty()) decl += "static inline " + ty + "& " + f + " { return *reinterpret_cast<" + ty + "*>(" + where + "); } ";
+                else decl += "static inline " + ty + " (&" + f + ")" + dims + " { return *reinterpret_cast<" + ty + " (*)" + dims + ">(" + where + "); } ";
+                file_scope.push_back(var);
+            } else if (is_extern) {
+                decl += ty + "* " + var + " = reinterpret_cast<" + ty + "*>(" + where + "); ";
+            } else if (dims.empty()) {
+                decl += ty + "& " + var + " = *reinterpret_cast<" + ty + "*>(" + where + "); ";
+            } else {
+                decl += ty + " (&" + var + ")" + dims + " = *reinterpret_cast<" + ty + " (*)" + dims + ">(" + where + "); ";
             }
         }
         out.append(text, copied, t[first].offset - copied);

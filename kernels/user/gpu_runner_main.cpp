@@ -1,9 +1,11 @@
 // cudaviz-gpu-runner REQUEST RESPONSE: runs a user's kernel on the GPU, isolated from the app (issue 27).
 // The app (user_gpu.cpp) writes REQUEST, starts this program and reads RESPONSE; a fault, a hang or a
 // broken context ends here. It loads the CUBIN with the driver API into the runtime's primary context,
-// so that the built-ins' timing (kernels/cuda/launch_timer.h) times it the same way. Each buffer sits
-// between two guard zones (guard_zone.h), checked after the first launch and before anything is copied
-// back: a store past a buffer, which the GPU lets through, is a bounds fault. Loads are not seen.
+// so that the built-ins' timing (kernels/cuda/launch_timer.h) times it the same way. Each buffer is placed
+// with the driver's virtual memory API so that unmapped addresses follow its end: a load or store past
+// it stops the kernel (an illegal address, which the app has the emulator name). Its front zone and the
+// rounding after its end hold a canary (guard_zone.h), checked after the first launch and before
+// anything is copied back: a store there, which the GPU lets through, is a bounds fault.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -43,11 +45,17 @@ bool is_refusal(CUresult r) {
 }
 
 // What an error while the kernel ran means for the user.
-std::string fault_message(const std::string& error, bool illegal_address) {
+std::string fault_message(const std::string& error, bool illegal_address, bool unmapped_after) {
     std::string m = "the GPU stopped the kernel: " + error;
-    if (illegal_address) m += "; a load or store outside its buffer (a missing guard?) or through an invalid pointer";
+    if (illegal_address)
+        m += unmapped_after ? "; a load or store outside its buffer (each buffer ends where unmapped memory begins: a missing guard?) "
+                              "or through an invalid pointer"
+                            : "; a load or store outside its buffer (a missing guard?) or through an invalid pointer";
     return m;
 }
+
+// Whether the buffers end at unmapped memory (the virtual memory API), for the fault's message.
+bool g_unmapped_after = false;
 
 // Device memory freed on exit.
 class DeviceMemory {
@@ -66,29 +74,97 @@ private:
     std::vector<void*> blocks_;
 };
 
-// A buffer's place in its guarded allocation: [zone][bytes][zone], the kernel gets the middle.
+// A buffer's place in its guarded memory: [front zone][bytes][back zone], the kernel gets the middle.
 struct GuardedBuffer {
-    CUdeviceptr base = 0;
-    std::size_t zone = 0, bytes = 0;
-    CUdeviceptr data() const { return base + zone; }
+    CUdeviceptr base = 0;  // the front zone's start
+    std::size_t front = 0, bytes = 0, back = 0;
+    CUdeviceptr data() const { return base + front; }
 };
 
-// Fills both zones of `b` with the canary (`canary` holds at least b.zone bytes of it).
+// Address ranges reserved and memory mapped with the driver's virtual memory API (guard_zone.h's
+// GuardedLayout), given back on exit.
+class MappedMemory {
+public:
+    ~MappedMemory() {
+        for (const Range& r : ranges_) {
+            if (r.mapped_bytes) cuMemUnmap(r.base + r.map_offset, r.mapped_bytes);
+            if (r.handle) cuMemRelease(r.handle);
+            cuMemAddressFree(r.base, r.reserved);
+        }
+    }
+    // "" when device `device` can map memory so; else why not (the runner then falls back to cudaMalloc).
+    std::string prepare(int device) {
+        int supported = 0;
+        CUdevice dev = 0;
+        if (CUresult r = cuDeviceGet(&dev, device); r != CUDA_SUCCESS) return "cuDeviceGet: " + cu_text(r);
+        if (CUresult r = cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev); r != CUDA_SUCCESS)
+            return "cuDeviceGetAttribute: " + cu_text(r);
+        if (!supported) return "the device has no virtual memory management";
+        prop_.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop_.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        prop_.location.id = dev;
+        if (CUresult r = cuMemGetAllocationGranularity(&granularity_, &prop_, CU_MEM_ALLOC_GRANULARITY_MINIMUM); r != CUDA_SUCCESS)
+            return "cuMemGetAllocationGranularity: " + cu_text(r);
+        if (granularity_ == 0 || (granularity_ & (granularity_ - 1)) != 0) return "an allocation granularity of " + std::to_string(granularity_);
+        return {};
+    }
+    std::size_t granularity() const { return granularity_; }
+    // Places a buffer of `bytes` as guarded_layout() says; "" or the driver's refusal.
+    std::string place(std::size_t bytes, GuardedBuffer* out) {
+        const cvz::user::GuardedLayout l = cvz::user::guarded_layout(bytes, granularity_);
+        Range r;
+        r.reserved = l.reserved;
+        r.map_offset = l.map_offset;
+        if (CUresult e = cuMemAddressReserve(&r.base, l.reserved, granularity_, 0, 0); e != CUDA_SUCCESS)
+            return "cuMemAddressReserve: " + cu_text(e);
+        ranges_.push_back(r);
+        Range& kept = ranges_.back();
+        if (CUresult e = cuMemCreate(&kept.handle, l.mapped, &prop_, 0); e != CUDA_SUCCESS) {
+            kept.handle = 0;
+            return "cuMemCreate: " + cu_text(e);
+        }
+        if (CUresult e = cuMemMap(kept.base + l.map_offset, l.mapped, 0, kept.handle, 0); e != CUDA_SUCCESS) return "cuMemMap: " + cu_text(e);
+        kept.mapped_bytes = l.mapped;
+        CUmemAccessDesc access{};
+        access.location = prop_.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        if (CUresult e = cuMemSetAccess(kept.base + l.map_offset, l.mapped, &access, 1); e != CUDA_SUCCESS) return "cuMemSetAccess: " + cu_text(e);
+        out->base = kept.base + l.map_offset;
+        out->front = l.front_zone;
+        out->bytes = bytes;
+        out->back = l.back_zone;
+        return {};
+    }
+
+private:
+    struct Range {
+        CUdeviceptr base = 0;
+        std::size_t reserved = 0, map_offset = 0, mapped_bytes = 0;
+        CUmemGenericAllocationHandle handle = 0;
+    };
+    CUmemAllocationProp prop_{};
+    std::size_t granularity_ = 0;
+    std::vector<Range> ranges_;
+};
+
+// Fills both zones of `b` with the canary (`canary` holds at least as many bytes as the wider zone).
 cudaError_t fill_zones(const GuardedBuffer& b, const std::vector<std::uint8_t>& canary) {
-    if (cudaError_t e = cudaMemcpy(reinterpret_cast<void*>(b.base), canary.data(), b.zone, cudaMemcpyHostToDevice); e != cudaSuccess)
+    if (cudaError_t e = cudaMemcpy(reinterpret_cast<void*>(b.base), canary.data(), b.front, cudaMemcpyHostToDevice); e != cudaSuccess)
         return e;
-    return cudaMemcpy(reinterpret_cast<void*>(b.data() + b.bytes), canary.data(), b.zone, cudaMemcpyHostToDevice);
+    if (b.back == 0) return cudaSuccess;
+    return cudaMemcpy(reinterpret_cast<void*>(b.data() + b.bytes), canary.data(), b.back, cudaMemcpyHostToDevice);
 }
 
 // Reads both zones back: "" when untouched, else the bounds message; a failed copy is in *error.
 std::string check_zones(const GuardedBuffer& b, const cvz::user::GpuRunnerArg& a, cudaError_t* error) {
-    std::vector<std::uint8_t> front(b.zone), back(b.zone);
-    *error = cudaMemcpy(front.data(), reinterpret_cast<void*>(b.base), b.zone, cudaMemcpyDeviceToHost);
-    if (*error == cudaSuccess) *error = cudaMemcpy(back.data(), reinterpret_cast<void*>(b.data() + b.bytes), b.zone, cudaMemcpyDeviceToHost);
+    std::vector<std::uint8_t> front(b.front), back(b.back);
+    *error = cudaMemcpy(front.data(), reinterpret_cast<void*>(b.base), b.front, cudaMemcpyDeviceToHost);
+    if (*error == cudaSuccess && b.back)
+        *error = cudaMemcpy(back.data(), reinterpret_cast<void*>(b.data() + b.bytes), b.back, cudaMemcpyDeviceToHost);
     if (*error != cudaSuccess) return {};
-    return cvz::user::guard_zone_message(a.name, b.bytes, std::size_t(a.element_bytes), b.zone,
-                                         cvz::user::find_zone_change(front.data(), b.zone),
-                                         cvz::user::find_zone_change(back.data(), b.zone));
+    return cvz::user::guard_zone_message(a.name, b.bytes, std::size_t(a.element_bytes), b.front,
+                                         cvz::user::find_zone_change(front.data(), b.front),
+                                         cvz::user::find_zone_change(back.data(), b.back));
 }
 
 struct Launcher {
@@ -110,7 +186,7 @@ void set(GpuRunnerResponse* out, GpuRunnerOutcome outcome, std::string message) 
 // can come back as an invalid address space rather than an illegal address: both are a bad pointer.
 void kernel_failed(GpuRunnerResponse* out, cudaError_t e) {
     const bool address = e == cudaErrorIllegalAddress || e == cudaErrorInvalidAddressSpace || e == cudaErrorMisalignedAddress;
-    set(out, GpuRunnerOutcome::DeviceFault, fault_message(rt_text(e), address));
+    set(out, GpuRunnerOutcome::DeviceFault, fault_message(rt_text(e), address, g_unmapped_after));
 }
 
 void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
@@ -152,26 +228,39 @@ void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
         out->static_shared_bytes = std::uint64_t(static_shared);
 
     // The arguments: a device copy of every buffer (outputs too: a kernel may leave elements unwritten),
-    // each between its guard zones.
+    // each placed between its zones: unmapped memory after it where the driver can map memory so, else a
+    // cudaMalloc'ed [zone][buffer][zone] (stores outside seen, loads not).
     DeviceMemory memory;
+    MappedMemory mapped;
+    const std::string no_mapping = mapped.prepare(q.device);
+    g_unmapped_after = no_mapping.empty();
     std::vector<CUdeviceptr> pointers(q.args.size());
     std::vector<GuardedBuffer> guarded(q.args.size());
     std::vector<int> ints(q.args.size());
+    for (std::size_t i = 0; i < q.args.size(); ++i) {
+        const cvz::user::GpuRunnerArg& a = q.args[i];
+        if (!a.buffer) continue;
+        GuardedBuffer& g = guarded[i];
+        if (g_unmapped_after) {
+            if (std::string e = mapped.place(std::size_t(a.bytes), &g); !e.empty())
+                return set(out, GpuRunnerOutcome::Refused, "cannot map " + std::to_string(a.bytes) + " bytes for " + a.name + " on the GPU: " + e);
+        } else {
+            g.bytes = std::size_t(a.bytes);
+            g.front = g.back = cvz::user::guard_zone_bytes(g.bytes);
+            void* p = nullptr;
+            if (cudaError_t e = memory.allocate(g.bytes + g.front + g.back, &p); e != cudaSuccess)
+                return set(out, GpuRunnerOutcome::Refused, "cannot allocate " + std::to_string(a.bytes) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
+            g.base = CUdeviceptr(p);
+        }
+    }
     std::size_t widest_zone = 0;
-    for (const cvz::user::GpuRunnerArg& a : q.args)
-        if (a.buffer) widest_zone = std::max(widest_zone, cvz::user::guard_zone_bytes(std::size_t(a.bytes)));
+    for (const GuardedBuffer& g : guarded) widest_zone = std::max({widest_zone, g.front, g.back});
     std::vector<std::uint8_t> canary(widest_zone);
     cvz::user::fill_canary(canary.data(), canary.size());
     for (std::size_t i = 0; i < q.args.size(); ++i) {
         const cvz::user::GpuRunnerArg& a = q.args[i];
         if (a.buffer) {
-            GuardedBuffer& g = guarded[i];
-            g.bytes = std::size_t(a.bytes);
-            g.zone = cvz::user::guard_zone_bytes(g.bytes);
-            void* p = nullptr;
-            if (cudaError_t e = memory.allocate(g.bytes + 2 * g.zone, &p); e != cudaSuccess)
-                return set(out, GpuRunnerOutcome::Refused, "cannot allocate " + std::to_string(a.bytes) + " bytes for " + a.name + " on the GPU: " + rt_text(e));
-            g.base = CUdeviceptr(p);
+            const GuardedBuffer& g = guarded[i];
             if (cudaError_t e = fill_zones(g, canary); e != cudaSuccess)
                 return set(out, GpuRunnerOutcome::Unavailable, "preparing the guard zones of " + a.name + " on the GPU: " + rt_text(e));
             if (cudaError_t e = a.bytes ? cudaMemcpy(reinterpret_cast<void*>(g.data()), shared[i].data(), g.bytes, cudaMemcpyHostToDevice) : cudaSuccess;
@@ -195,7 +284,7 @@ void run(GpuRunnerRequest& q, GpuRunnerResponse* out) {
     cudaEventRecord(begin, stream);
     if (CUresult r = launch(stream); r != CUDA_SUCCESS) {
         if (is_refusal(r)) return set(out, GpuRunnerOutcome::Refused, "CUDA refused the launch: " + cu_text(r));
-        return set(out, GpuRunnerOutcome::DeviceFault, fault_message(cu_text(r), r == CUDA_ERROR_ILLEGAL_ADDRESS));
+        return set(out, GpuRunnerOutcome::DeviceFault, fault_message(cu_text(r), r == CUDA_ERROR_ILLEGAL_ADDRESS, g_unmapped_after));
     }
     cudaEventRecord(end, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return kernel_failed(out, e);

@@ -28,6 +28,21 @@ std::size_t guard_zone_bytes(std::size_t bytes) {
     return units * kZoneUnit;
 }
 
+GuardedLayout guarded_layout(std::size_t bytes, std::size_t granularity) {
+    const auto round_up = [](std::size_t v, std::size_t unit) { return (v + unit - 1) / unit * unit; };
+    const std::size_t g = std::max(granularity, kBufferAlignment);
+    const std::size_t zone = guard_zone_bytes(bytes);
+    const std::size_t body = round_up(bytes, kBufferAlignment);
+    GuardedLayout l;
+    l.map_offset = round_up(std::max(zone, g), g);
+    l.mapped = round_up(zone + body, g);
+    l.data_offset = l.map_offset + l.mapped - body;
+    l.front_zone = l.data_offset - l.map_offset;
+    l.back_zone = body - bytes;
+    l.reserved = l.map_offset + l.mapped + round_up(std::max(zone, g), g);
+    return l;
+}
+
 std::uint8_t canary_byte(std::size_t k) {
     // Not a constant: a store of 0, 0xFF or any one value changes most of the bytes it covers.
     const std::uint32_t x = std::uint32_t(k) * 2654435761u;

@@ -173,11 +173,12 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     // Compile only with -fsanitize=thread (the hooks are the runner's; linking TSan's runtime would make
     // the object unloadable), with a debug line table for the access sites, no contraction (the
     // emulator's bytes), nothing that widens or merges accesses (the trace must see the code's own),
-    // and a cap on a function's stack: fiber stacks have no guard page.
+    // and a cap on a function's stack: fiber stacks have no guard page. No sibling calls: an atomic
+    // function called last in the kernel must return to the user's line (its return address is its site).
     ChildSpec cc;
     cc.argv = {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
                "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
-               "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging",
+               "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging", "-fno-optimize-sibling-calls",
                "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
                "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
     cc.time_limit_s = 120;

@@ -33,8 +33,8 @@ std::string quoted_for_line(const std::string& name) {
     return q;
 }
 
-std::vector<std::string> compile_options(int sm) {
-    return {"--gpu-architecture=sm_" + std::to_string(sm), "--ptxas-options=-v", "-std=c++17", "--fmad=false",
+std::vector<std::string> compile_options(int sm, bool fmad) {
+    return {"--gpu-architecture=sm_" + std::to_string(sm), "--ptxas-options=-v", "-std=c++17", fmad ? "--fmad=true" : "--fmad=false",
             "-lineinfo"};
 }
 
@@ -117,8 +117,9 @@ bool has_error(const std::vector<Diagnostic>& ds) {
 
 bool GpuCompileOutput::compiled() const { return status.is_ok() && !has_error(diagnostics) && !cubin.empty(); }
 
-GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm) {
+GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm, bool fmad) {
     GpuCompileOutput out;
+    out.fmad = fmad;
     out.source = source;
     out.signature = signature;
     if (sm <= 0) sm = cuda_device_sm(0);
@@ -128,7 +129,7 @@ GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature
     NvrtcRequest request;
     request.program_name = kProgramName;
     request.source = "#line 1 \"" + quoted_for_line(source.name) + "\"\n" + source.text;
-    request.options = compile_options(sm);
+    request.options = compile_options(sm, fmad);
     request.name_expressions = {signature.name};
     NvrtcResult result = nvrtc_compile(request);
     out.status = result.status;
@@ -330,7 +331,7 @@ GpuRunResult run_on_gpu(const GpuCompileOutput& compiled, const UserLaunch& laun
         NvrtcRequest rec;
         rec.program_name = kProgramName;
         rec.source = schedule_recording_source(compiled.source, sig);
-        rec.options = compile_options(compiled.sm);
+        rec.options = compile_options(compiled.sm, compiled.fmad);
         rec.name_expressions = {kRecordedKernel};
         NvrtcResult r = nvrtc_compile(rec);
         if (!r.status || !r.compiled || r.cubin.empty() || r.lowered_names.empty() || r.lowered_names[0] != kRecordedKernel) {

@@ -29,6 +29,7 @@ struct GpuCompileOutput {
     SourceFile source;           // what was compiled (kept for the schedule's second compile)
     KernelSignature signature;   // the kernel launched
     int sm = 0;                  // the architecture compiled for (90: sm_90)
+    bool fmad = false;           // compiled with --fmad=true (see compile_for_gpu)
     std::string cubin;           // the kernel's module
     std::string lowered_name;    // its symbol in the module ("_Z4grayPhS_i"; the name itself for extern "C")
     std::string demangled;       // "gray(unsigned char*, unsigned char*, int)", "" for extern "C"
@@ -47,7 +48,9 @@ struct GpuCompileOutput {
 // `signature.name` in it. Errors in the source come back as diagnostics on source.name with their line
 // and column. A kernel whose parameters, as the compiler sees them, differ in kind from `signature`'s
 // is an error on its line (a signature read wrong would launch with the wrong arguments).
-GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm = 0);
+// `fmad` true compiles with --fmad=true (nvcc's default: a*b + c contracted into one fused multiply-add),
+// which the app never does (see above); bench_user_kernel_gpu times both, to show what the flag costs.
+GpuCompileOutput compile_for_gpu(const SourceFile& source, const KernelSignature& signature, int sm = 0, bool fmad = false);
 
 // The source of the schedule-recording compile: the user's text with its __global__ functions made
 // __device__ (line numbers unchanged), and after it a generated __global__ `cudaviz_recorded` that takes
@@ -72,11 +75,14 @@ struct GpuRunOptions {
 //                          that could not be taken (the run itself is good)
 //   Unavailable            no runner, no driver, no device, a module this GPU cannot load
 //   InvalidInput           not compiled, arguments that do not fit, a launch CUDA refused (too many threads)
-//   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault
-//   Device + Fault::Bounds     the kernel stored outside a buffer: each buffer sits between guard zones
-//                              (guard_zone.h) checked after the launch; the message names the buffer and
-//                              the elements ("out[1572864..1572866] were written, past the end of out
-//                              (1572864 elements)"), not the thread or line. Loads outside are not seen.
+//   Device + Fault::Device     the GPU stopped the kernel (an illegal address...): the kernel's fault.
+//                              Each buffer ends where unmapped memory begins (guard_zone.h), so a load
+//                              or store past its end lands here; the message does not say which buffer
+//                              (the GPU does not tell): the app re-runs the launch on the emulator for it
+//   Device + Fault::Bounds     the kernel stored into a guard zone (before a buffer, or in the rounding
+//                              of its end to 32 bytes), checked after the launch; the message names the
+//                              buffer and the elements ("out[1000..1023] were written, past the end of
+//                              out (1000 elements)"), not the thread or line
 //   Device + Fault::TimeLimit  stopped at options.time_limit_s
 //   Device + Fault::Crashed    the runner itself died or answered nonsense
 //   ok + Fault::Cancelled      options.cancel was requested: stopped, nothing to report

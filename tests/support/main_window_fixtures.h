@@ -6,6 +6,7 @@
 
 #include "window_waits.h"
 #include "app/jobs/job_runner.h"
+#include "ui/pages/grayscale/image_page.h"
 #include "ui/pages/kernel_page.h"
 #include "ui/windows/main_window.h"
 
@@ -17,5 +18,8 @@ inline bool show_and_wait(MainWindow& w, QSize size, int timeout_ms) {
     if (!cvz::test::wait_exposed(&w)) return false;
     return QTest::qWaitFor([&] { return w.currentPage() && w.currentPage()->resultShown() && !w.jobs()->busy(); }, timeout_ms);
 }
+
+// The image page of `w`: its document and views (the window holds the shell only).
+inline ImagePage* image_page(const MainWindow& w) { return w.page<ImagePage>(); }
 
 }  // namespace cvz::test

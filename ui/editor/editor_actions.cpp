@@ -9,10 +9,13 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QRegularExpression>
+#include <QTabWidget>
 #include <QTimer>
 
+#include "app/family/app_family.h"
 #include "app/jobs/job_runner.h"
 #include "app/user/launch_dims.h"
+#include "app/user/user_problem.h"
 #include "app/user/user_run.h"
 #include "app/user/user_variants.h"
 #include "kernels/user/source_scan.h"
@@ -132,6 +135,13 @@ void EditorActions::createDock() {
     connect(panel_, &KernelEditorPanel::stopRequested, stop_, &QAction::trigger);
     connect(panel_, &KernelEditorPanel::elementChosen, this, &EditorActions::showElement);
     panel_->restore();
+    // The kernel chooser lists the kernels that fit the page in front's family first.
+    auto forms = [this] {
+        const AppFamily& f = app_family(window_->launchPanel()->family());
+        panel_->setFamilyForms(f.user_forms ? f.user_forms().forms : std::vector<user::CallForm>{});
+    };
+    forms();
+    connect(window_->tabs(), &QTabWidget::currentChanged, this, [this, forms] { QTimer::singleShot(0, this, forms); });
     // First opened with nothing to show: the current family's lecture kernel, ready to edit.
     connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
         if (open && panel_->file().isEmpty()) newKernel();
@@ -232,15 +242,25 @@ void EditorActions::compileAndRun() {
     if (!panel_->save(&error)) emit message(error, true);  // the run goes on with the text shown (autosaved)
 
     const KernelFamily family = window_->launchPanel()->family();
+    panel_->setFamilyForms(call->forms());  // the kernel chooser, with what was typed last
     UserRunRequest request;
     request.source = panel_->source();
+    request.kernel_name = panel_->chosenKernel().toStdString();  // empty: the file's only kernel
     request.backend = window_->backendChoice();
     request.writers = true;
-    // The block the launch panel set for this kernel, once it is the variant chosen there; else the
-    // family's default for the kernel's form (256, or 16x16).
-    const LaunchChoice chosen = window_->launchPanel()->choice();
-    if (const UserVariantPtr v = user_variant(chosen.ref); v && v->source.name == request.source.name)
-        request.block = launched_block(chosen);
+    // The block the page will launch the kernel with once it is the family's variant, so that the page
+    // shows this run rather than running it again (offer_user_run): the block set for it when it is
+    // the variant chosen already, else the one choosing it gives. A kernel that fits no form keeps the
+    // family's default, and the run says why it cannot go further.
+    user::KernelSignature signature;
+    if (user::select_kernel(request.source, user::find_kernels(request.source), request.kernel_name, &signature)) {
+        if (const user::FormChoice form = user::pick_form(signature, call->forms()); form.form) {
+            const LaunchChoice chosen = window_->launchPanel()->choice();
+            const UserVariantPtr v = find_user_variant(family, signature.name);
+            request.block = v && chosen.ref == v->ref ? user_launched_block(*v, chosen)
+                                                      : window_->launchPanel()->blockWhenChosen(call->one_d(*form.form));
+        }
+    }
 
     panel_->clearMessages();
     panel_->setRunning(true, tr("Compiling and running %1\u2026").arg(QString::fromStdString(request.source.name)));
@@ -248,16 +268,8 @@ void EditorActions::compileAndRun() {
     stop_->setEnabled(true);
     ticket_ = runner_->submit(QStringLiteral("user-kernel"), this, [this, call, request, family](JobControl& control) mutable {
         request.cancel = &control.cancelToken();
-        // A file of several kernels (helpers, or a naive and a tiled version): the first that fits one of
-        // the family's forms, as the CLI's --kernel-name would name it.
-        const std::vector<user::KernelSignature> kernels = user::find_kernels(request.source);
-        if (kernels.size() > 1)
-            for (const user::KernelSignature& k : kernels)
-                if (user::pick_form(k, call->forms()).form) {
-                    request.kernel_name = k.name;
-                    break;
-                }
         auto result = std::make_shared<UserRunResult>(run_user_kernel(*call, request));
+        offer_user_run(*call, request, *result);  // the page's run of its new variant takes this one
         // Texts made here, where the problem is: which element, where it is, who wrote it.
         QStringList differences;
         const std::size_t out = call->output_arg();
@@ -265,11 +277,14 @@ void EditorActions::compileAndRun() {
         for (const user::Difference& d : result->comparison.listed)
             differences << QString::fromStdString(
                 user::difference_text(d, buffer, call->where(d.index), result->grid, result->block));
-        return JobRunner::Continuation([this, family, result, differences] { finishRun(family, *result, differences); });
+        return JobRunner::Continuation([this, family, result, differences, source = request.source] {
+            finishRun(family, source, *result, differences);
+        });
     });
 }
 
-void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const QStringList& differences) {
+void EditorActions::finishRun(KernelFamily family, const user::SourceFile& source, const UserRunResult& r,
+                              const QStringList& differences) {
     using Severity = KernelEditorPanel::Severity;
     panel_->setRunning(false);
     run_->setEnabled(true);
@@ -288,8 +303,13 @@ void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const
     }
     if (!r.ok()) {
         if (r.fault != user::Fault::None) {
-            panel_->showFault(fault_line(status), status, fault_heading(r.fault));
-            emit message(tr("%1: %2").arg(name, status), true);
+            const unsigned line = fault_line(status);
+            panel_->showFault(line, status, fault_heading(r.fault));
+            // The heading and the line: the whole message (thread, buffer, offset) is the editor's, where
+            // it has the width; in the status bar of a narrow window it would be cut.
+            emit message(line ? tr("%1 stopped: %2 at line %3 (the Kernel Editor says where)").arg(name, fault_heading(r.fault)).arg(line)
+                              : tr("%1 stopped: %2 (the Kernel Editor says why)").arg(name, fault_heading(r.fault)),
+                         true);
         } else {
             // Before the compile (which kernel, its form, the launch) or the backend.
             panel_->addMessage(Severity::Error, status);
@@ -310,10 +330,12 @@ void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const
     for (int i = 0; i < differences.size() && i < int(r.comparison.listed.size()); ++i)
         panel_->addDifference(differences[i], r.comparison.listed[std::size_t(i)].index);
 
-    // The kernel becomes a variant of the family, chosen in the launch panel.
+    // The kernel becomes a variant of the family, chosen in the launch panel; the page's run of it is
+    // this one (offer_user_run). Chosen already (a new text of the same kernel), the page runs it again.
+    const KernelRef before = window_->launchPanel()->choice().ref;
     UserVariant variant;
     variant.name = r.signature.name;
-    variant.source = panel_->source();
+    variant.source = source;  // the text that ran (it may have been edited since)
     variant.signature = r.signature;
     variant.form = r.form;
     variant.one_d = r.one_d;
@@ -324,7 +346,11 @@ void EditorActions::finishRun(KernelFamily family, const UserRunResult& r, const
         panel_->addMessage(Severity::Warning, tr("Too many kernels of yours in this family: %1 is not listed").arg(name));
     } else if (window_->launchPanel()->family() == family) {
         window_->launchPanel()->refreshKernels();
-        window_->launchPanel()->chooseKernel(QString::fromStdString(registered->title()));
+        if (before == registered->ref) {
+            if (KernelPage* page = window_->currentPage()) page->runAgain();
+        } else {
+            window_->launchPanel()->chooseKernel(QString::fromStdString(registered->title()));
+        }
     }
     // The first difference marked on the output (the others by a click in the list).
     if (!r.comparison.listed.empty()) showElement(r.comparison.listed.front().index);

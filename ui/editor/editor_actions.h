@@ -7,6 +7,7 @@
 
 #include "app/jobs/job_ticket.h"
 #include "kernels/core/kernel_variant.h"
+#include "kernels/user/user_kernel.h"
 
 class QAction;
 class QDockWidget;
@@ -71,7 +72,8 @@ private:
     void openKernelDialog();
     bool startFrom(const LectureKernel& lecture);
     // On the GUI thread, with the run's outcome and the texts the worker made of it.
-    void finishRun(KernelFamily family, const UserRunResult& result, const QStringList& differences);
+    void finishRun(KernelFamily family, const user::SourceFile& source, const UserRunResult& result,
+                   const QStringList& differences);
     void showElement(quint64 index);  // on the page in front
 
     MainWindow* window_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -13,6 +14,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "kernels/user/source_scan.h"
+#include "kernels/user/user_call.h"
 #include "ui/editor/kernel_editor.h"
 #include "ui/editor/kernel_store.h"
 
@@ -65,7 +68,13 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     stop_->setObjectName(QStringLiteral("kernelStopButton"));
     stop_->setToolTip(tr("Stop the compile or the run (the kernel is ended; your text stays)"));
     stop_->setEnabled(false);
+    kernel_box_ = new QComboBox(this);
+    kernel_box_->setObjectName(QStringLiteral("kernelChoice"));
+    kernel_box_->setToolTip(tr("The file has several __global__ functions: the one Compile and Run runs"));
+    kernel_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    kernel_box_->hide();
     bar->addWidget(title_, 1);
+    bar->addWidget(kernel_box_);
     bar->addWidget(run_text_);
     bar->addWidget(progress_);
     bar->addWidget(run_);
@@ -103,6 +112,13 @@ KernelEditorPanel::KernelEditorPanel(KernelStore* store, QWidget* parent) : QWid
     autosave_->setSingleShot(true);
     autosave_->setInterval(1500);
     connect(autosave_, &QTimer::timeout, this, &KernelEditorPanel::flushAutosave);
+    scan_ = new QTimer(this);
+    scan_->setSingleShot(true);
+    scan_->setInterval(400);
+    connect(scan_, &QTimer::timeout, this, &KernelEditorPanel::refreshKernelChoice);
+    connect(kernel_box_, &QComboBox::activated, this, [this](int index) {
+        store_->setChosenKernel(file_, kernel_box_->itemData(index).toString());
+    });
     connect(editor_, &QsciScintilla::textChanged, this, &KernelEditorPanel::onEdited);
     connect(editor_, &QsciScintilla::modificationChanged, this, &KernelEditorPanel::updateTitle);
     connect(editor_, &KernelEditor::saveRequested, this, [this] {
@@ -211,6 +227,45 @@ void KernelEditorPanel::flushAutosave() {
 void KernelEditorPanel::onEdited() {
     if (loading_) return;
     autosave_->start();  // restarted by every edit: written once typing pauses
+    scan_->start();
+}
+
+void KernelEditorPanel::setFamilyForms(const std::vector<user::CallForm>& forms) {
+    forms_ = forms;
+    refreshKernelChoice();
+}
+
+QString KernelEditorPanel::chosenKernel() const {
+    return kernel_box_->count() > 1 ? kernel_box_->currentData().toString() : QString();
+}
+
+void KernelEditorPanel::refreshKernelChoice() {
+    scan_->stop();
+    const std::vector<user::KernelSignature> kernels = user::find_kernels(source());
+    const QString was = kernel_box_->currentData().toString();
+    const QSignalBlocker quiet(kernel_box_);
+    kernel_box_->clear();
+    if (kernels.size() < 2) {
+        kernel_box_->hide();
+        return;
+    }
+    // Those that fit the family first, each group in the file's order.
+    std::vector<const user::KernelSignature*> fitting, others;
+    for (const user::KernelSignature& k : kernels)
+        (forms_.empty() || user::pick_form(k, forms_).form ? fitting : others).push_back(&k);
+    auto add = [this](const user::KernelSignature& k, bool fits) {
+        const QString name = QString::fromStdString(k.name);
+        kernel_box_->addItem(fits ? name : tr("%1 (fits no form here)").arg(name), name);
+        kernel_box_->setItemData(kernel_box_->count() - 1, tr("line %1: %2").arg(k.line).arg(QString::fromStdString(k.text())), Qt::ToolTipRole);
+    };
+    for (const user::KernelSignature* k : fitting) add(*k, true);
+    for (const user::KernelSignature* k : others) add(*k, false);
+    // The one chosen for this file, or the one shown before, while it fits this family; else the first that fits.
+    const int fit = fitting.empty() ? kernel_box_->count() : int(fitting.size());
+    int index = kernel_box_->findData(store_->chosenKernel(file_));
+    if (index < 0 || index >= fit) index = kernel_box_->findData(was);
+    kernel_box_->setCurrentIndex(index < 0 || index >= fit ? 0 : index);
+    kernel_box_->show();
 }
 
 void KernelEditorPanel::setFile(const QString& path) {
@@ -229,6 +284,7 @@ void KernelEditorPanel::setText(const QString& text, bool modified) {
     loading_ = false;
     editor_->clearMarks();
     updateTitle();
+    refreshKernelChoice();
 }
 
 void KernelEditorPanel::refreshList() {

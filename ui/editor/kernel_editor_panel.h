@@ -6,6 +6,7 @@
 
 #include "kernels/user/user_kernel.h"
 
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
@@ -39,6 +40,15 @@ public:
     QListWidget* messageList() const { return messages_; }
     QPushButton* stopButton() const { return stop_; }
     QPushButton* runButton() const { return run_; }
+    // Which of the file's __global__ functions Compile and Run runs, shown when it has several: those
+    // that fit one of the family's forms (setFamilyForms) first, the first of them chosen unless the
+    // learner chose another for this file (remembered in the store).
+    QComboBox* kernelChoice() const { return kernel_box_; }
+    void setFamilyForms(const std::vector<user::CallForm>& forms);
+    // The function chosen; empty when the file has one __global__ function or none (the run takes the only one).
+    QString chosenKernel() const;
+    // Scans the text for its kernels now (edits are scanned once typing pauses).
+    void refreshKernelChoice();
 
     // The autosave's text with its file, else the last file shown; false when there was neither.
     bool restore();
@@ -98,6 +108,9 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
+    QComboBox* kernel_box_ = nullptr;
+    QTimer* scan_ = nullptr;  // the kernel scan after an edit, debounced
+    std::vector<user::CallForm> forms_;
     QSplitter* split_ = nullptr;
     QSplitter* code_split_ = nullptr;  // the code over the messages
     QTimer* autosave_ = nullptr;

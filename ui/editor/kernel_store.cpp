@@ -131,4 +131,23 @@ void KernelStore::setLastFile(const QString& path) {
     write_atomically(QDir(folder_).filePath(QStringLiteral(".last")), path.toUtf8(), nullptr);
 }
 
+// Also beside the kernels: a small JSON object, file path -> function name.
+QString KernelStore::chosenKernel(const QString& file) const {
+    QFile f(QDir(folder_).filePath(QStringLiteral(".chosen.json")));
+    if (file.isEmpty() || !f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object().value(file).toString();
+}
+
+void KernelStore::setChosenKernel(const QString& file, const QString& name) {
+    if (file.isEmpty() || chosenKernel(file) == name || !ensureFolder()) return;
+    const QString path = QDir(folder_).filePath(QStringLiteral(".chosen.json"));
+    QJsonObject all;
+    QFile f(path);
+    if (f.open(QIODevice::ReadOnly) && f.size() <= (1 << 20)) all = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    if (name.isEmpty()) all.remove(file);
+    else all.insert(file, name);
+    write_atomically(path, QJsonDocument(all).toJson(QJsonDocument::Compact), nullptr);
+}
+
 }  // namespace cvz

@@ -42,6 +42,11 @@ public:
     QString lastFile() const;
     void setLastFile(const QString& path);
 
+    // Which __global__ function of `file` Compile and Run runs, as the editor's chooser last set it (empty:
+    // none remembered).
+    QString chosenKernel(const QString& file) const;
+    void setChosenKernel(const QString& file, const QString& name);
+
     static constexpr qint64 kMaxBytes = 4 << 20;  // a kernel source larger than this is refused
 
 signals:

@@ -261,6 +261,12 @@ bool LaunchPanel::chooseKernel(const QString& name) {
     return true;
 }
 
+Dim3 LaunchPanel::blockWhenChosen(bool one_d) const {
+    KernelInfo rule;
+    rule.block = one_d ? BlockRule::OneD : BlockRule::TwoD;
+    return block_for(rule, launched_block(choice()), 0);
+}
+
 void LaunchPanel::onKernelChosen(int index) {
     if (syncing_ || index < 0) return;
     const KernelInfo* info = any_kernel_info(KernelRef{family_, std::uint8_t(kernel_box_->itemData(index).toInt()), 0});

@@ -48,6 +48,9 @@ public:
     // Chooses a variant of the current family by its catalogue name, as picking it in the chooser.
     // False when the family has no such variant.
     bool chooseKernel(const QString& name);
+    // The block a variant with a 1-D (or a 2-D) block rule starts from when chosen now, as chooseKernel
+    // gives it: what Compile and Run launches a new kernel of the user's with.
+    Dim3 blockWhenChosen(bool one_d) const;
     // Lists the family's variants again: a kernel of the user's was compiled ("yours: NAME").
     void refreshKernels();
     bool blockEditable() const;  // false for a TILE or fixed-block variant: its block follows the rule

@@ -1,5 +1,6 @@
-// Screenshots of the kernel editor (issue 27) in staged states: a compile error marked at its line, and a
-// bounds fault (the lecture's 1-D grayscale without its guard) marked at its line, on the image page,
+// Screenshots of the kernel editor (issue 27) in staged states: a compile error marked at its line, a
+// bounds fault (the lecture's 1-D grayscale without its guard) marked at its line, the differences
+// listed, a clean run, and a file of several kernels with the chooser, on the image page,
 // run on the CPU emulator. Each is written once the editor's Compile and Run has answered (its signal),
 // never after a fixed delay. `cudaviz-editor-screenshots [--size WxH] DIR`; QT_SCALE_FACTOR is honoured.
 #include <QApplication>
@@ -110,5 +111,12 @@ int main(int argc, char* argv[]) {
     w.page<ImagePage>()->session()->setLayout(PixelLayout::Planar);
     if (!compile_and_run(w, lecture)) return 1;
     shot(QStringLiteral("editor_ran"));
+
+    // A file of several kernels: the chooser in the editor's bar lists those that fit the family first.
+    QString copy = lecture;
+    copy.replace(QStringLiteral("rgb_to_grayscale_kernel"), QStringLiteral("gray_copy"));
+    const QString several = QStringLiteral("__global__ void fill(float* p, int v) { p[0] = v; }\n") + lecture + copy;
+    if (!compile_and_run(w, several)) return 1;
+    shot(QStringLiteral("editor_kernel_choice"));
     return failures ? 1 : 0;
 }

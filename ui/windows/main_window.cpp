@@ -647,10 +647,10 @@ void MainWindow::openDialog() {
     openFile(path);
 }
 
-// Next to the picture on screen; while a bundled sample is shown, the samples folder (the samples
+// Next to the page's document on screen; while a bundled sample is shown, the samples folder (the samples
 // copied once to the app's data folder, so that they can be browsed beside the user's own files).
 QString MainWindow::openFolder() const {
-    const QString current = currentFile();
+    const QString current = current_ ? current_->documentFile() : QString();
     if (!current.isEmpty() && !is_resource(current) && QFileInfo(current).dir().exists())
         return QFileInfo(current).absolutePath();
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
@@ -697,17 +697,6 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 // The image page's document and views, for tests and scripts.
-static ImagePage* image_page(const MainWindow* w) { return w->page<ImagePage>(); }
-QString MainWindow::currentFile() const { return image_page(this)->currentFile(); }
-QImage MainWindow::originalImage() const { return image_page(this)->originalImage(); }
-QImage MainWindow::resultImage() const { return image_page(this)->resultImage(); }
-ImageSurface* MainWindow::originalView() const { return image_page(this)->originalView(); }
-ImageSurface* MainWindow::resultView() const { return image_page(this)->resultView(); }
-ViewTransform* MainWindow::viewTransform() const { return image_page(this)->viewTransform(); }
-DisplayPath MainWindow::displayPath() const { return image_page(this)->displayPath(); }
-const OverlayState& MainWindow::overlayState() const { return image_page(this)->overlayState(); }
-OverlayLegend* MainWindow::legend() const { return image_page(this)->legend(); }
-void MainWindow::inspectPixel(QPoint pixel, bool pin) { image_page(this)->inspectPixel(pixel, pin); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Saved as the user arranged them, not as the page in front hides them.

@@ -84,18 +84,6 @@ public:
     QDockWidget* dock(PageDocks::Dock which) const { return docks_by_kind_.value(which); }
     QString documentText() const;  // the status bar's permanent label for the current page
 
-    // The image page's document and views (for tests and scripts).
-    QString currentFile() const;
-    QImage originalImage() const;
-    QImage resultImage() const;
-    ImageSurface* originalView() const;
-    ImageSurface* resultView() const;
-    ViewTransform* viewTransform() const;
-    DisplayPath displayPath() const;
-    const OverlayState& overlayState() const;
-    OverlayLegend* legend() const;
-    void inspectPixel(QPoint pixel, bool pin);
-
     // The docks.
     LaunchPanel* launchPanel() const { return docks_.launch; }
     OverlayPanel* overlayPanel() const { return docks_.overlay; }

@@ -184,7 +184,7 @@ int ScheduleActions::modelSlots(const BlockSchedule& schedule, Dim3 grid) const 
 }
 
 void ScheduleActions::attachOverlay() {
-    ImageSurface* view = window_->resultView();
+    ImageSurface* view = window_->page<ImagePage>()->resultView();
     if (!view) return;
     if (overlay_ && overlay_->parentWidget() != view->widget()) delete overlay_;  // the view was replaced
     if (!overlay_) overlay_ = new ScheduleOverlay(view);

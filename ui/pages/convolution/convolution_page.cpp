@@ -388,8 +388,7 @@ void ConvolutionPage::onBind(const PageDocks& d) {
     keep(connect(d.launch, &LaunchPanel::choiceChanged, this, [this](const LaunchChoice& choice) {
         if (choice.ref.family != session_->launch().ref().family) return;
         // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
-        session_->setUserKernel(choice.ref);
-        session_->setChoice(builtinStandIn(choice));
+        session_->setUserKernel(choice.ref, builtinStandIn(choice));
     }));
     keep(connect(d.launch, &LaunchPanel::invalidShape, this,
                  [this](const QString& error) { setStatus(tr("Block shape not run: %1").arg(error), true); }));

@@ -361,11 +361,11 @@ LaunchChoice ImagePage::shownChoice() const {
 void ImagePage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Grayscale) return;
     // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
-    session_->setUserKernel(choice.ref);
     if (is_user_ref(choice.ref)) {
-        session_->setShape(grayscale_shape(builtinStandIn(choice)));
+        session_->setUserKernel(choice.ref, grayscale_shape(builtinStandIn(choice)));
         return;
     }
+    session_->setUserKernel(choice.ref);
     // A layout the variant does not read gives way to the first it does.
     const KernelInfo* info = choice.info();
     if (info && !info->layouts.empty() && !reads(*info, session_->layout()))

@@ -871,8 +871,7 @@ MatmulPage::~MatmulPage() { delete launch_extras_; }
 void MatmulPage::onLaunchChosen(const LaunchChoice& choice) {
     if (choice.ref.family != KernelFamily::Matmul) return;
     // A kernel of the user's: the session runs it, with the block of the built-in standing in for it.
-    session_->setUserKernel(choice.ref);
-    session_->setLaunch(matmul_launch(builtinStandIn(choice), session_->launch()));
+    session_->setUserKernel(choice.ref, matmul_launch(builtinStandIn(choice), session_->launch()));
 }
 
 // The session's launch as the launch panel lists it: the user's kernel while it runs one.
