@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validation of the performance model (issue 15, item 4) from `cudaviz-cli sweep ... --json` files.
+"""Validation of the performance model (issue 15 item 4, issue 29 item 3) from `cudaviz-cli sweep ... --json` files.
 
     perf_model_validation.py [--predicted DIR] MEASURED.json...
     perf_model_validation.py --predict CLI DIR MEASURED.json...
