@@ -67,8 +67,9 @@ double frobenius_error(const std::vector<float>& got, const std::vector<double>&
 // The emulator's MMA arithmetic written out per output, without fragments (mma_tf32.h): K in steps
 // of 8; each step's MMA truncates the accumulator and its 8 exact products toward zero to multiples of
 // 2^(e - 25), e the largest one's exponent, sums them and truncates the sum toward zero to float.
-// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per K-tile
-// of `tile_k` started at zero, added to the output's in float (matmul_tensor_core.h).
+// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per
+// `tile_k` of K (its part_k: each k-step of 8) started at zero, added to the output's in float
+// (warp_mma_3xtf32).
 float truncated_sum(float c, const std::vector<double>& p) {
     int e = c != 0 ? std::ilogb(c) : -100000;
     double plain = c;
@@ -383,7 +384,7 @@ void TestMatmul::tensor_core_mma_arithmetic() {
     const Status st = matmul_emulated({a.data(), b.data(), got.data(), s.m, s.k, s.n}, l);
     QVERIFY2(st.is_ok(), st.message().c_str());
     const bool one = MatmulVariant(variant) == MatmulVariant::Tf32;
-    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MatmulTensorCoreBody<1>::k_slice : MatmulTensorCoreBody<3>::k_slice);
+    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MmaShape::K : MatmulTensorCoreBody<3>::part_k);
     for (std::size_t i = 0; i < got.size(); ++i)
         QVERIFY2(bits_of(got[i]) == bits_of(want[i]),
                  qPrintable(QString("row %1 col %2: %3 vs %4").arg(i / n).arg(i % n).arg(double(got[i]), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));

@@ -43,7 +43,7 @@ double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double 
     with_matmul_variant(variant, info->tiles.empty() ? 0u : info->tiles.front(), [&](auto body) {
         using Body = decltype(body);
         if constexpr (has_passes<Body>::value)
-            bound = (std::ceil(double(k) / 8) * Body::passes + std::ceil(double(k) / Body::k_slice)) *
+            bound = (std::ceil(double(k) / 8) * Body::passes + (Body::part_k ? std::ceil(double(k) / Body::part_k) : 0.0)) *
                     std::ldexp(abs_product_sum, -22);
     });
     return bound;

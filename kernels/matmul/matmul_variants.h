@@ -233,6 +233,7 @@ template <unsigned PASSES>
 struct MatmulTensorCoreBody {
     using Tiles = TensorCoreTiles<128, 128, 16, 2, 4, 2>;
     static constexpr unsigned passes = PASSES;
+    static constexpr unsigned part_k = PASSES == 1 ? 0 : MmaShape::K;  // K of a sum apart (3xTF32: each k-step's)
     static constexpr unsigned operand_bits = PASSES == 1 ? 11 : 24;  // significand bits of a product's factors, about
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
@@ -342,7 +343,8 @@ double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
 
 // The largest |gpu - emulator| of one output of K products whose absolute values sum to
 // abs_product_sum: 0 for the variants that are bit-identical on both; for the tensor-core rungs
-// (ceil(K / 8) * passes + ceil(K / BK)) * 2^-22 * abs_product_sum (matmul_tensor_core.h says why).
+// (ceil(K / 8) * passes + ceil(K / part_k)) * 2^-22 * abs_product_sum, the second term for 3xTF32 only
+// (matmul_tensor_core.h says why).
 double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
 
 // The family's catalogue entries, in table order.
