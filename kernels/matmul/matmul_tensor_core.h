@@ -5,7 +5,7 @@
 // MI x NI mma.sync m16n8k8 TF32 tiles (mma_tf32.h). A's fragments come from shared memory by
 // ldmatrix.x4 (one instruction for a lane's four elements of a 16 x 8 tile; ldmatrix moves 8 x 8
 // matrices of 16-bit elements, which read as 32-bit ones are 8 x 4: the tile's four quarters), B's by
-// 32-bit loads; the padded layout below makes both free of bank conflicts (tensor_core_shared_layout
+// 32-bit loads; the padded layout below makes both free of bank conflicts (mma_shared_layout.h
 // describes it for the views).
 //  - PASSES = 1 (matmul_tf32): each element of A and B rounded to TF32 (cvt.rna), one MMA per tile.
 //  - PASSES = 3 (matmul_3xtf32): x = big + small, both TF32; for each tile and k-step of 8 a sum of
@@ -32,6 +32,7 @@
 #include "matmul_blocktiling.h"
 #include "matmul_body.h"
 #include "matmul_problem.h"
+#include "mma_shared_layout.h"
 #include "mma_tf32.h"
 
 namespace cvz {
@@ -97,8 +98,8 @@ CVZ_HD void copy_tile_async(const Ctx& ctx, const MatmulProblem& p, float* stage
 
 // This lane's A fragments (MI tiles of 16 x 8) and B fragments (NI tiles of 8 x 8) of the k-step at
 // column ks of the stage, as stored (fp32). A by ldmatrix.x4 on the GPU: lane l points at row
-// 8 ((l / 8) % 2) + l % 8, columns 4 (l / 16) .. + 3 of the tile (tensor_core_ldmatrix_row), and
-// receives a0..a3; the emulator's lane loads those four elements itself.
+// 8 ((l / 8) % 2) + l % 8, columns 4 (l / 16) .. + 3 of the tile (mma_ldmatrix_a_row / _col), and
+// receives a0..a3 (mma_shared_layout.h); the emulator's lane loads those four elements itself.
 template <class S, class Ctx>
 CVZ_HD void load_fragments(const Ctx& ctx, const float* stage, unsigned lane, unsigned wm0, unsigned wn0, unsigned ks,
                            float (&a)[S::MI][4], float (&b)[S::NI][2]) {
@@ -106,7 +107,7 @@ CVZ_HD void load_fragments(const Ctx& ctx, const float* stage, unsigned lane, un
     const float* const bs = stage + S::BM * S::LDA;
 #if defined(__CUDA_ARCH__)
     (void)ctx;
-    const unsigned lrow = 8 * ((lane / 8) % 2) + lane % 8, lcol = 4 * (lane / 16);
+    const unsigned lrow = mma_ldmatrix_a_row(lane), lcol = mma_ldmatrix_a_col(lane);
     CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi)
         ldmatrix_x4(a[mi], as + (wm0 + mi * MmaShape::M + lrow) * S::LDA + ks + lcol);
 #else

@@ -49,6 +49,18 @@ double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double 
     return bound;
 }
 
+bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out) {
+    bool found = false;
+    (void)with_matmul_variant(launch, [&](auto body) {
+        using Body = decltype(body);
+        if constexpr (has_passes<Body>::value) {
+            *out = describe_mma_shared_layout<typename Body::Tiles>();
+            found = true;
+        }
+    });
+    return found;
+}
+
 const KernelInfo* matmul_variant_info(MatmulVariant variant) {
     const std::vector<KernelInfo>& all = matmul_catalogue();
     const std::size_t i = std::size_t(variant);

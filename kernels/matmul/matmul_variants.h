@@ -347,6 +347,10 @@ double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
 // (matmul_tensor_core.h says why).
 double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
 
+// The shared-memory layout that feeds a tensor-core rung's fragments (mma_shared_layout.h), read from
+// its body's Tiles; false (and *out untouched) for the other variants.
+bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out);
+
 // The family's catalogue entries, in table order.
 const std::vector<KernelInfo>& matmul_catalogue();
 
