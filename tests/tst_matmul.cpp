@@ -17,6 +17,7 @@
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "kernels/matmul/mma_fragment.h"
+#include "kernels/matmul/mma_shared_layout.h"
 #include "kernels/matmul/mma_tf32.h"
 
 using namespace cvz;
@@ -67,8 +68,9 @@ double frobenius_error(const std::vector<float>& got, const std::vector<double>&
 // The emulator's MMA arithmetic written out per output, without fragments (mma_tf32.h): K in steps
 // of 8; each step's MMA truncates the accumulator and its 8 exact products toward zero to multiples of
 // 2^(e - 25), e the largest one's exponent, sums them and truncates the sum toward zero to float.
-// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per K-tile
-// of `tile_k` started at zero, added to the output's in float (matmul_tensor_core.h).
+// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per
+// `tile_k` of K (its part_k: each k-step of 8) started at zero, added to the output's in float
+// (warp_mma_3xtf32).
 float truncated_sum(float c, const std::vector<double>& p) {
     int e = c != 0 ? std::ilogb(c) : -100000;
     double plain = c;
@@ -139,6 +141,8 @@ private slots:
     void tensor_core_mma_arithmetic();
     void tensor_core_accuracy_data();
     void tensor_core_accuracy();
+    void tensor_core_shared_layout_data();
+    void tensor_core_shared_layout();
 };
 
 void TestMatmul::matches_reference_data() {
@@ -383,7 +387,7 @@ void TestMatmul::tensor_core_mma_arithmetic() {
     const Status st = matmul_emulated({a.data(), b.data(), got.data(), s.m, s.k, s.n}, l);
     QVERIFY2(st.is_ok(), st.message().c_str());
     const bool one = MatmulVariant(variant) == MatmulVariant::Tf32;
-    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MatmulTensorCoreBody<1>::k_slice : MatmulTensorCoreBody<3>::k_slice);
+    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MmaShape::K : MatmulTensorCoreBody<3>::part_k);
     for (std::size_t i = 0; i < got.size(); ++i)
         QVERIFY2(bits_of(got[i]) == bits_of(want[i]),
                  qPrintable(QString("row %1 col %2: %3 vs %4").arg(i / n).arg(i % n).arg(double(got[i]), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));
@@ -423,6 +427,61 @@ void TestMatmul::tensor_core_accuracy() {
     QVERIFY2(e3x <= 2 * e32, qPrintable(QString("3xTF32 %1 vs fp32 %2").arg(e3x).arg(e32)));
     QVERIFY2(e1x > 10 * e3x, qPrintable(QString("TF32 %1 vs 3xTF32 %2").arg(e1x).arg(e3x)));
     QVERIFY2(e1x < std::ldexp(1.0, -9), qPrintable(QString("TF32 %1").arg(e1x)));
+}
+
+// The shared layout the views show (mma_shared_layout.h) is the rungs': every element of a stage's
+// A and B tiles has its own place inside the stage; ldmatrix.x4 hands each lane its A fragment
+// (mma_fragment.h); and every fragment load of every warp and k-step is free of bank conflicts (each
+// ldmatrix matrix's 8 rows on 8 different 16-byte bank groups, each B register's 32 lanes on 32 banks).
+void TestMatmul::tensor_core_shared_layout_data() {
+    QTest::addColumn<int>("variant");
+    for (MatmulVariant v : {MatmulVariant::Tf32, MatmulVariant::Tf32x3})
+        QTest::newRow(matmul_variant_info(v)->name.c_str()) << int(v);
+}
+
+void TestMatmul::tensor_core_shared_layout() {
+    QFETCH(int, variant);
+    const MatmulVariant v = MatmulVariant(variant);
+    MmaSharedLayout l;
+    QVERIFY(matmul_mma_shared_layout(MatmulLaunch::of(v, matmul_variant_info(v)->fixed_block, 0), &l));
+    MmaSharedLayout none;
+    QVERIFY(!matmul_mma_shared_layout(MatmulLaunch::tiled(16), &none));
+    QCOMPARE(std::size_t(l.stages) * l.stage_floats * sizeof(float), MatmulLaunch::of(v, matmul_variant_info(v)->fixed_block, 0).shared_bytes());
+    std::vector<int> used(l.stage_floats, 0);
+    for (unsigned r = 0; r < l.bm; ++r)
+        for (unsigned k = 0; k < l.bk; ++k) ++used.at(mma_shared_a_offset(l, r, k));
+    for (unsigned k = 0; k < l.bk; ++k)
+        for (unsigned c = 0; c < l.bn; ++c) ++used.at(mma_shared_b_offset(l, k, c));
+    QCOMPARE(*std::max_element(used.begin(), used.end()), 1);
+    for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned j = 0; j < 4; ++j) {  // register j of lane: element (lane / 4, lane % 4) of matrix j
+            const unsigned src = (lane / 4) + 8 * mma_ldmatrix_matrix(8 * j);  // the lane that points at that row
+            QCOMPARE(mma_ldmatrix_a_row(src), mma_a_row(lane, j));
+            QCOMPARE(mma_ldmatrix_a_col(src) + lane % 4, mma_a_col(lane, j));
+        }
+    for (unsigned w = 0; w < l.warps_m * l.warps_n; ++w) {
+        const unsigned wm0 = (w / l.warps_n) * l.wm, wn0 = (w % l.warps_n) * l.wn;
+        for (unsigned ks = 0; ks < l.bk; ks += MmaShape::K) {
+            for (unsigned mi = 0; mi < l.wm / MmaShape::M; ++mi)
+                for (unsigned matrix = 0; matrix < 4; ++matrix) {
+                    unsigned groups = 0;
+                    for (unsigned lane = 8 * matrix; lane < 8 * matrix + 8; ++lane) {
+                        const unsigned o = mma_shared_a_offset(l, wm0 + mi * MmaShape::M + mma_ldmatrix_a_row(lane), ks + mma_ldmatrix_a_col(lane));
+                        QCOMPARE(o % 4, 0u);  // 16-byte rows
+                        groups |= 1u << (mma_shared_bank(o) / 4);
+                    }
+                    QCOMPARE(groups, 0xffu);
+                }
+            for (unsigned ni = 0; ni < l.wn / MmaShape::N; ++ni)
+                for (unsigned reg = 0; reg < MmaShape::B_REGS; ++reg) {
+                    std::uint64_t banks = 0;
+                    for (unsigned lane = 0; lane < 32; ++lane)
+                        banks |= std::uint64_t(1) << mma_shared_bank(mma_shared_b_offset(
+                                     l, ks + mma_b_row(lane, reg), wn0 + ni * MmaShape::N + mma_b_col(lane, reg)));
+                    QCOMPARE(banks, 0xffffffffull);
+                }
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMatmul)

@@ -26,7 +26,7 @@ CudaInventory query_cuda_devices() {
         info.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
         info.regs_per_sm = p.regsPerMultiprocessor;
         info.shared_mem_per_sm = p.sharedMemPerMultiprocessor;
-        info.shared_mem_per_block = p.sharedMemPerBlock;
+        info.shared_mem_per_block = p.sharedMemPerBlockOptin;  // the most a kernel may opt in to (227 KiB on the H200)
         info.warp_size = p.warpSize;
         inv.devices.push_back(info);
     }

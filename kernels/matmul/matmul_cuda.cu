@@ -28,6 +28,8 @@ Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cu
     }
     Status s = with_matmul_variant(l, [&](auto body) {
         using Body = decltype(body);
+        if (const cudaError_t e = allow_dynamic_shared(matmul_kernel_for<Body>(), Body::shared_bytes(b)); e != cudaSuccess)
+            return cuda_status(e, ("matmul kernel shared memory opt-in (" + to_string(l) + ")").c_str());
         matmul_kernel_for<Body>()<<<grid, block, Body::shared_bytes(b), stream>>>(run);
         return cuda_status(cudaGetLastError(), ("matmul kernel launch (" + to_string(l) + ")").c_str());
     });

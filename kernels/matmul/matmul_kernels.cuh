@@ -34,5 +34,14 @@ constexpr auto matmul_kernel_for() {
     else return &matmul_kernel<Body>;
 }
 
+// Dynamic shared memory above the 48 KiB a kernel gets without asking: the kernel opts in to `bytes`
+// (up to the device's cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB on the H200) before a launch.
+constexpr std::size_t kSharedBytesWithoutOptIn = 48 * 1024;
+template <class Kernel>
+cudaError_t allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
+    if (bytes <= kSharedBytesWithoutOptIn) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+}
+
 }  // namespace
 }  // namespace cvz

@@ -2,25 +2,29 @@
 // The matmul ladder's tensor-core rungs: a BM x BN block tile, K staged BK at a time through STAGES
 // shared buffers filled by cp.async (the copy of tile kt + STAGES - 1 in flight while tile kt is
 // multiplied, one barrier per tile), WARPS_M x WARPS_N warps each owning a WM x WN tile of C made of
-// MI x NI mma.sync m16n8k8 TF32 tiles (mma_tf32.h), fragments read from shared memory with plain
-// 32-bit loads (ldmatrix moves 16-bit rows; TF32 elements are 32-bit, so the pads below make the
-// fragment loads conflict-free instead).
+// MI x NI mma.sync m16n8k8 TF32 tiles (mma_tf32.h). A's fragments come from shared memory by
+// ldmatrix.x4 (one instruction for a lane's four elements of a 16 x 8 tile; ldmatrix moves 8 x 8
+// matrices of 16-bit elements, which read as 32-bit ones are 8 x 4: the tile's four quarters), B's by
+// 32-bit loads; the padded layout below makes both free of bank conflicts (mma_shared_layout.h
+// describes it for the views).
 //  - PASSES = 1 (matmul_tf32): each element of A and B rounded to TF32 (cvt.rna), one MMA per tile.
-//  - PASSES = 3 (matmul_3xtf32): x = big + small, both TF32; a_small b_big, then a_big b_small, then
-//    a_big b_big (small terms first, so they are not lost under the big ones) into a per-K-tile sum
-//    that one fp32 add puts into the output's (see the body); a_small b_small (about 2^-22 of the
-//    product) is dropped. The error is then near fp32's.
-// Shared layout per stage: A as BM rows of BK (+4 pad: rows 20 floats apart put the 8 rows x 4
-// columns of a fragment load on 32 different banks), B as BK rows of BN (+8 pad, likewise for its 4
-// rows x 8 columns). Elements past M, N or K are copied as zeros; outputs past M or N are not stored.
+//  - PASSES = 3 (matmul_3xtf32): x = big + small, both TF32; for each tile and k-step of 8 a sum of
+//    its own from zero, a_small b_fin, then a_fin b_small, then a_big b_big (small terms first, so
+//    they are not lost under the big ones), added to the output's by one fp32 add (warp_mma_3xtf32);
+//    a_small b_small (about 2^-22 of the product) is dropped. The error is then near fp32's.
+// Shared layout per stage: A as BM rows of BK (+4 pad: rows LDA floats apart, LDA / 4 odd, so the 8
+// rows of 16 bytes one ldmatrix matrix reads lie on 8 different groups of 4 banks), B as BK rows of
+// BN (+8 pad: its 4 rows x 8 columns of a fragment load fall on 32 different banks). Elements past M,
+// N or K are copied as zeros; outputs past M or N are not stored.
 //
 // GPU and emulator: the staging, the rounding and the fragments are the same code and give the same
-// bits; the MMA's own sum of 8 products and the accumulator is the hardware's (undocumented) on the
-// GPU and the model of mma_tf32.h on the emulator. Each MMA's sum may round
-// differently (each side within an ulp of the exact sum, and the running sum is at most sum |a_k b_k|),
-// and a difference, once made, is carried along; 3xTF32's fp32 add per K-tile may round a
-// different sum differently once more: |gpu - emu| <= (ceil(K / 8) * PASSES + ceil(K / BK)) * 2^-22 *
-// sum_k |a_k b_k|, the bound tst_matmul_cuda checks (matmul_gpu_emulator_bound).
+// bits (the emulator's lanes read the elements ldmatrix would hand them, each its own); the MMA's own
+// sum of 8 products and the accumulator is the hardware's (undocumented) on the GPU and the model of
+// mma_tf32.h on the emulator. Each MMA's sum may round differently (each side within an ulp of the
+// exact sum, and the running sum is at most sum |a_k b_k|), and a difference, once made, is carried
+// along; 3xTF32's fp32 add per k-step may round a different sum differently once more:
+// |gpu - emu| <= (ceil(K / 8) * PASSES + ceil(K / PART_K)) * 2^-22 * sum_k |a_k b_k| (PART_K = 8 for
+// 3xTF32, none for TF32), the bound tst_matmul_cuda checks (matmul_gpu_emulator_bound).
 #include <cstdint>
 
 #include "../core/index_math.h"
@@ -28,6 +32,7 @@
 #include "matmul_blocktiling.h"
 #include "matmul_body.h"
 #include "matmul_problem.h"
+#include "mma_shared_layout.h"
 #include "mma_tf32.h"
 
 namespace cvz {
@@ -45,6 +50,7 @@ struct TensorCoreTiles {
     static_assert(WM % MmaShape::M == 0 && WN % MmaShape::N == 0 && BK % MmaShape::K == 0, "whole MMA tiles");
     static_assert(A_CHUNKS * THREADS * 4 == BM * BK && B_CHUNKS * THREADS * 4 == BK * BN, "whole chunks per thread");
     static_assert(STAGES >= 2, "a copy in flight while a tile is multiplied");
+    static_assert((LDA / 4) % 2 == 1 && LDB % 32 == 8, "the pads that keep fragment loads free of bank conflicts");
 };
 
 struct alignas(8) Float2 {
@@ -91,21 +97,30 @@ CVZ_HD void copy_tile_async(const Ctx& ctx, const MatmulProblem& p, float* stage
 }
 
 // This lane's A fragments (MI tiles of 16 x 8) and B fragments (NI tiles of 8 x 8) of the k-step at
-// column ks of the stage, as stored (fp32).
+// column ks of the stage, as stored (fp32). A by ldmatrix.x4 on the GPU: lane l points at row
+// 8 ((l / 8) % 2) + l % 8, columns 4 (l / 16) .. + 3 of the tile (mma_ldmatrix_a_row / _col), and
+// receives a0..a3 (mma_shared_layout.h); the emulator's lane loads those four elements itself.
 template <class S, class Ctx>
 CVZ_HD void load_fragments(const Ctx& ctx, const float* stage, unsigned lane, unsigned wm0, unsigned wn0, unsigned ks,
                            float (&a)[S::MI][4], float (&b)[S::NI][2]) {
     const float* const as = stage;
     const float* const bs = stage + S::BM * S::LDA;
+#if defined(__CUDA_ARCH__)
+    (void)ctx;
+    const unsigned lrow = mma_ldmatrix_a_row(lane), lcol = mma_ldmatrix_a_col(lane);
+    CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi)
+        ldmatrix_x4(a[mi], as + (wm0 + mi * MmaShape::M + lrow) * S::LDA + ks + lcol);
+#else
     CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi)
         CVZ_UNROLL for (unsigned r = 0; r < MmaShape::A_REGS; ++r)
             a[mi][r] = ctx.load(as + (wm0 + mi * MmaShape::M + mma_a_row(lane, r)) * S::LDA + ks + mma_a_col(lane, r));
+#endif
     CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
         CVZ_UNROLL for (unsigned r = 0; r < MmaShape::B_REGS; ++r)
             b[ni][r] = ctx.load(bs + (ks + mma_b_row(lane, r)) * S::LDB + wn0 + ni * MmaShape::N + mma_b_col(lane, r));
 }
 
-// One k-step of 8 for the warp tile: one TF32 MMA per tile, or three (3xTF32).
+// One k-step of 8 for the warp tile: one TF32 MMA per tile, or three (3xTF32, warp_mma_3xtf32).
 template <class S, unsigned PASSES, class Ctx>
 CVZ_HD void multiply_k_step(const Ctx& ctx, float (&acc)[S::MI][S::NI][4], const float (&a)[S::MI][4],
                             const float (&b)[S::NI][2]) {
@@ -118,22 +133,16 @@ CVZ_HD void multiply_k_step(const Ctx& ctx, float (&acc)[S::MI][S::NI][4], const
         warp_mma_tf32(ctx, acc, at, bt);
     } else {
         static_assert(PASSES == 3, "one TF32 pass or three");
-        // The big parts twice: as they are for big x big, and with Inf and NaN made 0 for the terms
-        // with a small part (Inf x small would otherwise add an Inf of the small part's sign).
-        float a_big[S::MI][4], a_small[S::MI][4], a_fin[S::MI][4], b_big[S::NI][2], b_small[S::NI][2], b_fin[S::NI][2];
+        float a_big[S::MI][4], a_small[S::MI][4], b_big[S::NI][2], b_small[S::NI][2];
         CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) {
             const Tf32Split s = split_tf32(a[mi][r]);
             a_big[mi][r] = s.big, a_small[mi][r] = s.small;
-            a_fin[mi][r] = std::isfinite(s.big) ? s.big : 0.0f;
         }
         CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni) CVZ_UNROLL for (unsigned r = 0; r < 2; ++r) {
             const Tf32Split s = split_tf32(b[ni][r]);
             b_big[ni][r] = s.big, b_small[ni][r] = s.small;
-            b_fin[ni][r] = std::isfinite(s.big) ? s.big : 0.0f;
         }
-        warp_mma_tf32(ctx, acc, a_small, b_fin);
-        warp_mma_tf32(ctx, acc, a_fin, b_small);
-        warp_mma_tf32(ctx, acc, a_big, b_big);
+        warp_mma_3xtf32(ctx, acc, a_big, a_small, b_big, b_small);
     }
 }
 
@@ -187,28 +196,10 @@ CVZ_HD void matmul_tensor_core(const Ctx& ctx, const MatmulProblem& p) {
                                std::uint64_t(next) * S::BK, vec_a, vec_b);
         async_commit(ctx);
         const float* const stage = smem + (kt % S::STAGES) * S::STAGE_FLOATS;
-        if constexpr (PASSES == 1) {
-            CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
-                float a[S::MI][4], b[S::NI][2];
-                load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);
-                multiply_k_step<S, PASSES>(ctx, acc, a, b);
-            }
-        } else {
-            // The tensor cores sum each MMA's terms truncated (toward zero) at the largest term's
-            // scale (bench_matmul_gpu_mma_probe), so MMAs onto the running sum lose a part of its
-            // last place each time, all in one direction: at 4096^3 that made 3xTF32 25x less
-            // accurate than fp32. The tile's MMAs go into a sum of their own, started at zero and
-            // added to the running sum by one rounded fp32 add per K-tile.
-            float part[S::MI][S::NI][4];
-            CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
-                CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) part[mi][ni][r] = 0.0f;
-            CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
-                float a[S::MI][4], b[S::NI][2];
-                load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);
-                multiply_k_step<S, PASSES>(ctx, part, a, b);
-            }
-            CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
-                CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) acc[mi][ni][r] += part[mi][ni][r];
+        CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
+            float a[S::MI][4], b[S::NI][2];
+            load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);
+            multiply_k_step<S, PASSES>(ctx, acc, a, b);
         }
     }
     store_tensor_core_outputs<S>(ctx, p, acc, lane, row0 + wm0, col0 + wn0);

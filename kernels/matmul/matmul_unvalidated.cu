@@ -25,6 +25,8 @@ Status launch_matmul_unvalidated(const MatmulProblem& p, const MatmulLaunch& l, 
         ~Free() { if (w) cudaFreeAsync(w, s); }
     } release{run.partials != p.partials ? run.partials : nullptr, stream};
     return with_matmul_variant(l, [&](auto body) {
+        // The body's own need opted in, as the validated launcher does; a larger request is CUDA's to refuse.
+        (void)allow_dynamic_shared(matmul_kernel_for<decltype(body)>(), decltype(body)::shared_bytes(b));
         matmul_kernel_for<decltype(body)>()<<<grid, block, dynamic_shared_bytes, stream>>>(run);
         const cudaError_t err = cudaGetLastError();
         if (err == cudaSuccess) return Status::ok();

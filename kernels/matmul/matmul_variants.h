@@ -220,25 +220,27 @@ struct MatmulDoubleBuffer : VariantDefaults {
     template <unsigned> using body = MatmulDoubleBufferBody;
 };
 
-// The tensor-core rungs (matmul_tensor_core.h): 128 x 128 outputs per block, BK = 16 through two
-// cp.async stages, 8 warps of 64 x 32 outputs, each a 4 x 4 grid of mma.sync m16n8k8 TF32 tiles.
-// Chosen on the H200 at 4096^3 (bench_matmul_gpu_tc_configs) among BK 16 and 32, 2 to 4 stages,
-// 128 x 256, 256 x 128, 128 x 64 and 64 x 128 block tiles and 8 or 16 warps: for TF32 the others were
-// within 7% (BK 32 and 3 stages, 107 KiB of shared memory, 4% faster, would need the launchers to opt
-// in beyond 48 KiB); for 3xTF32, 16 warps of 32 x 32 (128 registers) ran 16% slower than these 8 of
-// 250 registers.
+// The tensor-core rungs (matmul_tensor_core.h): 128 x 128 outputs per block, 4 warps of 64 x 64
+// outputs, each a 4 x 8 grid of mma.sync m16n8k8 TF32 tiles, A fragments by ldmatrix.x4. TF32: BK = 16
+// through three cp.async stages (57 KiB of shared memory: the launchers opt in beyond 48 KiB); 3xTF32:
+// BK = 8 through four (42 KiB). Chosen on the H200 (bench_matmul_gpu_tc_configs, 2026-12-03, at
+// 4096^3, 1537 x 769 x 1023 and 1024^3) among BK 8, 16 and 32, 2 to 4 stages, 128 x 128, 128 x 256,
+// 256 x 128 and 128 x 64 block tiles and 4, 8 or 16 warps: TF32 131 TFLOP/s at 4096^3 (the fastest,
+// 256 x 128 BK 32 with 159 KiB, 2% more; the previous 8 warps of 64 x 32, 113); 3xTF32 36 TFLOP/s
+// (255 registers, 32 bytes of spill; 8 warps of 64 x 32, 26). The mma.sync rate alone is 270 TFLOP/s.
 // Not bit-identical to the fp32 rungs (TF32 operands, the tensor cores' own sums): exact = false, and
 // each says what a test may expect of it (operand_bits, matmul_test_tolerance).
 template <unsigned PASSES>
 struct MatmulTensorCoreBody {
-    using Tiles = TensorCoreTiles<128, 128, 16, 2, 4, 2>;
+    using Tiles = std::conditional_t<PASSES == 1, TensorCoreTiles<128, 128, 16, 2, 2, 3>, TensorCoreTiles<128, 128, 8, 2, 2, 4>>;
     static constexpr unsigned passes = PASSES;
+    static constexpr unsigned part_k = PASSES == 1 ? 0 : MmaShape::K;  // K of a sum apart (3xTF32: each k-step's)
     static constexpr unsigned operand_bits = PASSES == 1 ? 11 : 24;  // significand bits of a product's factors, about
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = Tiles::THREADS;
     static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
-    static constexpr KernelResources ptxas{PASSES == 1 ? 120 : 250, 0};
+    static constexpr KernelResources ptxas{PASSES == 1 ? 238 : 255, 0};
     static constexpr std::size_t shared_bytes(Dim3) { return std::size_t(Tiles::SHARED_FLOATS) * sizeof(float); }
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
@@ -250,7 +252,7 @@ struct MatmulTf32 : VariantDefaults {
     static constexpr MatmulVariant id = MatmulVariant::Tf32;
     static constexpr const char* name = "matmul_tf32";
     static constexpr const char* title =
-        "tensor cores: mma.sync m16n8k8 on A and B rounded to TF32, 128x128 block tile fed by cp.async, 64x32 warp tiles";
+        "tensor cores: mma.sync m16n8k8 on A and B rounded to TF32, 128x128 block tile fed by cp.async, 64x64 warp tiles, A fragments by ldmatrix";
     static constexpr const char* label = "TF32 mma";
     static constexpr BlockRule block = BlockRule::Fixed;
     static constexpr Dim3 fixed_block{MatmulTensorCoreBody<1>::max_threads, 1, 1};
@@ -342,8 +344,13 @@ double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
 
 // The largest |gpu - emulator| of one output of K products whose absolute values sum to
 // abs_product_sum: 0 for the variants that are bit-identical on both; for the tensor-core rungs
-// (ceil(K / 8) * passes + ceil(K / BK)) * 2^-22 * abs_product_sum (matmul_tensor_core.h says why).
+// (ceil(K / 8) * passes + ceil(K / part_k)) * 2^-22 * abs_product_sum, the second term for 3xTF32 only
+// (matmul_tensor_core.h says why).
 double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
+
+// The shared-memory layout that feeds a tensor-core rung's fragments (mma_shared_layout.h), read from
+// its body's Tiles; false (and *out untouched) for the other variants.
+bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out);
 
 // The family's catalogue entries, in table order.
 const std::vector<KernelInfo>& matmul_catalogue();

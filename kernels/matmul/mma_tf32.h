@@ -179,9 +179,57 @@ inline float* emulator_exchange(std::size_t floats) {
 
 }  // namespace detail
 
-// Floats of the emulator's exchange area for one warp of an MI x NI warp tile.
+// Floats of the emulator's exchange area for one warp of an MI x NI warp tile: `sets` copies of its
+// A and B fragments (1 for TF32; 3 for 3xTF32: big, small, and big with Inf and NaN made 0).
+template <unsigned MI, unsigned NI, unsigned SETS = 1>
+constexpr unsigned mma_exchange_floats_per_warp() { return SETS * (MI * MmaShape::A_REGS + NI * MmaShape::B_REGS) * 32; }
+
+namespace detail {
+
+// Publishes this lane's fragments in its warp's exchange area (set `set` of them): A of tile mi
+// register r at xa[(mi * 4 + r) * 32 + lane], B likewise at xb.
 template <unsigned MI, unsigned NI>
-constexpr unsigned mma_exchange_floats_per_warp() { return (MI * MmaShape::A_REGS + NI * MmaShape::B_REGS) * 32; }
+void publish_fragments(float* xa, float* xb, unsigned lane, const float (&a)[MI][4], const float (&b)[NI][2]) {
+    for (unsigned mi = 0; mi < MI; ++mi)
+        for (unsigned r = 0; r < MmaShape::A_REGS; ++r) xa[(mi * 4 + r) * 32 + lane] = a[mi][r];
+    for (unsigned ni = 0; ni < NI; ++ni)
+        for (unsigned r = 0; r < MmaShape::B_REGS; ++r) xb[(ni * 2 + r) * 32 + lane] = b[ni][r];
+}
+
+// This warp's exchange area for `floats` floats a warp.
+template <class Ctx>
+float* warp_exchange(const Ctx& ctx, unsigned floats, unsigned* lane) {
+    const unsigned tid = unsigned(linear_thread_id(ctx.thread_idx(), ctx.block_dim()));
+    const unsigned warp = tid / kWarpSize, warps = (ctx.block_dim().volume() + kWarpSize - 1) / kWarpSize;
+    *lane = tid % kWarpSize;
+    return emulator_exchange(std::size_t(warps) * floats) + std::size_t(warp) * floats;
+}
+
+}  // namespace detail
+
+#if defined(__CUDA_ARCH__)
+// D = A B + D, one mma.sync m16n8k8 TF32 on this lane's fragments.
+__device__ __forceinline__ void mma_tf32_m16n8k8(float (&d)[4], const float (&a)[4], const float (&b)[2]) {
+    asm(  // not volatile: no effect but its outputs, so the compiler may schedule it
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])), "r"(__float_as_uint(a[3])),
+          "r"(__float_as_uint(b[0])), "r"(__float_as_uint(b[1])));
+}
+
+// ldmatrix.sync.aligned.m8n8.x4.shared.b16 read as 32-bit elements: lane l gives the shared address of
+// row l % 8 of matrix l / 8 (4 floats, 16 bytes); register j of lane l receives element
+// (l / 4, l % 4) of matrix j. For an A fragment (mma_fragment.h) matrix j is the 8 x 4 block of rows
+// 8 (j % 2) .. + 7 and columns 4 (j / 2) .. + 3 of the 16 x 8 tile: a0..a3 in one instruction.
+__device__ __forceinline__ void ldmatrix_x4(float (&r)[4], const float* shared_row) {
+    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(shared_row));
+    unsigned x0, x1, x2, x3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3)
+                 : "r"(addr));
+    r[0] = __uint_as_float(x0), r[1] = __uint_as_float(x1), r[2] = __uint_as_float(x2), r[3] = __uint_as_float(x3);
+}
+#endif
 
 // acc[mi][ni] += A[mi] B[ni] for a warp tile of MI x NI MMAs: a[mi] is this lane's A fragment of the
 // mi-th 16 x 8 tile of A, b[ni] its B fragment of the ni-th 8 x 8 tile of B, all TF32 values (already
@@ -194,30 +242,72 @@ CVZ_HD void warp_mma_tf32(const Ctx& ctx, float (&acc)[MI][NI][4], const float (
 #pragma unroll
     for (unsigned mi = 0; mi < MI; ++mi)
 #pragma unroll
-        for (unsigned ni = 0; ni < NI; ++ni)
-            asm(  // not volatile: no effect but its outputs, so the compiler may schedule it
-                "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                "{%0,%1,%2,%3};"
-                : "+f"(acc[mi][ni][0]), "+f"(acc[mi][ni][1]), "+f"(acc[mi][ni][2]), "+f"(acc[mi][ni][3])
-                : "r"(__float_as_uint(a[mi][0])), "r"(__float_as_uint(a[mi][1])), "r"(__float_as_uint(a[mi][2])),
-                  "r"(__float_as_uint(a[mi][3])), "r"(__float_as_uint(b[ni][0])), "r"(__float_as_uint(b[ni][1])));
+        for (unsigned ni = 0; ni < NI; ++ni) mma_tf32_m16n8k8(acc[mi][ni], a[mi], b[ni]);
 #else
-    const unsigned tid = unsigned(linear_thread_id(ctx.thread_idx(), ctx.block_dim()));
-    const unsigned lane = tid % kWarpSize, warp = tid / kWarpSize;
-    const unsigned warps = (ctx.block_dim().volume() + kWarpSize - 1) / kWarpSize;
-    constexpr unsigned per_warp = mma_exchange_floats_per_warp<MI, NI>();
-    float* const xa = detail::emulator_exchange(std::size_t(warps) * per_warp) + std::size_t(warp) * per_warp;
+    unsigned lane = 0;
+    float* const xa = detail::warp_exchange(ctx, mma_exchange_floats_per_warp<MI, NI>(), &lane);
     float* const xb = xa + MI * MmaShape::A_REGS * 32;
-    for (unsigned mi = 0; mi < MI; ++mi)
-        for (unsigned r = 0; r < MmaShape::A_REGS; ++r) xa[(mi * 4 + r) * 32 + lane] = a[mi][r];
-    for (unsigned ni = 0; ni < NI; ++ni)
-        for (unsigned r = 0; r < MmaShape::B_REGS; ++r) xb[(ni * 2 + r) * 32 + lane] = b[ni][r];
+    detail::publish_fragments(xa, xb, lane, a, b);
     detail::exchange_barrier(ctx);
     for (unsigned mi = 0; mi < MI; ++mi)
         for (unsigned ni = 0; ni < NI; ++ni)
             for (unsigned r = 0; r < MmaShape::C_REGS; ++r)
                 acc[mi][ni][r] = detail::emulated_mma_element(xa, xb, mi, ni, mma_c_row(lane, r), mma_c_col(lane, r),
                                                               acc[mi][ni][r]);
+    detail::exchange_barrier(ctx);
+#endif
+}
+
+// The big part with Inf and NaN made 0: the factor of the terms with a small part (Inf x small would
+// otherwise add an Inf of the small part's sign, Inf x 0 a NaN).
+CVZ_HD float finite_or_zero(float big) { return std::isfinite(big) ? big : 0.0f; }
+
+// 3xTF32 for a warp tile: for each tile, a sum of its own started at zero,
+//   p = A_small B_fin, then p += A_fin B_small, then p += A_big B_big   (three MMAs, in this order),
+// and acc += p in one fp32 add (rounded to nearest). a_big / a_small and b_big / b_small are this
+// lane's fragments split by split_tf32; A_fin, B_fin the big parts through finite_or_zero. The
+// tensor cores truncate each MMA's sum toward zero (mma_tf32.h): a running sum carried through the
+// MMAs would lose a part of its last place at every step, always the same way; a sum per k-step of 8
+// started at zero loses only its own (small) part's, and the fp32 add rounds.
+template <unsigned MI, unsigned NI, class Ctx>
+CVZ_HD void warp_mma_3xtf32(const Ctx& ctx, float (&acc)[MI][NI][4], const float (&a_big)[MI][4],
+                            const float (&a_small)[MI][4], const float (&b_big)[NI][2], const float (&b_small)[NI][2]) {
+    float a_fin[MI][4], b_fin[NI][2];
+    for (unsigned mi = 0; mi < MI; ++mi)
+        for (unsigned r = 0; r < MmaShape::A_REGS; ++r) a_fin[mi][r] = finite_or_zero(a_big[mi][r]);
+    for (unsigned ni = 0; ni < NI; ++ni)
+        for (unsigned r = 0; r < MmaShape::B_REGS; ++r) b_fin[ni][r] = finite_or_zero(b_big[ni][r]);
+#if defined(__CUDA_ARCH__)
+    (void)ctx;
+#pragma unroll
+    for (unsigned mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (unsigned ni = 0; ni < NI; ++ni) {
+            float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            mma_tf32_m16n8k8(p, a_small[mi], b_fin[ni]);
+            mma_tf32_m16n8k8(p, a_fin[mi], b_small[ni]);
+            mma_tf32_m16n8k8(p, a_big[mi], b_big[ni]);
+#pragma unroll
+            for (unsigned r = 0; r < 4; ++r) acc[mi][ni][r] += p[r];
+        }
+#else
+    constexpr unsigned set = mma_exchange_floats_per_warp<MI, NI>(), a_floats = MI * MmaShape::A_REGS * 32;
+    unsigned lane = 0;
+    float* const x = detail::warp_exchange(ctx, 3 * set, &lane);
+    float *const big = x, *const small = x + set, *const fin = x + 2 * set;
+    detail::publish_fragments(big, big + a_floats, lane, a_big, b_big);
+    detail::publish_fragments(small, small + a_floats, lane, a_small, b_small);
+    detail::publish_fragments(fin, fin + a_floats, lane, a_fin, b_fin);
+    detail::exchange_barrier(ctx);
+    for (unsigned mi = 0; mi < MI; ++mi)
+        for (unsigned ni = 0; ni < NI; ++ni)
+            for (unsigned r = 0; r < MmaShape::C_REGS; ++r) {
+                const unsigned row = mma_c_row(lane, r), col = mma_c_col(lane, r);
+                float p = detail::emulated_mma_element(small, fin + a_floats, mi, ni, row, col, 0.0f);
+                p = detail::emulated_mma_element(fin, small + a_floats, mi, ni, row, col, p);
+                p = detail::emulated_mma_element(big, big + a_floats, mi, ni, row, col, p);
+                acc[mi][ni][r] = acc[mi][ni][r] + p;
+            }
     detail::exchange_barrier(ctx);
 #endif
 }
