@@ -22,10 +22,10 @@ enum class AnswerFrom { Block, Layout, Pixel, Kernel, Text, Occupancy };
 //   Text:   what the learner typed                         Occupancy: the block as for Block
 
 struct LessonState {     // what a step sets in the app; empty/absent fields are left as they are
-    QString page;        // the GUI's page name: "image", "matmul", "convolution" (cudaviz --list-pages)
+    QString page;        // the GUI's page name: one of `cudaviz --list-pages`
     QString image;       // a bundled sample (resources/samples file name) or a generated size "WxH"
     QString matrices;    // "MxKxN": generated matrices of that size, or empty
-    QString kernel;      // a variant name from the catalogue ("gray_2d", "matmul_tiled"), or empty
+    QString kernel;      // a variant name from the catalogue (`cudaviz-cli kernels`), or empty
     QString block;       // "16x16" / "256", or empty
     QString layout;      // "planar" | "interleaved" | empty
     QStringList show;    // panels, as cudaviz --show names ("overlay", "inspector", "editor", ...)
@@ -42,7 +42,7 @@ struct LessonStep {
     QString hint;      // shown after a failed check
     QString solution;  // Markdown (kernel steps: the solution kernel's text)
     LessonState state;
-    QString check;           // the check's kind, e.g. "no-idle-threads", "kernel:grayscale-1d"
+    QString check;           // the check's kind, e.g. "no-idle-threads", "kernel:<step id>"
     QVariantMap check_args;  // the check's parameters from the header
 };
 

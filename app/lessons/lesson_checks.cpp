@@ -77,7 +77,7 @@ std::optional<DeviceProfile> step_device(const LessonStep& step, QString* why) {
     return p;
 }
 
-// The family's compiled kernel named by check.kernel ("gray_1d") with `block`.
+// The family's compiled kernel named by check.kernel with `block`.
 std::optional<LaunchChoice> step_choice(const LessonStep& step, const Dim3& block, const AppFamily** family, QString* why) {
     const std::string name = arg(step, "kernel").toStdString();
     for (const KernelInfo& k : kernel_catalogue())

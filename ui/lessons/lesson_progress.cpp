@@ -9,7 +9,7 @@ const char kGroup[] = "lessons";
 }
 
 QString LessonProgress::key(const QString& step, const char* what) {
-    // A step id is a file's base name ("grayscale-1d"); '/' would nest a group, so it is replaced.
+    // A step id is a file's base name; '/' would nest a group, so it is replaced.
     QString id = step;
     id.replace(QLatin1Char('/'), QLatin1Char('_'));
     return QStringLiteral("%1/steps/%2/%3").arg(QLatin1String(kGroup), id, QLatin1String(what));
