@@ -24,22 +24,13 @@
 #include "ui/windows/fit_to_screen.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/window_screenshot.h"
+#include "ui/tools/tool_waits.h"
 
 using namespace cvz;
 
 namespace {
 
-bool wait_for(const std::function<bool()>& done) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > 120000) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    for (int i = 0; i < 20; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-    return true;
-}
+using tools::wait_for;
 
 // Check pressed in the dock; true once the check has answered.
 bool check(LessonDock* dock, bool* passed) {

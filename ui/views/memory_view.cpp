@@ -520,6 +520,24 @@ private:
     MemoryView* view_;
 };
 
+// A label that wraps its text, named for tests.
+static QLabel* wrapping_label(QWidget* parent, const QString& name) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    return label;
+}
+
+// `content` in a frameless area that scrolls vertically and gives it its width.
+static QScrollArea* vertical_scroll(QWidget* parent, QWidget* content) {
+    auto* scroll = new QScrollArea(parent);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    return scroll;
+}
+
 MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -537,19 +555,11 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     auto* requests_page = new QWidget(stack_);
     auto* v = new QVBoxLayout(requests_page);
     v->setContentsMargins(4, 4, 4, 4);
-    title_ = new QLabel(this);
-    title_->setObjectName(QStringLiteral("memoryTitle"));
-    title_->setWordWrap(true);
-    message_ = new QLabel(this);
-    message_->setObjectName(QStringLiteral("memoryMessage"));
-    message_->setWordWrap(true);
-    scroll_ = new QScrollArea(this);
-    scroll_->setWidgetResizable(true);
-    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll_->setFrameShape(QFrame::NoFrame);
+    title_ = wrapping_label(this, QStringLiteral("memoryTitle"));
+    message_ = wrapping_label(this, QStringLiteral("memoryMessage"));
     canvas_ = new MemoryCanvas(this);
     canvas_->setObjectName(QStringLiteral("memoryCanvas"));
-    scroll_->setWidget(canvas_);
+    scroll_ = vertical_scroll(this, canvas_);
     v->addWidget(title_);
     v->addWidget(message_);
     v->addWidget(scroll_, 1);
@@ -559,24 +569,16 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     auto* layout_page = new QWidget(stack_);
     auto* lv = new QVBoxLayout(layout_page);
     lv->setContentsMargins(4, 4, 4, 4);
-    layout_title_ = new QLabel(layout_page);
-    layout_title_->setObjectName(QStringLiteral("layoutTitle"));
-    layout_title_->setWordWrap(true);
+    layout_title_ = wrapping_label(layout_page, QStringLiteral("layoutTitle"));
     loads_ = new QComboBox(layout_page);
     loads_->setObjectName(QStringLiteral("layoutLoads"));
     loads_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     loads_->setMinimumContentsLength(12);
     loads_->setToolTip(tr("Which fragment load of the warp to mark over the banks"));
-    load_figures_ = new QLabel(layout_page);
-    load_figures_->setObjectName(QStringLiteral("layoutFigures"));
-    load_figures_->setWordWrap(true);
-    layout_scroll_ = new QScrollArea(layout_page);
-    layout_scroll_->setWidgetResizable(true);
-    layout_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout_scroll_->setFrameShape(QFrame::NoFrame);
+    load_figures_ = wrapping_label(layout_page, QStringLiteral("layoutFigures"));
     layout_canvas_ = new LayoutCanvas(this);
     layout_canvas_->setObjectName(QStringLiteral("layoutCanvas"));
-    layout_scroll_->setWidget(layout_canvas_);
+    layout_scroll_ = vertical_scroll(layout_page, layout_canvas_);
     lv->addWidget(layout_title_);
     lv->addWidget(loads_);
     lv->addWidget(load_figures_);
