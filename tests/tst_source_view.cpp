@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -82,6 +83,7 @@ private slots:
     void every_catalogue_site_is_a_load_or_store_line();
     void launch_line_has_the_launch_numbers();
     void view_shows_file_highlights_and_margin();
+    void emulator_loop_is_offered_beside_the_kernel();
     void missing_file_is_a_message();
     void every_catalogue_kernel_has_its_gpu_note();
     void image_page_source_follows_picked_warp();
@@ -173,6 +175,40 @@ void TestSourceView::view_shows_file_highlights_and_margin() {
              QColor(255, 236, 140));
     view.setCurrentLines(QString(), {});
     QVERIFY(editor->extraSelections().isEmpty());
+}
+
+// The lecture's blk_kernel, as the emulator writes it: the chooser's last entry after the kernel's
+// files; choosing it shows the embedded emulate.h with the block and thread loops that call the body.
+void TestSourceView::emulator_loop_is_offered_beside_the_kernel() {
+    SourceView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(cvz::test::wait_exposed(&view));
+    const QString kernel = QStringLiteral("kernels/grayscale/grayscale_body.h");
+    view.setFiles({kernel});
+    QCOMPARE(view.files(), QStringList{kernel});
+    QCOMPARE(view.file(), kernel);
+    auto* box = view.findChild<QComboBox*>(QStringLiteral("sourceFile"));
+    QVERIFY(box);
+    QCOMPARE(box->count(), 2);
+    QCOMPARE(box->itemText(1), SourceView::emulatorLoopFile());
+    box->setCurrentIndex(1);
+    emit box->activated(1);  // as a user's choice
+    QCOMPARE(view.file(), SourceView::emulatorLoopFile());
+    QCOMPARE(view.text(), disk_text(SourceView::emulatorLoopFile()));
+    const QList<int> loop = view.currentLines();
+    QVERIFY(loop.size() >= 5);
+    QVERIFY(view.lineText(loop.first()).contains(QStringLiteral("for (std::uint64_t b = first; b < last; ++b)")));
+    QVERIFY(view.lineText(loop.last()).contains(QStringLiteral("body(")));
+    bool thread_loop = false;
+    for (int line : loop) thread_loop |= view.lineText(line).contains(QStringLiteral("for (unsigned x = 0; x < block.x; ++x)"));
+    QVERIFY(thread_loop);
+    // New files for the next launch keep the loop on screen; choosing the kernel's file goes back.
+    view.setFiles({kernel});
+    QCOMPARE(view.file(), SourceView::emulatorLoopFile());
+    QCOMPARE(box->currentIndex(), 1);
+    QVERIFY(view.showFile(kernel));
+    QCOMPARE(box->currentIndex(), 0);
 }
 
 // Each catalogue kernel was measured under Nsight Compute (bench/ncu_compare): a new variant needs its

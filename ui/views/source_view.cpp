@@ -199,7 +199,11 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     v->addWidget(note_area_);
     v->addWidget(editor_, 1);
     v->addWidget(message_);
-    connect(file_box_, &QComboBox::activated, this, [this](int index) { showFile(file_box_->itemText(index)); });
+    connect(file_box_, &QComboBox::activated, this, [this](int index) {
+        const QString path = file_box_->itemText(index);
+        if (path == emulatorLoopFile()) showEmulatorLoop();
+        else showFile(path);
+    });
 }
 
 void SourceView::fitNote() {
@@ -238,8 +242,32 @@ void SourceView::setFiles(const QStringList& paths) {
     files_ = paths;
     file_box_->clear();
     file_box_->addItems(paths);
-    if (!paths.isEmpty() && !paths.contains(file_)) showFile(paths.first());
-    else file_box_->setCurrentIndex(int(paths.indexOf(file_)));
+    if (!paths.contains(emulatorLoopFile())) {
+        file_box_->addItem(emulatorLoopFile());
+        file_box_->setItemData(file_box_->count() - 1,
+                               tr("How the CPU emulator runs a kernel: a loop over the grid's blocks and, inside, over "
+                                  "each block's threads, calling the kernel body with blockIdx and threadIdx"),
+                               Qt::ToolTipRole);
+    }
+    if (!paths.isEmpty() && !paths.contains(file_) && file_ != emulatorLoopFile()) showFile(paths.first());
+    else file_box_->setCurrentIndex(file_box_->findText(file_));
+}
+
+QString SourceView::emulatorLoopFile() { return QStringLiteral("kernels/emulator/emulate.h"); }
+
+bool SourceView::showEmulatorLoop() {
+    if (!showFile(emulatorLoopFile())) return false;
+    // The loop over a block's threads that calls the body (run_blocks_plain), found in the embedded text
+    // itself: from the first `for (unsigned z` to the body's call.
+    const QStringList lines = text().split(QLatin1Char('\n'));
+    QList<int> loop;
+    for (int i = 0; i < lines.size(); ++i) {
+        if (loop.isEmpty() && !lines[i].contains(QStringLiteral("for (std::uint64_t b = first; b < last; ++b)"))) continue;
+        loop << i + 1;
+        if (lines[i].contains(QStringLiteral("body(static_cast<const EmuContext&>(ctx));"))) break;
+    }
+    setCurrentLines(emulatorLoopFile(), loop);
+    return !loop.isEmpty();
 }
 
 void SourceView::setFigures(const QString& path, const QList<SourceLineFigures>& figures) {
@@ -260,7 +288,7 @@ bool SourceView::showFile(const QString& path) {
     const bool ok = embedded_kernel_source(path, &text, &error);
     file_ = path;
     editor_->setPlainText(ok ? text : error);
-    const int index = int(files_.indexOf(path));
+    const int index = file_box_->findText(path);
     if (index >= 0) file_box_->setCurrentIndex(index);
     refreshMargin();
     highlight();

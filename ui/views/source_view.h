@@ -44,6 +44,10 @@ public:
     // unless the shown one is among them. Figures are per file.
     void setFiles(const QStringList& paths);
     QStringList files() const { return files_; }
+    // The emulator's loop over blockIdx and threadIdx (the lecture's blk_kernel, in C++): always the
+    // chooser's last entry after the kernel's files; showing it highlights the loop that calls the body.
+    static QString emulatorLoopFile();  // "kernels/emulator/emulate.h"
+    bool showEmulatorLoop();
     void setFigures(const QString& path, const QList<SourceLineFigures>& figures);
     void clearFigures();
     // Shows an embedded file; a path that is not embedded shows a message naming it and returns false.
