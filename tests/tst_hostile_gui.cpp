@@ -208,17 +208,30 @@ void TestHostileGui::shape_storm_during_runs() {
     QVERIFY(result_equals(test::image_page(w)->resultImage(), want));
 }
 
-// The window closed and destroyed while the worker runs the kernel: the destructor waits for the
-// run, whose result then has nowhere to go and is dropped. ASan sees any use of the dead window.
+// The window closed and destroyed with runs on the worker: the destructor drops the queued ones and
+// waits for the running one, whose result then has nowhere to go and is dropped. ASan sees any use of
+// the dead window. A hold job keeps the worker busy while the runs are queued, so they are surely
+// still there when the close comes, however fast or loaded the machine (CI once finished a 32x32 run
+// before the test could look).
 void TestHostileGui::close_during_run() {
     for (int round = 0; round < 3; ++round) {
         auto w = std::make_unique<MainWindow>(display_, big_png_);
         QVERIFY(show_and_wait(*w));
+        QSemaphore release_worker;
+        std::atomic<bool> holding{false};
+        w->jobs()->submit(QStringLiteral("test-hold"), this, [&release_worker, &holding]() -> JobRunner::Continuation {
+            holding = true;
+            release_worker.acquire();
+            return {};
+        });
+        QVERIFY(QTest::qWaitFor([&] { return holding.load(); }, kTimeoutMs));
         auto* box = w->findChild<LaunchShapeBox*>(QStringLiteral("launchShapeBox"));
-        box->setShapeText(round == 0 ? "1" : round == 1 ? "32x32" : "1x1024");  // a new run starts
-        w->requestRun();  // and one more queued behind it
-        QVERIFY(w->jobs()->busy());
-        // Round 2: the worker has taken the last run (nothing queued), so the close lands inside it.
+        box->setShapeText(round == 0 ? "1" : round == 1 ? "32x32" : "1x1024");  // a new run is queued
+        w->requestRun();                                                           // and asked for again
+        QVERIFY(w->jobs()->queued() >= 1);  // behind the hold: nothing of it has run yet
+        release_worker.release();
+        // Rounds 0 and 1 close at once, the run queued or just taken. Round 2 waits until the worker
+        // has taken the run (nothing queued), so the close lands inside it or just after it.
         if (round == 2) QVERIFY(QTest::qWaitFor([&] { return w->jobs()->queued() == 0; }, kTimeoutMs));
         w->close();
         w.reset();
