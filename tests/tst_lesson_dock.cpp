@@ -445,6 +445,15 @@ void TestLessonDock::window_fits_with_lessons_open() {
     QCOMPARE(lessons->compact(), narrow);
     QCOMPARE(w.dockWidgetArea(lessons->dock()), narrow ? Qt::RightDockWidgetArea : Qt::LeftDockWidgetArea);
     if (narrow) QVERIFY(w.tabifiedDockWidgets(w.dock(PageDocks::Launch)).contains(lessons->dock()));
+    // Check is never below the fold: shown whole, and in the compact dock above the step's text, which
+    // scrolls itself and gives way when the column is short (the Kernel Editor under the pages).
+    LessonDock* dock = lessons->panel();
+    QPushButton* check = dock->checkButton();
+    QTRY_VERIFY_WITH_TIMEOUT(check->visibleRegion().boundingRect() == check->rect(), kTimeoutMs);
+    const int check_y = check->mapTo(dock, QPoint(0, 0)).y(), text_y = dock->textView()->mapTo(dock, QPoint(0, 0)).y();
+    if (narrow) QVERIFY2(check_y < text_y, qPrintable(QStringLiteral("Check at %1, the text at %2").arg(check_y).arg(text_y)));
+    else QVERIFY(check_y > text_y);
+    QVERIFY(!dock->textView()->visibleRegion().isEmpty());
 }
 
 QTEST_MAIN(TestLessonDock)

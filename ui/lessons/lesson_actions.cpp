@@ -96,9 +96,22 @@ void LessonActions::placeDock() {
     panel_->setCompact(true);
     // Raised, with most of the right-hand column's height (the step's panels shown under the pages may
     // have taken some): the step's text, its task and Check without scrolling where the screen allows.
+    // The docks under the pages (the Kernel Editor a kernel step shows) span the whole width and end the
+    // right-hand column above them: taller than a quarter of the window, they are cut to it first.
     auto make_room = [this] {
         dock_->raise();
-        QTimer::singleShot(0, dock_, [this] { window_->resizeDocks({dock_}, {window_->height() * 2 / 3}, Qt::Vertical); });
+        QTimer::singleShot(0, dock_, [this] {
+            QList<QDockWidget*> low;
+            QList<int> heights;
+            for (QDockWidget* d : window_->findChildren<QDockWidget*>())
+                if (d->isVisible() && !d->isFloating() && window_->dockWidgetArea(d) == Qt::BottomDockWidgetArea &&
+                    d->height() > window_->height() / 4) {
+                    low << d;
+                    heights << window_->height() / 4;
+                }
+            if (!low.isEmpty()) window_->resizeDocks(low, heights, Qt::Vertical);
+            window_->resizeDocks({dock_}, {window_->height() * 2 / 3}, Qt::Vertical);
+        });
     };
     connect(panel_, &LessonDock::stepApplied, dock_, make_room);
     make_room();

@@ -92,7 +92,7 @@ void LessonDock::buildUi() {
     });
 
     auto* step_box = new QWidget(split);
-    auto* step_layout = new QVBoxLayout(step_box);
+    auto* step_layout = step_layout_ = new QVBoxLayout(step_box);
     step_layout->setContentsMargins(0, 0, 0, 0);
     title_ = new QLabel(step_box);
     title_->setObjectName(QStringLiteral("lessonTitle"));
@@ -116,33 +116,39 @@ void LessonDock::buildUi() {
     split->setSizes({150, 400});
     layout->addWidget(split, 1);
 
-    answer_note_ = new QLabel(this);
+    // The answer, the buttons and the result: under the steps in the wide dock; right under the step's
+    // title in the compact one (setCompact), where the text gives way instead of Check.
+    actions_ = new QWidget(this);
+    actions_->setObjectName(QStringLiteral("lessonActions"));
+    auto* actions = new QVBoxLayout(actions_);
+    actions->setContentsMargins(0, 0, 0, 0);
+    answer_note_ = new QLabel(actions_);
     answer_note_->setObjectName(QStringLiteral("lessonAnswerNote"));
     answer_note_->setWordWrap(true);
-    layout->addWidget(answer_note_);
-    answer_edit_ = new QLineEdit(this);
+    actions->addWidget(answer_note_);
+    answer_edit_ = new QLineEdit(actions_);
     answer_edit_->setObjectName(QStringLiteral("lessonAnswer"));
     answer_edit_->setPlaceholderText(tr("Your answer"));
     connect(answer_edit_, &QLineEdit::returnPressed, this, &LessonDock::check);
-    layout->addWidget(answer_edit_);
+    actions->addWidget(answer_edit_);
 
     auto* buttons = new QHBoxLayout;
-    back_ = new QPushButton(tr("\u2190 Back"), this);
+    back_ = new QPushButton(tr("\u2190 Back"), actions_);
     back_->setObjectName(QStringLiteral("lessonBack"));
     back_->setToolTip(tr("The step before, with its state"));
-    check_ = new QPushButton(tr("Check"), this);
+    check_ = new QPushButton(tr("Check"), actions_);
     check_->setObjectName(QStringLiteral("lessonCheck"));
     check_->setToolTip(tr("Check your answer (kernels run on the emulator: a few seconds)"));
     check_->setDefault(true);
-    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_ = new QPushButton(tr("Cancel"), actions_);
     cancel_->setObjectName(QStringLiteral("lessonCancel"));
     cancel_->setToolTip(tr("Stop the check in progress"));
     cancel_->hide();
-    next_ = new QPushButton(tr("Next \u2192"), this);
+    next_ = new QPushButton(tr("Next \u2192"), actions_);
     next_->setObjectName(QStringLiteral("lessonNext"));
     next_->setToolTip(tr("The next step, with its state"));
     // Show Solution in the same row: the dock stays short enough for a small screen.
-    solution_ = new QPushButton(tr("Solution"), this);
+    solution_ = new QPushButton(tr("Solution"), actions_);
     solution_->setObjectName(QStringLiteral("lessonSolution"));
     connect(solution_, &QPushButton::clicked, this, &LessonDock::showSolution);
     buttons->addWidget(back_);
@@ -150,22 +156,26 @@ void LessonDock::buildUi() {
     buttons->addWidget(cancel_, 1);
     buttons->addWidget(solution_);
     buttons->addWidget(next_);
-    layout->addLayout(buttons);
+    actions->addLayout(buttons);
     connect(back_, &QPushButton::clicked, this, &LessonDock::back);
     connect(next_, &QPushButton::clicked, this, &LessonDock::next);
     connect(check_, &QPushButton::clicked, this, &LessonDock::check);
     connect(cancel_, &QPushButton::clicked, this, &LessonDock::cancel);
 
-    result_ = new QLabel(this);
+    result_ = new QLabel(actions_);
     result_->setObjectName(QStringLiteral("lessonResult"));
     result_->setWordWrap(true);
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     result_->setTextFormat(Qt::RichText);
-    layout->addWidget(result_);
-
+    actions->addWidget(result_);
+    layout->addWidget(actions_);
 }
 
 void LessonDock::setCompact(bool compact) {
+    // Compact: the answer, Check and the result under the title, the text (which scrolls) last, so a
+    // short dock squeezes the text and never hides Check below the fold.
+    if (compact) step_layout_->insertWidget(1, actions_);
+    else layout()->addWidget(actions_);
     const int rows_height = list_->fontMetrics().height() * 3 + 2 * list_->frameWidth() + 4;
     list_->setMaximumHeight(compact ? rows_height : QWIDGETSIZE_MAX);
     split_->setSizes({compact ? rows_height : 150, 400});

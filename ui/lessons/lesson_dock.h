@@ -15,6 +15,7 @@ class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSplitter;
+class QVBoxLayout;
 class QTextBrowser;
 
 namespace cvz {
@@ -73,7 +74,8 @@ public:
     QPushButton* solutionButton() const { return solution_; }
     QLabel* resultLabel() const { return result_; }
 
-    // On a small screen: the step list three rows high, the rest for the step's text.
+    // On a small screen: the step list three rows high, the answer, buttons and result under the step's
+    // title, the rest for the step's text.
     void setCompact(bool compact);
 
     QSize sizeHint() const override { return {380, 600}; }
@@ -109,6 +111,8 @@ private:
     JobTicket ticket_;
 
     QSplitter* split_ = nullptr;
+    QVBoxLayout* step_layout_ = nullptr;  // the step's title and text (and, when compact, its actions)
+    QWidget* actions_ = nullptr;          // the answer row, the buttons and the result
     QListWidget* list_ = nullptr;
     QLabel* title_ = nullptr;
     QTextBrowser* text_ = nullptr;
