@@ -323,6 +323,21 @@ private slots:
         QVERIFY2(d.reason.contains("TILE 16") && d.reason.contains("matmul_naive"), qPrintable(d.reason));
     }
 
+    void tiles_other_than_the_block_are_named() {
+        // The lecture's tiled kernel with TW 32 in a step that checks with 16 x 16 blocks: the failure says
+        // why, not only that the output is wrong.
+        QString text = step("matmul-tiled").solution;
+        QVERIFY(text.contains("#define TW 16"));
+        text.replace("#define TW 16", "#define TW 32");
+        const CheckResult r = check_kernel(step("matmul-tiled"), text, "tw32.cu");
+        QVERIFY2(!r.passed, qPrintable(describe(r)));
+        QVERIFY2(r.reason.contains("your kernel's shared tiles are 32 x 32, but this step checks it with 16 x 16 blocks"),
+                 qPrintable(r.reason));
+        // The right tile says nothing of tiles.
+        const CheckResult ok = check_kernel(step("matmul-tiled"), step("matmul-tiled").solution, "tw16.cu");
+        QVERIFY2(ok.passed && !ok.reason.contains("shared tiles"), qPrintable(describe(ok)));
+    }
+
     void empty_editor_and_cancel() {
         const CheckResult empty = check_answer(step("grayscale-1d"), "  \n");
         QVERIFY(!empty.passed && empty.reason.contains("empty"));

@@ -12,6 +12,7 @@
 #include "app/user/user_run.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/core/cancel_token.h"
+#include "kernels/user/shared_tiles.h"
 #include "kernels/user/source_scan.h"
 
 namespace cvz::lessons {
@@ -59,6 +60,19 @@ std::optional<LaunchChoice> baseline_choice(const QString& name, const Dim3& blo
             return c;
         }
     return std::nullopt;
+}
+
+// When the learner's square shared tiles are not the step's square block (TW changed to 32 in a step
+// that launches 16 x 16), what a failure should add: the check launches the step's block, one thread
+// per tile element, so such a kernel leaves most of each tile unwritten.
+QString tile_note(const user::SourceFile& source, const std::optional<Dim3>& block) {
+    if (!block || block->x != block->y || block->x < 2 || block->z != 1) return {};
+    const unsigned side = user::square_tile_side(user::static_shared_arrays(source));
+    if (side == 0 || side == block->x) return {};
+    return QStringLiteral(" (your kernel's shared tiles are %1 x %1, but this step checks it with %2 x %2 blocks, "
+                          "one thread per tile element: make the tile %2)")
+        .arg(side)
+        .arg(block->x);
 }
 
 // Global load requests per multiply-add of a traced launch over MxKxN.
@@ -117,6 +131,7 @@ CheckResult check_kernel(const LessonStep& step, const QString& source_text, con
         }
     }
 
+    const QString tiles = tile_note(request.source, request.block);
     for (const QString& size : sizes) {
         if (cancel && cancel->requested()) return {false, QStringLiteral("cancelled"), {}};
         const std::unique_ptr<user::FamilyCall> call = family->sized_user_call(size, options, &why);
@@ -134,9 +149,9 @@ CheckResult check_kernel(const LessonStep& step, const QString& source_text, con
             case UserRunStage::Run:
                 if (r.fault == user::Fault::Cancelled) return {false, QStringLiteral("cancelled"), {}};
                 if (r.fault == user::Fault::Bounds)
-                    return fail(step, QStringLiteral("missing guard: %1, %2").arg(message, on));
+                    return fail(step, QStringLiteral("missing guard: %1, %2%3").arg(message, on, tiles));
                 if (r.fault == user::Fault::None) return bad_step(step, message);  // the emulator itself failed
-                return fail(step, QStringLiteral("%1 %2: %3").arg(fault_heading(r.fault), on, message));
+                return fail(step, QStringLiteral("%1 %2: %3%4").arg(fault_heading(r.fault), on, message, tiles));
             case UserRunStage::Done: break;
         }
         if (!r.comparison.matches()) {
@@ -147,9 +162,9 @@ CheckResult check_kernel(const LessonStep& step, const QString& source_text, con
                 const user::Difference& d = r.comparison.listed.front();
                 first = QString::fromStdString(user::difference_text(d, buffer, call->where(d.index), r.grid, r.block));
             }
-            return fail(step, QStringLiteral("wrong output %1: %2%3")
+            return fail(step, QStringLiteral("wrong output %1: %2%3%4")
                                   .arg(on, QString::fromStdString(user::comparison_summary(r.comparison)),
-                                       first.isEmpty() ? QString() : QStringLiteral("; the first: ") + first));
+                                       first.isEmpty() ? QString() : QStringLiteral("; the first: ") + first, tiles));
         }
     }
 
