@@ -12,15 +12,13 @@
 //     --quick: the smallest size of each kernel only; --kernels: the lecture's files (default: the
 //     source tree's resources/kernels, or $CUDAVIZ_KERNELS_DIR)
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/json_escape.h"
 #include "kernels/core/index_math.h"
 #include "kernels/grayscale/grayscale_cuda.h"
 #include "kernels/grayscale/grayscale_timing.h"
@@ -28,32 +26,15 @@
 #include "kernels/matmul/matmul_timing.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_gpu.h"
+#include "tests/support/random_data.h"
+#include "tests/support/user_kernel_texts.h"
 
 using namespace cvz;
 using namespace cvz::user;
+using bench::json_escape;
+using test::random_values;
 
 namespace {
-
-// A user copy of the built-in gray_2d (interleaved RGB, the built-in's float fused multiply-adds).
-const char* const kGray2dCopy = R"(__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {
-    int c = blockIdx.x*blockDim.x + threadIdx.x;
-    int r = blockIdx.y*blockDim.y + threadIdx.y;
-    if (c >= w || r >= h) return;
-    int i = r*w + c;
-    float acc = 0.2989f * rgb[3*i];
-    acc = fmaf(0.5870f, rgb[3*i+1], acc);
-    acc = fmaf(0.1140f, rgb[3*i+2], acc);
-    gray[i] = (unsigned char)acc;
-}
-)";
-
-std::string read_file(const std::string& path, bool* ok) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    *ok = bool(f);
-    return s.str();
-}
 
 struct Row {
     std::string kernel, builtin, size, block;
@@ -98,37 +79,37 @@ double time_user(const GpuCompileOutput& compiled, const UserLaunch& launch, con
     return r.timing.median_ms;
 }
 
-template <class T>
-std::vector<T> random_values(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::vector<T> v(n);
-    if constexpr (std::is_floating_point_v<T>) {
-        std::uniform_real_distribution<float> d(-1.f, 1.f);
-        for (T& x : v) x = d(gen);
-    } else {
-        std::uniform_int_distribution<int> d(0, 255);
-        for (T& x : v) x = T(d(gen));
+// A user kernel's text, compiled as the app compiles it (plain) and with --fmad=true.
+struct Source {
+    std::string file, text;
+    GpuCompileOutput plain, fmad;
+};
+
+// The built-in's median into `row` (and the device's name), or why there is none into row->error.
+void take_builtin(const TimingSweep& builtin, Row* row, std::string* device) {
+    if (!builtin.status || !builtin.shapes[0].timed) {
+        row->error = "built-in: " + (builtin.status ? builtin.shapes[0].status.message() : builtin.status.message());
+        return;
     }
-    return v;
+    *device = builtin.device;
+    row->builtin_ms = builtin.shapes[0].median_ms;
+    row->builtin_launches = builtin.shapes[0].launches;
 }
 
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\') o += '\\', o += ch;
-        else if (ch == '\n') o += "\\n";
-        else if (static_cast<unsigned char>(ch) < 0x20) o += ' ';
-        else o += ch;
-    }
-    return o;
+// The user's kernel over `launch`, both compiles, unless the row has failed already; the first failure ends it.
+void time_user_both(const Source& src, const UserLaunch& launch, const TimingOptions& t, Row* row) {
+    std::string error;
+    if (row->error.empty()) row->user_ms = time_user(src.plain, launch, t, &row->user_launches, &row->registers, &error);
+    if (row->error.empty() && error.empty())
+        row->user_fmad_ms = time_user(src.fmad, launch, t, &row->user_fmad_launches, &row->registers_fmad, &error);
+    if (!error.empty()) row->error = "user: " + error;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string json;
-    const char* env_dir = std::getenv("CUDAVIZ_KERNELS_DIR");
-    std::string dir = env_dir && *env_dir ? env_dir : CUDAVIZ_SOURCE_DIR "/resources/kernels";
+    std::string dir = test::lecture_kernels_dir();
     bool quick = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
@@ -145,23 +126,15 @@ int main(int argc, char** argv) {
     t.rounds = 3;
     t.budget_ms = 300;
 
-    struct Source {
-        std::string file, text;
-        GpuCompileOutput plain, fmad;
-    };
-    std::vector<Source> sources = {{"grayscale_1d.cu", "", {}, {}}, {"grayscale_2d.cu", "", {}, {}}, {"gray_2d copy", kGray2dCopy, {}, {}},
+    std::vector<Source> sources = {{"grayscale_1d.cu", "", {}, {}}, {"grayscale_2d.cu", "", {}, {}}, {"gray_2d copy", test::kGray2dCopy, {}, {}},
                                    {"matmul.cu", "", {}, {}},       {"matmul_tiled.cu", "", {}, {}}};
     std::string device;
     for (Source& s : sources) {
-        if (s.text.empty()) {
-            bool ok = false;
-            s.text = read_file(dir + "/" + s.file, &ok);
-            if (!ok) {
-                std::fprintf(stderr, "bench_user_kernel_gpu: cannot read %s/%s\n", dir.c_str(), s.file.c_str());
-                return 1;
-            }
-        }
         std::string error;
+        if (s.text.empty() && !test::read_kernel_file(dir + "/" + s.file, &s.text, &error)) {
+            std::fprintf(stderr, "bench_user_kernel_gpu: %s\n", error.c_str());
+            return 1;
+        }
         if (!compile_both(s.file, s.text, &s.plain, &s.fmad, &error)) {
             std::fprintf(stderr, "bench_user_kernel_gpu: %s\n", error.c_str());
             return 1;
@@ -193,24 +166,14 @@ int main(int argc, char** argv) {
             const GrayscaleImage image{rgb.data(), out.data(), std::uint32_t(im.w), std::uint32_t(im.h), layout};
             const LaunchShape shape = one_d ? LaunchShape::one_d(256) : LaunchShape::two_d(16, 16);
             const TimingSweep builtin = time_grayscale_shapes(image, {shape}, t);
-            if (!builtin.status || !builtin.shapes[0].timed) {
-                row.error = "built-in: " + (builtin.status ? builtin.shapes[0].status.message() : builtin.status.message());
-            } else {
-                device = builtin.device;
-                row.builtin_ms = builtin.shapes[0].median_ms;
-                row.builtin_launches = builtin.shapes[0].launches;
-            }
+            take_builtin(builtin, &row, &device);
             const Dim3 grid = one_d ? Dim3{unsigned(cdiv(n, 256)), 1, 1} : Dim3{unsigned(cdiv(im.w, 16)), unsigned(cdiv(im.h, 16)), 1};
             const Dim3 block = one_d ? Dim3{256, 1, 1} : Dim3{16, 16, 1};
             std::vector<UserArg> args = {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true)};
             if (one_d) args.push_back(UserArg::integer("n", int(n)));
             else args.insert(args.end(), {UserArg::integer("w", im.w), UserArg::integer("h", im.h)});
             const UserLaunch launch{grid, block, args};
-            std::string error;
-            if (row.error.empty()) row.user_ms = time_user(src.plain, launch, t, &row.user_launches, &row.registers, &error);
-            if (row.error.empty() && error.empty())
-                row.user_fmad_ms = time_user(src.fmad, launch, t, &row.user_fmad_launches, &row.registers_fmad, &error);
-            if (!error.empty()) row.error = "user: " + error;
+            time_user_both(src, launch, t, &row);
             rows.push_back(row);
         }
     }
@@ -231,22 +194,12 @@ int main(int argc, char** argv) {
             std::vector<float> a = random_values<float>(count, 9), b = random_values<float>(count, 10), c(count);
             const MatmulProblem p{a.data(), b.data(), c.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)};
             const TimingSweep builtin = time_matmul_launches(p, {tiled ? MatmulLaunch::tiled(16) : MatmulLaunch::naive(16, 16)}, t);
-            if (!builtin.status || !builtin.shapes[0].timed) {
-                row.error = "built-in: " + (builtin.status ? builtin.shapes[0].status.message() : builtin.status.message());
-            } else {
-                device = builtin.device;
-                row.builtin_ms = builtin.shapes[0].median_ms;
-                row.builtin_launches = builtin.shapes[0].launches;
-            }
+            take_builtin(builtin, &row, &device);
             const UserLaunch launch{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
                                     {UserArg::buffer("m", a.data(), count * 4, 4, false), UserArg::buffer("n", b.data(), count * 4, 4, false),
                                      UserArg::buffer("out", c.data(), count * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", n),
                                      UserArg::integer("k", n)}};
-            std::string error;
-            if (row.error.empty()) row.user_ms = time_user(src.plain, launch, t, &row.user_launches, &row.registers, &error);
-            if (row.error.empty() && error.empty())
-                row.user_fmad_ms = time_user(src.fmad, launch, t, &row.user_fmad_launches, &row.registers_fmad, &error);
-            if (!error.empty()) row.error = "user: " + error;
+            time_user_both(src, launch, t, &row);
             rows.push_back(row);
         }
     }

@@ -31,6 +31,7 @@
 
 #include <unistd.h>
 
+#include "bench/json_escape.h"
 #include "kernels/catalogue/kernel_catalogue.h"
 #include "kernels/convolution/convolution_cuda.h"
 #include "kernels/convolution/convolution_launch.h"
@@ -45,8 +46,10 @@
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_emulated.h"
 #include "kernels/user/user_gpu.h"
+#include "tests/support/user_kernel_texts.h"
 
 using namespace cvz;
+using bench::json_escape;
 
 namespace {
 
@@ -251,38 +254,16 @@ int run_one(int argc, char** argv) {
 
 // --- The user's kernels (--user) -------------------------------------------------------------------
 
-// A user copy of the built-in gray_2d (interleaved, the built-in's float fused multiply-adds).
-const char* const kGray2dCopy = R"(__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {
-    int c = blockIdx.x*blockDim.x + threadIdx.x;
-    int r = blockIdx.y*blockDim.y + threadIdx.y;
-    if (c >= w || r >= h) return;
-    int i = r*w + c;
-    float acc = 0.2989f * rgb[3*i];
-    acc = fmaf(0.5870f, rgb[3*i+1], acc);
-    acc = fmaf(0.1140f, rgb[3*i+2], acc);
-    gray[i] = (unsigned char)acc;
-}
-)";
-
-std::string kernels_dir() {
-    const char* e = std::getenv("CUDAVIZ_KERNELS_DIR");
-    return e && *e ? std::string(e) : std::string(CUDAVIZ_SOURCE_DIR "/resources/kernels");
-}
-
-// "copy:gray_2d" is the copy above; anything else a file of the lecture's folder.
+// "copy:gray_2d" is the user copy of the built-in (tests/support/user_kernel_texts.h); anything else a
+// file of the lecture's folder.
 bool user_source(const std::string& file, user::SourceFile* out, std::string* error) {
     if (file == "copy:gray_2d") {
-        *out = user::SourceFile{"gray_2d_copy.cu", kGray2dCopy};
+        *out = user::SourceFile{"gray_2d_copy.cu", test::kGray2dCopy};
         return true;
     }
-    std::ifstream f(kernels_dir() + "/" + file, std::ios::binary);
-    std::ostringstream text;
-    text << f.rdbuf();
-    if (!f) {
-        *error = "cannot read " + kernels_dir() + "/" + file;
-        return false;
-    }
-    *out = user::SourceFile{file, text.str()};
+    std::string text;
+    if (!test::read_kernel_file(test::lecture_kernels_dir() + "/" + file, &text, error)) return false;
+    *out = user::SourceFile{file, text};
     return true;
 }
 
@@ -522,17 +503,6 @@ Measured measure(const std::string& ncu, const std::string& self, const Case& c)
         out.error += text.substr(from);
     }
     return out;
-}
-
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\') o += '\\', o += ch;
-        else if (ch == '\n') o += "\\n";
-        else if (static_cast<unsigned char>(ch) < 0x20) o += ' ';
-        else o += ch;
-    }
-    return o;
 }
 
 std::string self_path() {

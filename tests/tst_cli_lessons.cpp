@@ -13,6 +13,7 @@
 
 #include "app/lessons/lesson.h"
 #include "cli_runner.h"
+#include "support/text_file.h"
 
 using namespace cvz;
 using namespace cvz::test;
@@ -20,14 +21,6 @@ using namespace cvz::test;
 namespace {
 
 QString lessons_folder() { return source_dir() + QStringLiteral("/resources/lessons"); }
-
-QString write_text(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(text);
-    return path;
-}
 
 }  // namespace
 

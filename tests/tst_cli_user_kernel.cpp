@@ -31,6 +31,7 @@
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/user/user_emulated.h"
 #include "support/test_images.h"
+#include "support/text_file.h"
 
 using namespace cvz;
 using namespace cvz::test;
@@ -38,14 +39,6 @@ using namespace cvz::test;
 namespace {
 
 QString lecture_kernel(const char* name) { return source_dir() + "/resources/kernels/" + name; }
-
-QString write_text(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(text);
-    return path;
-}
 
 QString write_image(const QTemporaryDir& dir, int w, int h, int seed = 0) {
     const QString path = dir.filePath(QStringLiteral("in_%1x%2.png").arg(w).arg(h));

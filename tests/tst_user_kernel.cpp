@@ -395,6 +395,19 @@ void check_matmul(const EmulatedKernel& kernel, unsigned h, unsigned w, unsigned
              qPrintable(QString::number(matmul_max_relative_error(out.data(), ref.data(), out.size()))));
 }
 
+// The rows of the tiled matmul's tests (16 x 16 blocks): a single element, a single row and column,
+// K below, between and past whole tiles.
+void tiled_matmul_sizes() {
+    QTest::addColumn<unsigned>("h");
+    QTest::addColumn<unsigned>("w");
+    QTest::addColumn<unsigned>("k");
+    QTest::newRow("1x1x1") << 1u << 1u << 1u;
+    QTest::newRow("1x37x13") << 1u << 37u << 13u;
+    QTest::newRow("41x1x7") << 41u << 1u << 7u;
+    QTest::newRow("37x29x41") << 37u << 29u << 41u;
+    QTest::newRow("19x53x17") << 19u << 53u << 17u;
+}
+
 }  // namespace
 
 void TestUserKernel::lecture_matmul_data() {
@@ -420,15 +433,7 @@ void TestUserKernel::lecture_matmul() {
     check_matmul(kernel, h, w, k, block);
 }
 
-void TestUserKernel::lecture_matmul_tiled_data() {
-    QTest::addColumn<unsigned>("h");
-    QTest::addColumn<unsigned>("w");
-    QTest::addColumn<unsigned>("k");
-    QTest::newRow("1x1x1") << 1u << 1u << 1u;
-    QTest::newRow("1x37x13") << 1u << 37u << 13u;
-    QTest::newRow("41x1x7") << 41u << 1u << 7u;
-    QTest::newRow("37x29x41") << 37u << 29u << 41u;
-}
+void TestUserKernel::lecture_matmul_tiled_data() { tiled_matmul_sizes(); }
 
 void TestUserKernel::lecture_matmul_tiled() {
     QFETCH(unsigned, h);
@@ -832,14 +837,7 @@ void TestUserKernel::atomics_are_traced_and_bounded() {
     }
 }
 
-void TestUserKernel::file_scope_shared_tile_data() {
-    QTest::addColumn<unsigned>("h");
-    QTest::addColumn<unsigned>("w");
-    QTest::addColumn<unsigned>("k");
-    QTest::newRow("1x1x1") << 1u << 1u << 1u;
-    QTest::newRow("37x29x41") << 37u << 29u << 41u;
-    QTest::newRow("19x53x17") << 19u << 53u << 17u;
-}
+void TestUserKernel::file_scope_shared_tile_data() { tiled_matmul_sizes(); }
 
 // The tiled matmul with its tiles declared at file scope, outside the kernel (and a __shared__ scalar
 // used by a __device__ helper): each block still has its own tiles, and the result is the reference's.

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -36,19 +35,22 @@
 #include "kernels/user/user_gpu_protocol.h"
 #include "kernels/user/user_emulated.h"
 #include "kernels/convolution/convolution_reference.h"
+#include "support/random_data.h"
+#include "support/user_kernel_texts.h"
 
 using namespace cvz;
 using namespace cvz::user;
+using test::kGray2dCopy;
+using test::kMatmulNaiveCopy;
+using test::random_values;
 
 namespace {
 
-// The lecture's kernels as the learner pastes them: resources/kernels/*.cu.
-// $CUDAVIZ_KERNELS_DIR overrides the folder where the program runs away from its source tree (the GPU machine).
+// The lecture's kernels as the learner pastes them: resources/kernels/*.cu (user_kernel_texts.h).
 std::string lecture(const char* file) {
-    const QString dir = qEnvironmentVariable("CUDAVIZ_KERNELS_DIR", CUDAVIZ_SOURCE_DIR "/resources/kernels");
-    QFile f(dir + "/" + file);
-    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(f.fileName()));
-    return f.readAll().toStdString();
+    std::string text, error;
+    if (!test::read_kernel_file(test::lecture_kernels_dir() + "/" + file, &text, &error)) qFatal("%s", error.c_str());
+    return text;
 }
 
 // The signature as the app reads it (source_scan.h).
@@ -59,31 +61,6 @@ KernelSignature scan(const std::string& text) {
     if (!s) qFatal("%s", s.message().c_str());
     return sig;
 }
-
-// A user copy of the built-in gray_2d (interleaved RGB, the same fused multiply-adds).
-const char* kGray2d = R"(// one thread per pixel, 2-D
-__global__ void gray_2d(const unsigned char* rgb, unsigned char* gray, int w, int h) {
-    int c = blockIdx.x*blockDim.x + threadIdx.x;
-    int r = blockIdx.y*blockDim.y + threadIdx.y;
-    if (c >= w || r >= h) return;
-    int i = r*w + c;
-    float acc = 0.2989f * rgb[3*i];
-    acc = fmaf(0.5870f, rgb[3*i+1], acc);
-    acc = fmaf(0.1140f, rgb[3*i+2], acc);
-    gray[i] = (unsigned char)acc;
-}
-)";
-
-// A user copy of the built-in matmul_naive (explicit fmaf, as the built-in).
-const char* kMatmulNaive = R"(__global__ void matmul_naive(const float* a, const float* b, float* c, int h, int w, int k) {
-    int r = blockIdx.y*blockDim.y + threadIdx.y;
-    int col = blockIdx.x*blockDim.x + threadIdx.x;
-    if (r >= h || col >= w) return;
-    float acc = 0.0f;
-    for (int i = 0; i < k; ++i) acc = fmaf(a[r*k + i], b[i*w + col], acc);
-    c[r*w + col] = acc;
-}
-)";
 
 KernelParam param(const char* type, const char* name, ParamKind kind) { return KernelParam{type, name, kind}; }
 
@@ -101,18 +78,16 @@ KernelSignature matmul_sig(const char* name, unsigned line, bool constant_inputs
 }
 
 
-template <class T>
-std::vector<T> random_values(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::vector<T> v(n);
-    if constexpr (std::is_floating_point_v<T>) {
-        std::uniform_real_distribution<float> d(-1.f, 1.f);
-        for (T& x : v) x = d(gen);
-    } else {
-        std::uniform_int_distribution<int> d(0, 255);
-        for (T& x : v) x = T(d(gen));
-    }
-    return v;
+// The 1-D grayscale's launch (x, out, n) over the whole of `x` and `out`.
+UserLaunch gray1d_launch(Dim3 grid, Dim3 block, std::vector<unsigned char>& x, std::vector<unsigned char>& out, int n) {
+    return {grid, block, {UserArg::buffer("x", x.data(), x.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
+}
+
+// The interleaved 2-D grayscale's launch (rgb, gray, w, h): blocks of bx x by threads over w x h pixels.
+UserLaunch gray2d_launch(int bx, int by, std::vector<unsigned char>& rgb, std::vector<unsigned char>& gray, int w, int h) {
+    return {Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
+            {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", gray.data(), gray.size(), 1, true),
+             UserArg::integer("w", w), UserArg::integer("h", h)}};
 }
 
 std::string all_messages(const GpuCompileOutput& c) {
@@ -145,7 +120,7 @@ private:
                 no_gpu_ = QString::fromStdString("NVRTC: " + all_messages(c));
             } else {
                 std::vector<unsigned char> in(3, 0), out(1, 0);
-                UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {UserArg::buffer("x", in.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)}};
+                const UserLaunch l = gray1d_launch(Dim3{1, 1, 1}, Dim3{32, 1, 1}, in, out, 1);
                 GpuRunResult r = run_on_gpu(c, l);
                 if (!r.ran) no_gpu_ = QString::fromStdString("no GPU run here: " + r.message);
             }
@@ -222,8 +197,8 @@ private slots:
         QTest::newRow("matmul_k") << "matmul.cu" << "" << "matmul_k(float*, float*, float*, int, int, int)" << 0;
         QTest::newRow("matmul tiled") << "matmul_tiled.cu" << "" << "matmul_tiled_k(float*, float*, float*, int, int, int)" << 2 * 16 * 16 * 4;
         QTest::newRow("convolution") << "convolution.cu" << "" << "convolution_k(float*, float*, float*, int, int, int)" << 0;
-        QTest::newRow("gray_2d copy") << "" << QString(kGray2d) << "gray_2d(unsigned char const*, unsigned char*, int, int)" << 0;
-        QTest::newRow("matmul_naive copy") << "" << QString(kMatmulNaive) << "matmul_naive(float const*, float const*, float*, int, int, int)" << 0;
+        QTest::newRow("gray_2d copy") << "" << QString(kGray2dCopy) << "gray_2d(unsigned char const*, unsigned char*, int, int)" << 0;
+        QTest::newRow("matmul_naive copy") << "" << QString(kMatmulNaiveCopy) << "matmul_naive(float const*, float const*, float*, int, int, int)" << 0;
     }
     void lecture_kernels_compile() {
         QFETCH(QString, file);
@@ -295,9 +270,7 @@ private slots:
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
                            "    if (i < n) out[i] = x[i];\n"
                            "}\n";
-        KernelSignature s = gray1d_sig();
-        s.name = "copy";
-        GpuCompileOutput c = compile_for_gpu(SourceFile{"c.cu", text}, s, 90);
+        GpuCompileOutput c = compile_for_gpu(SourceFile{"c.cu", text}, gray1d_sig("copy"), 90);
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QVERIFY2(c.compiled(), all_messages(c).c_str());
         QCOMPARE(c.lowered_name, std::string("copy"));
@@ -444,7 +417,7 @@ private slots:
         if (c.status.kind() == ErrorKind::Unavailable) QSKIP("built without the CUDA toolkit");
         QCOMPARE(c.sm, 90);  // no device: sm_90
         std::vector<unsigned char> in(30, 9), out(10, 7);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1}, {UserArg::buffer("x", in.data(), 30, 1, false), UserArg::buffer("out", out.data(), 10, 1, true), UserArg::integer("n", 10)}};
+        const UserLaunch l = gray1d_launch(Dim3{1, 1, 1}, Dim3{32, 1, 1}, in, out, 10);
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY(!r.ran);
         QCOMPARE(r.status.kind(), ErrorKind::Unavailable);
@@ -468,7 +441,7 @@ private slots:
         qputenv("LD_LIBRARY_PATH", QFile::encodeName(dir.path()) + (saved.isEmpty() ? "" : ":" + saved));
         GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         std::vector<unsigned char> in(300, 9), out(100, 7);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{128, 1, 1}, {UserArg::buffer("x", in.data(), 300, 1, false), UserArg::buffer("out", out.data(), 100, 1, true), UserArg::integer("n", 100)}};
+        const UserLaunch l = gray1d_launch(Dim3{1, 1, 1}, Dim3{128, 1, 1}, in, out, 100);
         GpuRunResult r = run_on_gpu(c, l);
         if (saved.isEmpty()) qunsetenv("LD_LIBRARY_PATH");
         else qputenv("LD_LIBRARY_PATH", saved);
@@ -506,8 +479,7 @@ private slots:
         grayscale_reference(im);
         GpuCompileOutput c = compile_ok(lecture("grayscale_1d.cu"), gray1d_sig());
         QVERIFY(c.compiled());
-        UserLaunch l{Dim3{unsigned(cdiv(n, block)), 1, 1}, Dim3{unsigned(block), 1, 1},
-                     {UserArg::buffer("x", rgb.data(), rgb.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
+        const UserLaunch l = gray1d_launch(Dim3{unsigned(cdiv(n, block)), 1, 1}, Dim3{unsigned(block), 1, 1}, rgb, out, n);
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         int worst = 0;
@@ -539,10 +511,9 @@ private slots:
         im.height = std::uint32_t(h);
         im.layout = PixelLayout::Interleaved;
         grayscale_reference(im);
-        GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
+        GpuCompileOutput c = compile_ok(kGray2dCopy, gray2d_sig());
         QVERIFY(c.compiled());
-        UserLaunch l{Dim3{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1}, Dim3{unsigned(bx), unsigned(by), 1},
-                     {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
+        const UserLaunch l = gray2d_launch(bx, by, rgb, out, w, h);
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(out == ref);  // the same fused multiply-adds as the built-in and its reference: the same bytes
@@ -673,12 +644,10 @@ private slots:
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
                            "    out[i + (1 << 28)] = x[i];\n"
                            "}\n";
-        KernelSignature s = gray1d_sig();
-        s.name = "bad";
-        GpuCompileOutput c = compile_ok(text, s);
+        GpuCompileOutput c = compile_ok(text, gray1d_sig("bad"));
         QVERIFY(c.compiled());
         std::vector<unsigned char> in(300, 1), out(100, 5);
-        UserLaunch l{Dim3{1, 1, 1}, Dim3{100, 1, 1}, {UserArg::buffer("x", in.data(), 300, 1, false), UserArg::buffer("out", out.data(), 100, 1, true), UserArg::integer("n", 100)}};
+        const UserLaunch l = gray1d_launch(Dim3{1, 1, 1}, Dim3{100, 1, 1}, in, out, 100);
         GpuRunResult r = run_on_gpu(c, l);
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Device));
@@ -702,9 +671,7 @@ private slots:
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
                            "    if (i == 0) out[0] = x[n];\n"
                            "}\n";
-        KernelSignature s = gray1d_sig();
-        s.name = "past";
-        GpuCompileOutput c = compile_ok(text, s);
+        GpuCompileOutput c = compile_ok(text, gray1d_sig("past"));
         QVERIFY(c.compiled());
         struct Case {
             int size, read;  // x's bytes, the index read
@@ -714,8 +681,7 @@ private slots:
         // limit the header states), x[4128] is unmapped. 3000: the rounding ends at 3008.
         for (Case k : {Case{4096, 4096, true}, Case{4097, 4128, true}, Case{3000, 3008, true}, Case{4096, 4095, false}, Case{4097, 4100, false}}) {
             std::vector<unsigned char> in(std::size_t(k.size), 7), out(1, 5);
-            UserLaunch l{Dim3{1, 1, 1}, Dim3{32, 1, 1},
-                         {UserArg::buffer("x", in.data(), in.size(), 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", k.read)}};
+            const UserLaunch l = gray1d_launch(Dim3{1, 1, 1}, Dim3{32, 1, 1}, in, out, k.read);
             GpuRunResult r = run_on_gpu(c, l);
             const std::string what = std::to_string(k.size) + " bytes, x[" + std::to_string(k.read) + "]: " + r.message;
             if (k.faults) {
@@ -797,14 +763,11 @@ private slots:
                            "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
                            "    out[i] = x[i % n] ^ 0x5A;\n"
                            "}\n";
-        KernelSignature s = gray1d_sig();
-        s.name = "store_past";
-        GpuCompileOutput c = compile_ok(text, s);
+        GpuCompileOutput c = compile_ok(text, gray1d_sig("store_past"));
         QVERIFY(c.compiled());
         const int n = 1000;
         std::vector<unsigned char> in = random_values<unsigned char>(std::size_t(n), 21), out(n, 5);
-        UserLaunch l{Dim3{unsigned(cdiv(n, 256)), 1, 1}, Dim3{256, 1, 1},
-                     {UserArg::buffer("x", in.data(), in.size(), 1, false), UserArg::buffer("out", out.data(), out.size(), 1, true), UserArg::integer("n", n)}};
+        UserLaunch l = gray1d_launch(Dim3{unsigned(cdiv(n, 256)), 1, 1}, Dim3{256, 1, 1}, in, out, n);
         GpuRunOptions o;
         o.time = true;  // the check comes before timing and copying back: neither happens
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -852,8 +815,7 @@ private slots:
         QVERIFY(b.compiled());
         const int w = 37, h = 11;
         std::vector<unsigned char> rgb(3 * w * h, 9), gray(w * h, 5);
-        UserLaunch l2{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                      {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", gray.data(), gray.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
+        const UserLaunch l2 = gray2d_launch(16, 16, rgb, gray, w, h);
         r = run_on_gpu(b, l2);
         QVERIFY(!r.ran);
         QCOMPARE(int(r.fault), int(Fault::Bounds));
@@ -870,12 +832,10 @@ private slots:
                            "    while (flag[0] != 2) { }\n"
                            "    out[0] = x[0];\n"
                            "}\n";
-        KernelSignature s = gray1d_sig();
-        s.name = "spin";
-        GpuCompileOutput c = compile_ok(text, s);
+        GpuCompileOutput c = compile_ok(text, gray1d_sig("spin"));
         QVERIFY(c.compiled());
         std::vector<unsigned char> in(3, 1), out(1, 5);
-        UserLaunch l{Dim3{4, 1, 1}, Dim3{64, 1, 1}, {UserArg::buffer("x", in.data(), 3, 1, false), UserArg::buffer("out", out.data(), 1, 1, true), UserArg::integer("n", 1)}};
+        const UserLaunch l = gray1d_launch(Dim3{4, 1, 1}, Dim3{64, 1, 1}, in, out, 1);
         GpuRunOptions o;
         o.time_limit_s = 3;
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -906,11 +866,9 @@ private slots:
         std::vector<unsigned char> rgb = random_values<unsigned char>(3 * std::size_t(w) * h, 7), out(std::size_t(w) * h, 0), ref(out.size(), 0);
         GrayscaleImage im{rgb.data(), ref.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
         grayscale_reference(im);
-        GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());  // returns early in the guard
+        GpuCompileOutput c = compile_ok(kGray2dCopy, gray2d_sig());  // returns early in the guard
         QVERIFY(c.compiled());
-        const Dim3 grid{unsigned(cdiv(w, bx)), unsigned(cdiv(h, by)), 1};
-        UserLaunch l{grid, Dim3{unsigned(bx), unsigned(by), 1},
-                     {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
+        const UserLaunch l = gray2d_launch(bx, by, rgb, out, w, h);
         GpuRunOptions o;
         o.record_schedule = true;
         GpuRunResult r = run_on_gpu(c, l, o);
@@ -918,11 +876,11 @@ private slots:
         QVERIFY2(r.message.empty(), r.message.c_str());
         QVERIFY(out == ref);
         QCOMPARE(r.registers, c.registers);  // the driver agrees with ptxas
-        QCOMPARE(r.schedule.size(), std::size_t(grid.volume()));
+        QCOMPARE(r.schedule.size(), std::size_t(l.grid.volume()));
         QVERIFY(r.sms > 0);
         BlockSchedule schedule;
         schedule.sms = r.sms;
-        const std::string problem = make_block_schedule(grid, r.schedule, &schedule);
+        const std::string problem = make_block_schedule(l.grid, r.schedule, &schedule);
         QVERIFY2(problem.empty(), problem.c_str());
         QCOMPARE(check_block_schedule(schedule), std::string());
         qInfo("schedule of %zu blocks on %s (%d SMs): block 0 on SM %d, last end at %llu ns", r.schedule.size(), r.device.c_str(), r.sms,
@@ -939,9 +897,8 @@ private slots:
         GrayscaleImage im{rgb.data(), theirs.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
         Status s = grayscale_cuda(im, LaunchShape::two_d(16, 16));
         QVERIFY2(s, s.message().c_str());
-        UserLaunch gl{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                      {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", mine.data(), mine.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
-        GpuRunResult r = run_on_gpu(compile_ok(kGray2d, gray2d_sig()), gl);
+        const UserLaunch gl = gray2d_launch(16, 16, rgb, mine, w, h);
+        GpuRunResult r = run_on_gpu(compile_ok(kGray2dCopy, gray2d_sig()), gl);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(mine == theirs);
 
@@ -953,7 +910,7 @@ private slots:
         UserLaunch ml{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
                       {UserArg::buffer("a", a.data(), a.size() * 4, 4, false), UserArg::buffer("b", b.data(), b.size() * 4, 4, false),
                        UserArg::buffer("c", cm.data(), cm.size() * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", n), UserArg::integer("k", n)}};
-        r = run_on_gpu(compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true)), ml);
+        r = run_on_gpu(compile_ok(kMatmulNaiveCopy, matmul_sig("matmul_naive", 1, true)), ml);
         QVERIFY2(r.ran, r.message.c_str());
         QVERIFY(std::memcmp(cm.data(), cb.data(), cm.size() * 4) == 0);  // the same fmaf chain: the same bits
     }
@@ -972,9 +929,8 @@ private slots:
             GrayscaleImage im{rgb.data(), out.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Interleaved};
             TimingSweep builtin = time_grayscale_shapes(im, {LaunchShape::two_d(16, 16)}, t);
             QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
-            GpuCompileOutput c = compile_ok(kGray2d, gray2d_sig());
-            UserLaunch l{Dim3{unsigned(cdiv(w, 16)), unsigned(cdiv(h, 16)), 1}, Dim3{16, 16, 1},
-                         {UserArg::buffer("rgb", rgb.data(), rgb.size(), 1, false), UserArg::buffer("gray", out.data(), out.size(), 1, true), UserArg::integer("w", w), UserArg::integer("h", h)}};
+            GpuCompileOutput c = compile_ok(kGray2dCopy, gray2d_sig());
+            const UserLaunch l = gray2d_launch(16, 16, rgb, out, w, h);
             GpuRunOptions o;
             o.time = true;
             o.timing = t;
@@ -989,7 +945,7 @@ private slots:
             MatmulProblem p{a.data(), bm.data(), cm.data(), std::uint32_t(n), std::uint32_t(n), std::uint32_t(n)};
             TimingSweep builtin = time_matmul_launches(p, {MatmulLaunch::naive(16, 16)}, t);
             QVERIFY2(builtin.status && builtin.shapes[0].timed, builtin.status.message().c_str());
-            GpuCompileOutput c = compile_ok(kMatmulNaive, matmul_sig("matmul_naive", 1, true));
+            GpuCompileOutput c = compile_ok(kMatmulNaiveCopy, matmul_sig("matmul_naive", 1, true));
             UserLaunch l{Dim3{unsigned(cdiv(n, 16)), unsigned(cdiv(n, 16)), 1}, Dim3{16, 16, 1},
                          {UserArg::buffer("a", a.data(), a.size() * 4, 4, false), UserArg::buffer("b", bm.data(), bm.size() * 4, 4, false),
                           UserArg::buffer("c", cm.data(), cm.size() * 4, 4, true), UserArg::integer("h", n), UserArg::integer("w", n), UserArg::integer("k", n)}};

@@ -92,6 +92,26 @@ std::optional<LaunchChoice> step_choice(const LessonStep& step, const Dim3& bloc
     return std::nullopt;
 }
 
+// The launch a step names: its device (check.device), kernel (check.kernel) and block (check.block).
+// Empty with *why when one of them is not valid.
+struct StepLaunch {
+    DeviceProfile device;
+    const AppFamily* family = nullptr;
+    LaunchChoice choice;
+};
+std::optional<StepLaunch> step_launch(const LessonStep& step, QString* why) {
+    const std::optional<DeviceProfile> device = step_device(step, why);
+    if (!device) return std::nullopt;
+    const std::optional<Dim3> block = parse_dims(arg(step, "block"), why);
+    if (!block) return std::nullopt;
+    StepLaunch launch;
+    launch.device = *device;
+    const std::optional<LaunchChoice> choice = step_choice(step, *block, &launch.family, why);
+    if (!choice) return std::nullopt;
+    launch.choice = *choice;
+    return launch;
+}
+
 // The plan of the step's kernel (check.kernel) launched with `block_text` (the launch panel's "256" or
 // "32x8") over the step's image (check.size), as the kernel's family plans it: which thread writes
 // which pixel, and the idle ones. Empty with *why when the block or the launch is not valid.
@@ -189,26 +209,21 @@ CheckResult fewest_sectors(const LessonStep& step, const QString& answer, const 
 // How many blocks of a kernel run at once on the whole device.
 CheckResult blocks_at_once(const LessonStep& step, const QString& answer) {
     QString why;
-    const std::optional<DeviceProfile> device = step_device(step, &why);
-    if (!device) return bad_step(step, why);
-    const std::optional<Dim3> block = parse_dims(arg(step, "block"), &why);
-    if (!block) return bad_step(step, why);
-    const AppFamily* family = nullptr;
-    const std::optional<LaunchChoice> choice = step_choice(step, *block, &family, &why);
-    if (!choice) return bad_step(step, why);
-    const Occupancy occ = compute_occupancy(*device, family->block_resources(*choice));
-    const qint64 expected = qint64(occ.blocks_per_sm) * device->sm_count;
+    const std::optional<StepLaunch> launch = step_launch(step, &why);
+    if (!launch) return bad_step(step, why);
+    const Occupancy occ = compute_occupancy(launch->device, launch->family->block_resources(launch->choice));
+    const qint64 expected = qint64(occ.blocks_per_sm) * launch->device.sm_count;
     const std::optional<qint64> got = typed_integer(answer);
     if (!got) return fail(step, QStringLiteral("'%1' is not a whole number of blocks").arg(answer.trimmed()));
     if (*got == expected)
         return pass(QStringLiteral("right: %1 SMs x %2 blocks each (limited by %3)")
-                        .arg(device->sm_count)
+                        .arg(launch->device.sm_count)
                         .arg(occ.blocks_per_sm)
                         .arg(to_string(occ.limit)));
-    if (*got == device->sm_count)
+    if (*got == launch->device.sm_count)
         return fail(step, QStringLiteral("%1 is the number of SMs; each SM holds several blocks at once").arg(*got));
     if (*got == occ.blocks_per_sm)
-        return fail(step, QStringLiteral("%1 blocks is one SM's share; the device has %2 SMs").arg(*got).arg(device->sm_count));
+        return fail(step, QStringLiteral("%1 blocks is one SM's share; the device has %2 SMs").arg(*got).arg(launch->device.sm_count));
     return fail(step, QStringLiteral("%1 is not it: it is %2 than that").arg(*got).arg(*got < expected ? "more" : "fewer"));
 }
 
@@ -392,28 +407,23 @@ CheckResult multiply_adds(const LessonStep& step, const QString& answer) {
 // The predicted GPU time of a launch, within check.factor of the model's.
 CheckResult predicted_time(const LessonStep& step, const QString& answer, const CancelToken*) {
     QString why;
-    const std::optional<DeviceProfile> device = step_device(step, &why);
-    if (!device) return bad_step(step, why);
-    const std::optional<Dim3> block = parse_dims(arg(step, "block"), &why);
-    if (!block) return bad_step(step, why);
-    const AppFamily* family = nullptr;
-    const std::optional<LaunchChoice> choice = step_choice(step, *block, &family, &why);
-    if (!choice) return bad_step(step, why);
-    if (!family->sized_problem) return bad_step(step, QStringLiteral("family %1 has no sized problem").arg(family->name));
+    const std::optional<StepLaunch> launch = step_launch(step, &why);
+    if (!launch) return bad_step(step, why);
+    if (!launch->family->sized_problem) return bad_step(step, QStringLiteral("family %1 has no sized problem").arg(launch->family->name));
     QVariantMap options;
     if (!arg(step, "layout").isEmpty()) options.insert(QStringLiteral("layout"), arg(step, "layout"));
-    const FamilyProblemPtr problem = family->sized_problem(arg(step, "size"), options, &why);
+    const FamilyProblemPtr problem = launch->family->sized_problem(arg(step, "size"), options, &why);
     if (!problem) return bad_step(step, why);
     const std::optional<double> got = typed_number(answer);
     if (!got || *got <= 0) return fail(step, QStringLiteral("'%1' is not a time in microseconds").arg(answer.trimmed()));
-    const GpuPrediction p = problem->predict(*device, *choice);
+    const GpuPrediction p = problem->predict(launch->device, launch->choice);
     if (!p.ok()) return bad_step(step, p.error);
     const double factor = arg(step, "factor", QStringLiteral("2")).toDouble();
     const double ratio = *got / p.total_us;
     if (ratio <= factor && ratio >= 1.0 / factor)
         return pass(QStringLiteral("right: the model predicts %1 us on the %2 (%3)")
                         .arg(p.total_us, 0, 'f', 1)
-                        .arg(device->name, p.summary()));
+                        .arg(launch->device.name, p.summary()));
     return fail(step, QStringLiteral("%1 us is about %2x too %3 for the model's prediction (the check accepts a factor of %4 "
                                      "either way)")
                           .arg(*got, 0, 'g', 4)

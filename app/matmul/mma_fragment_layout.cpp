@@ -2,18 +2,13 @@
 
 #include <type_traits>
 
+#include "kernels/matmul/matmul_tensor_core.h"
 #include "kernels/matmul/matmul_variants.h"
 #include "kernels/matmul/mma_fragment.h"
 
 namespace cvz {
 
 namespace {
-
-template <class Body, class = void>
-struct has_tensor_core_tiles : std::false_type {};
-template <class Body>
-struct has_tensor_core_tiles<Body, std::void_t<decltype(Body::Tiles::MI), decltype(Body::Tiles::WARPS_N)>>
-    : std::true_type {};
 
 FragmentElement element_of(MmaOperand operand, unsigned lane, unsigned reg) {
     switch (operand) {

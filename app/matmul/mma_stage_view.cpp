@@ -17,12 +17,6 @@ namespace cvz {
 
 namespace {
 
-template <class Body, class = void>
-struct has_tensor_core_tiles : std::false_type {};
-template <class Body>
-struct has_tensor_core_tiles<Body, std::void_t<decltype(Body::Tiles::MI), decltype(Body::Tiles::WARPS_N)>>
-    : std::true_type {};
-
 // Tiles with a padding the packed comparison can take away.
 template <class S, class = void>
 struct has_padded_rows : std::false_type {};

@@ -108,6 +108,26 @@ CVZ_HD void thread_position(unsigned tid, unsigned* tx, unsigned* ty) {
     *ty = (warp / WARPS_X) * WY + lane / S::WX;
 }
 
+// Where a thread-tile body starts: the thread's index and place in the thread grid, the block's first
+// row and column of C, and whether A's and B's rows are read as float4 (K % 4 == 0 and A aligned; N
+// likewise): how split-K and the cp.async candidate start (the double buffer too, written out there).
+struct ThreadTileStart {
+    unsigned tid, tx, ty;
+    std::uint64_t row0, col0;
+    bool vec_a, vec_b;
+};
+template <class S, class Ctx>
+CVZ_HD ThreadTileStart thread_tile_start(const Ctx& ctx, const MatmulProblem& p) {
+    ThreadTileStart t{};
+    t.tid = ctx.thread_idx().x;
+    thread_position<S>(t.tid, &t.tx, &t.ty);
+    t.row0 = std::uint64_t(ctx.block_idx().y) * S::BM;
+    t.col0 = std::uint64_t(ctx.block_idx().x) * S::BN;
+    t.vec_a = p.k % 4 == 0 && is_aligned16(p.a);
+    t.vec_b = p.n % 4 == 0 && is_aligned16(p.b);
+    return t;
+}
+
 // Row (of the block tile) of output row i of thread row ty, and column of output column j of thread
 // column tx: 4 x 4 sub-tiles, SUB_M rows and SUB_N columns apart.
 template <class S>
@@ -161,6 +181,8 @@ CVZ_HD void store_outputs(const Ctx& ctx, const MatmulProblem& p, const float (&
 template <class S, class Ctx>
 CVZ_HD void matmul_double_buffer(const Ctx& ctx, const MatmulProblem& p) {
     float* const buffers = ctx.template shared<float>();  // two of STAGE_FLOATS: ast (BK x LDA), then bs (BK x BN)
+    // Its own start rather than thread_tile_start: with the helper, nvcc emitted this loop's phase
+    // counter differently (PTX, 2026-12-03), and the rung cannot be re-timed on the GPU now.
     const unsigned tid = ctx.thread_idx().x;
     unsigned tx = 0, ty = 0;
     thread_position<S>(tid, &tx, &ty);

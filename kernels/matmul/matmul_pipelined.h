@@ -32,28 +32,13 @@ struct PipelinedTiles {
 template <class S, class Ctx>
 CVZ_HD void matmul_pipelined(const Ctx& ctx, const MatmulProblem& p) {
     float* const smem = ctx.template shared<float>();
-    const unsigned tid = ctx.thread_idx().x;
-    unsigned tx = 0, ty = 0;
-    thread_position<S>(tid, &tx, &ty);
-    const std::uint64_t row0 = std::uint64_t(ctx.block_idx().y) * S::BM, col0 = std::uint64_t(ctx.block_idx().x) * S::BN;
-    const bool vec_a = p.k % 4 == 0 && is_aligned16(p.a);
-    const bool vec_b = p.n % 4 == 0 && is_aligned16(p.b);
+    const auto [tid, tx, ty, row0, col0, vec_a, vec_b] = thread_tile_start<S>(ctx, p);
     float acc[S::TM][S::TN];
     CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i) CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j) acc[i][j] = 0.0f;
     const std::uint32_t tiles = tile_phases(p.k, S::BK);
-    CVZ_UNROLL for (unsigned s = 0; s + 1 < S::STAGES; ++s) {
-        if (s < tiles) copy_tile_async<S>(ctx, p, smem + s * S::STAGE_FLOATS, tid, row0, col0, std::uint64_t(s) * S::BK, vec_a, vec_b);
-        async_commit(ctx);
-    }
+    start_tile_pipeline<S>(ctx, p, smem, tid, row0, col0, tiles, vec_a, vec_b);
     for (std::uint32_t kt = 0; kt < tiles; ++kt) {
-        async_wait<S::STAGES - 2>(ctx);
-        ctx.sync();
-        const std::uint32_t next = kt + S::STAGES - 1;
-        if (next < tiles)
-            copy_tile_async<S>(ctx, p, smem + (next % S::STAGES) * S::STAGE_FLOATS, tid, row0, col0,
-                               std::uint64_t(next) * S::BK, vec_a, vec_b);
-        async_commit(ctx);
-        const float* const as = smem + (kt % S::STAGES) * S::STAGE_FLOATS;
+        const float* const as = next_tile_stage<S>(ctx, p, smem, tid, row0, col0, tiles, kt, vec_a, vec_b);
         const float* const bs = as + S::BM * S::LDA;
         CVZ_UNROLL for (unsigned d = 0; d < S::BK; d += 4) {
             Float4 a4[S::TM];

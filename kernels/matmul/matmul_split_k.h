@@ -34,12 +34,7 @@ CVZ_HD float* split_k_output(const MatmulProblem& p, unsigned z) {
 template <class S, class Ctx>
 CVZ_HD void matmul_split_k(const Ctx& ctx, const MatmulProblem& p) {
     float* const buffers = ctx.template shared<float>();
-    const unsigned tid = ctx.thread_idx().x;
-    unsigned tx = 0, ty = 0;
-    thread_position<S>(tid, &tx, &ty);
-    const std::uint64_t row0 = std::uint64_t(ctx.block_idx().y) * S::BM, col0 = std::uint64_t(ctx.block_idx().x) * S::BN;
-    const bool vec_a = p.k % 4 == 0 && is_aligned16(p.a);
-    const bool vec_b = p.n % 4 == 0 && is_aligned16(p.b);
+    const auto [tid, tx, ty, row0, col0, vec_a, vec_b] = thread_tile_start<S>(ctx, p);
     float acc[S::TM][S::TN];
     CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i) CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j) acc[i][j] = 0.0f;
     std::uint32_t first = 0, last = 0;

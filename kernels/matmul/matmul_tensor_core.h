@@ -26,6 +26,7 @@
 // |gpu - emu| <= (ceil(K / 8) * PASSES + ceil(K / PART_K)) * 2^-22 * sum_k |a_k b_k| (PART_K = 8 for
 // 3xTF32, none for TF32), the bound tst_matmul_cuda checks (matmul_gpu_emulator_bound).
 #include <cstdint>
+#include <type_traits>
 
 #include "../core/index_math.h"
 #include "../core/vec16.h"
@@ -52,6 +53,13 @@ struct TensorCoreTiles {
     static_assert(STAGES >= 2, "a copy in flight while a tile is multiplied");
     static_assert((LDA / 4) % 2 == 1 && LDB % 32 == 8, "the pads that keep fragment loads free of bank conflicts");
 };
+
+// A matmul body whose Tiles are warps of MMA tiles (TensorCoreTiles' MI and WARPS_N): the tensor-core
+// rungs, for the views that draw their fragments and stages.
+template <class Body, class = void>
+struct has_tensor_core_tiles : std::false_type {};
+template <class Body>
+struct has_tensor_core_tiles<Body, std::void_t<decltype(Body::Tiles::MI), decltype(Body::Tiles::WARPS_N)>> : std::true_type {};
 
 struct alignas(8) Float2 {
     float x, y;
@@ -94,6 +102,34 @@ CVZ_HD void copy_tile_async(const Ctx& ctx, const MatmulProblem& p, float* stage
             }
         }
     }
+}
+
+// The cp.async pipeline's start: the first STAGES - 1 K-tiles in flight, a commit group each (empty
+// past the last tile, so that the waits count the same groups for every K).
+template <class S, class Ctx>
+CVZ_HD void start_tile_pipeline(const Ctx& ctx, const MatmulProblem& p, float* smem, unsigned tid, std::uint64_t row0,
+                                std::uint64_t col0, std::uint32_t tiles, bool vec_a, bool vec_b) {
+    CVZ_UNROLL for (unsigned s = 0; s + 1 < S::STAGES; ++s) {
+        if (s < tiles) copy_tile_async<S>(ctx, p, smem + s * S::STAGE_FLOATS, tid, row0, col0, std::uint64_t(s) * S::BK, vec_a, vec_b);
+        async_commit(ctx);
+    }
+}
+
+// K-tile kt's turn in the pipeline: wait for its copies, meet at the barrier, issue tile
+// kt + STAGES - 1 into the stage that tile kt - 1 leaves; kt's stage. After the barrier, tile kt is
+// in its stage for every thread (each waited for its own copies, then all met) and every thread has
+// finished multiplying tile kt - 1.
+template <class S, class Ctx>
+CVZ_HD const float* next_tile_stage(const Ctx& ctx, const MatmulProblem& p, float* smem, unsigned tid, std::uint64_t row0,
+                                    std::uint64_t col0, std::uint32_t tiles, std::uint32_t kt, bool vec_a, bool vec_b) {
+    async_wait<S::STAGES - 2>(ctx);
+    ctx.sync();
+    const std::uint32_t next = kt + S::STAGES - 1;
+    if (next < tiles)
+        copy_tile_async<S>(ctx, p, smem + (next % S::STAGES) * S::STAGE_FLOATS, tid, row0, col0,
+                           std::uint64_t(next) * S::BK, vec_a, vec_b);
+    async_commit(ctx);
+    return smem + (kt % S::STAGES) * S::STAGE_FLOATS;
 }
 
 // This lane's A fragments (MI tiles of 16 x 8) and B fragments (NI tiles of 8 x 8) of the k-step at
@@ -167,9 +203,8 @@ CVZ_HD void store_tensor_core_outputs(const Ctx& ctx, const MatmulProblem& p, co
         }
 }
 
-// The body. Barrier per K-tile: after it, tile kt is in its stage for every thread (each waited for
-// its own copies, then all met) and every thread has finished multiplying tile kt - 1, whose stage
-// the copies issued next overwrite.
+// The body: the warp tiles' MMAs over the K-tiles as the cp.async pipeline delivers them, one barrier
+// per K-tile (next_tile_stage).
 template <class S, unsigned PASSES, class Ctx>
 CVZ_HD void matmul_tensor_core(const Ctx& ctx, const MatmulProblem& p) {
     float* const smem = ctx.template shared<float>();
@@ -183,19 +218,9 @@ CVZ_HD void matmul_tensor_core(const Ctx& ctx, const MatmulProblem& p) {
     CVZ_UNROLL for (unsigned mi = 0; mi < S::MI; ++mi) CVZ_UNROLL for (unsigned ni = 0; ni < S::NI; ++ni)
         CVZ_UNROLL for (unsigned r = 0; r < 4; ++r) acc[mi][ni][r] = 0.0f;
     const std::uint32_t tiles = tile_phases(p.k, S::BK);
-    CVZ_UNROLL for (unsigned s = 0; s + 1 < S::STAGES; ++s) {
-        if (s < tiles) copy_tile_async<S>(ctx, p, smem + s * S::STAGE_FLOATS, tid, row0, col0, std::uint64_t(s) * S::BK, vec_a, vec_b);
-        async_commit(ctx);
-    }
+    start_tile_pipeline<S>(ctx, p, smem, tid, row0, col0, tiles, vec_a, vec_b);
     for (std::uint32_t kt = 0; kt < tiles; ++kt) {
-        async_wait<S::STAGES - 2>(ctx);
-        ctx.sync();
-        const std::uint32_t next = kt + S::STAGES - 1;
-        if (next < tiles)
-            copy_tile_async<S>(ctx, p, smem + (next % S::STAGES) * S::STAGE_FLOATS, tid, row0, col0,
-                               std::uint64_t(next) * S::BK, vec_a, vec_b);
-        async_commit(ctx);
-        const float* const stage = smem + (kt % S::STAGES) * S::STAGE_FLOATS;
+        const float* const stage = next_tile_stage<S>(ctx, p, smem, tid, row0, col0, tiles, kt, vec_a, vec_b);
         CVZ_UNROLL for (unsigned ks = 0; ks < S::BK; ks += MmaShape::K) {
             float a[S::MI][4], b[S::NI][2];
             load_fragments<S>(ctx, stage, lane, wm0, wn0, ks, a, b);

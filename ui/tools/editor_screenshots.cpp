@@ -5,12 +5,9 @@
 // never after a fixed delay. `cudaviz-editor-screenshots [--size WxH] DIR`; QT_SCALE_FACTOR is honoured.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QSettings>
-#include <QThread>
 
 #include <functional>
 
@@ -21,9 +18,9 @@
 #include "ui/editor/kernel_editor.h"
 #include "ui/editor/kernel_editor_panel.h"
 #include "ui/views/display_path.h"
-#include "ui/windows/fit_to_screen.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/window_screenshot.h"
+#include "ui/tools/shot_tool.h"
 #include "ui/tools/tool_waits.h"
 
 using namespace cvz;
@@ -51,36 +48,18 @@ int main(int argc, char* argv[]) {
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
     QCoreApplication::setApplicationName(QStringLiteral("cudaviz-editor-screenshots"));  // apart from the app's
     QCommandLineParser parser;
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("where to write the PNGs"));
-    QCommandLineOption size_option(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
-                                   QStringLiteral("1600x1000"));
-    parser.addOption(size_option);
+    const tools::ShotCommandLine command_line(&parser, QStringLiteral("1600x1000"));
     parser.process(app);
-    const QString dir = parser.positionalArguments().value(0, QStringLiteral("."));
-    QDir().mkpath(dir);
-    const QStringList wh = parser.value(size_option).split(QLatin1Char('x'));
-    const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+    const QString dir = command_line.dir();
     QSettings().clear();
 
     MainWindow w(choose_display_path(false));
-    w.move(0, 0);
-    w.resize(size);
-    fit_to_screen(&w, QSize(0, 0));  // a size larger than the screen (at QT_SCALE_FACTOR=1.5) is cut to it
-    w.show();
+    tools::show_fitted(w, command_line.size());
     if (!wait_for([&] { return w.page<ImagePage>()->session()->completedRuns() >= 1 && WindowScreenshot::pageDrawn(w); })) return 1;
-    if (auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox")))
-        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+    tools::choose_cpu_backend(w);
     if (!w.editorActions()->newKernel()) return 1;
     const QString lecture = w.editorActions()->panel()->editor()->text();
-    const QString suffix = QStringLiteral("_%1x%2.png").arg(w.width()).arg(w.height());
-    int failures = 0;
-    auto shot = [&](const QString& name) {
-        const QString path = QDir(dir).filePath(name + suffix);
-        const QString error = WindowScreenshot::write(w, path);
-        qInfo("%s", qPrintable(error.isEmpty() ? QStringLiteral("wrote %1").arg(path) : error));
-        if (!error.isEmpty()) ++failures;
-    };
+    tools::WindowShots shot(w, dir);
 
     // A typo: the input named y.
     QString typo = lecture;
@@ -109,5 +88,5 @@ int main(int argc, char* argv[]) {
     const QString several = QStringLiteral("__global__ void fill(float* p, int v) { p[0] = v; }\n") + lecture + copy;
     if (!compile_and_run(w, several)) return 1;
     shot(QStringLiteral("editor_kernel_choice"));
-    return failures ? 1 : 0;
+    return shot.failures() ? 1 : 0;
 }

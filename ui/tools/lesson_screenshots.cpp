@@ -5,11 +5,8 @@
 // delay. `cudaviz-lesson-screenshots [--size WxH] [--only ID[,ID...]] DIR`; QT_SCALE_FACTOR is honoured.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QComboBox>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QSettings>
-#include <QThread>
 
 #include <functional>
 
@@ -21,9 +18,9 @@
 #include "ui/panels/launch_panel.h"
 #include "ui/panels/launch_shape_box.h"
 #include "ui/views/display_path.h"
-#include "ui/windows/fit_to_screen.h"
 #include "ui/windows/main_window.h"
 #include "ui/windows/window_screenshot.h"
+#include "ui/tools/shot_tool.h"
 #include "ui/tools/tool_waits.h"
 
 using namespace cvz;
@@ -53,18 +50,12 @@ int main(int argc, char* argv[]) {
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
     QCoreApplication::setApplicationName(QStringLiteral("cudaviz-lesson-screenshots"));  // apart from the app's
     QCommandLineParser parser;
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("where to write the PNGs"));
-    QCommandLineOption size_option(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
-                                   QStringLiteral("1600x1000"));
+    const tools::ShotCommandLine command_line(&parser, QStringLiteral("1600x1000"));
     QCommandLineOption only_option(QStringLiteral("only"), QStringLiteral("these steps only (ids, comma-separated)"),
                                    QStringLiteral("ID[,ID...]"));
-    parser.addOptions({size_option, only_option});
+    parser.addOption(only_option);
     parser.process(app);
-    const QString dir = parser.positionalArguments().value(0, QStringLiteral("."));
-    QDir().mkpath(dir);
-    const QStringList wh = parser.value(size_option).split(QLatin1Char('x'));
-    const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+    const QString dir = command_line.dir();
     const QStringList only = parser.value(only_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
     // A learner's first walk: no progress, no kernels kept (this tool's own folders, not the app's).
     QSettings().clear();
@@ -72,13 +63,9 @@ int main(int argc, char* argv[]) {
         QFile::remove(QDir(KernelStore::defaultFolder()).filePath(kept));
 
     MainWindow w(choose_display_path(false));
-    w.move(0, 0);
-    w.resize(size);
-    fit_to_screen(&w, QSize(0, 0));
-    w.show();
+    tools::show_fitted(w, command_line.size());
     if (!wait_for([&] { return WindowScreenshot::pageDrawn(w); })) return 1;
-    if (auto* backend = w.findChild<QComboBox*>(QStringLiteral("backendBox")))
-        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+    tools::choose_cpu_backend(w);
 
     LessonActions* lessons = w.lessonActions();
     LessonDock* dock = lessons->panel();
@@ -86,14 +73,7 @@ int main(int argc, char* argv[]) {
         qWarning("no lessons: %s", qPrintable(dock->loadError()));
         return 1;
     }
-    const QString suffix = QStringLiteral("_%1x%2.png").arg(w.width()).arg(w.height());
-    int failures = 0;
-    auto shot = [&](const QString& name) {
-        const QString path = QDir(dir).filePath(name + suffix);
-        const QString error = WindowScreenshot::write(w, path);
-        qInfo("%s", qPrintable(error.isEmpty() ? QStringLiteral("wrote %1").arg(path) : error));
-        if (!error.isEmpty()) ++failures;
-    };
+    tools::WindowShots shot(w, dir);
     auto settled = [&] { return wait_for([&] { return WindowScreenshot::pageDrawn(w) && !dock->checking(); }); };
 
     lessons->showDock();  // Help > Lessons: the first step, applied
@@ -103,7 +83,7 @@ int main(int argc, char* argv[]) {
         if (!settled()) return 1;
         for (const QString& problem : dock->applyProblems()) {
             qWarning("%s: %s", qPrintable(step.id), qPrintable(problem));
-            ++failures;
+            shot.addFailure();
         }
         if (only.isEmpty() || only.contains(step.id))
             shot(QStringLiteral("lesson_%1_%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(step.id));
@@ -113,14 +93,14 @@ int main(int argc, char* argv[]) {
     bool passed = false;
     if (only.isEmpty() || only.contains(QStringLiteral("check"))) {
         if (!lessons->openStep(QStringLiteral("grayscale-1d")) || !settled() || !check(dock, &passed)) return 1;
-        if (passed) ++failures;
+        if (passed) shot.addFailure();
         shot(QStringLiteral("lesson_check_failed"));
         // An act step answered in the launch panel: 32 x 8 blocks tile the 96 x 40 picture exactly.
         if (!lessons->openStep(QStringLiteral("flexible-blocks")) || !settled()) return 1;
         w.launchPanel()->shapeBox()->setShapeText(QStringLiteral("32x8"));
         if (!settled() || !check(dock, &passed)) return 1;
-        if (!passed) ++failures;
+        if (!passed) shot.addFailure();
         shot(QStringLiteral("lesson_check_passed"));
     }
-    return failures ? 1 : 0;
+    return shot.failures() ? 1 : 0;
 }

@@ -9,10 +9,8 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QSettings>
 #include <QTabWidget>
-#include <QThread>
 
 #include <functional>
 
@@ -22,6 +20,8 @@
 #include "ui/windows/main_window.h"
 #include "ui/windows/schedule_actions.h"
 #include "ui/windows/window_screenshot.h"
+#include "ui/tools/shot_tool.h"
+#include "ui/tools/tool_waits.h"
 
 using namespace cvz;
 
@@ -47,18 +47,8 @@ public:
         if (!error.isEmpty()) ++failures_;
     }
 
-    // Runs the event loop until `done` holds (or 60 s pass), then lets paint events settle.
-    bool waitFor(const std::function<bool()>& done) override {
-        QElapsedTimer clock;
-        clock.start();
-        while (!done()) {
-            if (clock.elapsed() > 60000) return false;
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-            QThread::msleep(5);
-        }
-        for (int i = 0; i < 20; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        return true;
-    }
+    // Runs the event loop until `done` holds (or two minutes pass), then lets paint events settle.
+    bool waitFor(const std::function<bool()>& done) override { return tools::wait_for(done); }
 
     bool waitIdle() override { return waitFor([this] { return WindowScreenshot::pageDrawn(w_) && !w_.jobs()->busy(); }); }
 
@@ -108,18 +98,12 @@ int main(int argc, char* argv[]) {
     QCoreApplication::setOrganizationName(QStringLiteral("cudaviz"));
     QCoreApplication::setApplicationName(QStringLiteral("cudaviz-screenshots"));  // settings apart from the app's
     QCommandLineParser parser;
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("where to write the PNGs"));
-    QCommandLineOption size_option(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
-                                   QStringLiteral("1200x720"));
+    const tools::ShotCommandLine command_line(&parser, QStringLiteral("1200x720"));
     QCommandLineOption only_option(QStringLiteral("only"), QStringLiteral("one shot by name"), QStringLiteral("name"));
-    parser.addOption(size_option);
     parser.addOption(only_option);
     parser.process(app);
-    const QString dir = parser.positionalArguments().value(0, QStringLiteral("."));
-    QDir().mkpath(dir);
-    const QStringList wh = parser.value(size_option).split(QLatin1Char('x'));
-    const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+    const QString dir = command_line.dir();
+    const QSize size = command_line.size();
     QSettings().clear();
 
     MainWindow w(choose_display_path(false));

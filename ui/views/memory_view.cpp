@@ -70,13 +70,36 @@ QString figures_text(const DrawnRequest& r) {
 
 }  // namespace
 
-// The painted requests, stacked; MemoryView lays them out for the canvas's width.
-class MemoryCanvas : public QWidget {
+// A canvas of the view (either mode's): it follows the mouse, paints every pixel, and its tooltip is
+// tipAt()'s text at the pointer (none where that is empty).
+class ViewCanvas : public QWidget {
 public:
-    explicit MemoryCanvas(MemoryView* view) : QWidget(view), view_(view) {
+    explicit ViewCanvas(MemoryView* view) : QWidget(view), view_(view) {
         setMouseTracking(true);
         setAttribute(Qt::WA_OpaquePaintEvent);
     }
+
+protected:
+    virtual QString tipAt(QPoint pos) const = 0;
+
+    bool event(QEvent* e) override {
+        if (e->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(e);
+            const QString tip = tipAt(help->pos());
+            if (tip.isEmpty()) QToolTip::hideText();
+            else QToolTip::showText(help->globalPos(), tip, this);
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+    MemoryView* view_;
+};
+
+// The painted requests, stacked; MemoryView lays them out for the canvas's width.
+class MemoryCanvas : public ViewCanvas {
+public:
+    explicit MemoryCanvas(MemoryView* view) : ViewCanvas(view) {}
 
     struct Row {
         std::uint64_t sector = 0;  // byte offset of the sector's start
@@ -276,24 +299,13 @@ protected:
             p.drawLine(lay.banks.left() + b * lay.cell, first_row_top, lay.banks.left() + b * lay.cell, bottom);
     }
 
-    bool event(QEvent* e) override {
-        if (e->type() == QEvent::ToolTip) {
-            auto* help = static_cast<QHelpEvent*>(e);
-            const QString tip = tipAt(help->pos());
-            if (tip.isEmpty()) QToolTip::hideText();
-            else QToolTip::showText(help->globalPos(), tip, this);
-            return true;
-        }
-        return QWidget::event(e);
-    }
-
     void mousePressEvent(QMouseEvent* e) override {
         for (std::size_t i = 0; i < layouts.size(); ++i)
             if (layouts[i].whole.contains(e->position().toPoint())) emit view_->requestClicked(int(i));
     }
 
 private:
-    QString tipAt(QPoint pos) const {
+    QString tipAt(QPoint pos) const override {
         for (std::size_t i = 0; i < layouts.size(); ++i) {
             const Layout& lay = layouts[i];
             const DrawnRequest& r = view_->requests_[int(i)];
@@ -330,19 +342,15 @@ private:
         return {};
     }
 
-    MemoryView* view_;
 };
 
 
 // The shared-layout mode's drawing: each section as rows of 32 words (one per bank), the words in the
 // page's colours (padding hatched) with their text where it fits; the selected load's words in their
 // lane's colour with the lane's number, a bank's second and later distinct words red.
-class LayoutCanvas : public QWidget {
+class LayoutCanvas : public ViewCanvas {
 public:
-    explicit LayoutCanvas(MemoryView* view) : QWidget(view), view_(view) {
-        setMouseTracking(true);
-        setAttribute(Qt::WA_OpaquePaintEvent);
-    }
+    explicit LayoutCanvas(MemoryView* view) : ViewCanvas(view) {}
 
     struct Section {
         QRect title, banks;
@@ -479,19 +487,8 @@ protected:
         }
     }
 
-    bool event(QEvent* e) override {
-        if (e->type() == QEvent::ToolTip) {
-            auto* help = static_cast<QHelpEvent*>(e);
-            const QString tip = tipAt(help->pos());
-            if (tip.isEmpty()) QToolTip::hideText();
-            else QToolTip::showText(help->globalPos(), tip, this);
-            return true;
-        }
-        return QWidget::event(e);
-    }
-
 private:
-    QString tipAt(QPoint pos) const {
+    QString tipAt(QPoint pos) const override {
         const SharedLayoutDrawing& l = view_->layout_;
         for (std::size_t i = 0; i < sections.size(); ++i) {
             const Section& sec = sections[i];
@@ -517,7 +514,6 @@ private:
         return {};
     }
 
-    MemoryView* view_;
 };
 
 // A label that wraps its text, named for tests.
