@@ -119,8 +119,17 @@ template <class T> static inline __attribute__((always_inline)) T cvz_load(const
     static_assert(std::is_arithmetic<U>::value && sizeof(U) <= 8, "cudaviz fast path: arithmetic elements only");
     if constexpr (std::is_same<U, float>::value) { float v; asm("movss %1, %0" : "=x"(v) : "m"(*p)); return v; }
     else if constexpr (std::is_same<U, double>::value) { double v; asm("movsd %1, %0" : "=x"(v) : "m"(*p)); return v; }
-    else if constexpr (sizeof(U) == 1) { unsigned v; asm("movzbl %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
-    else if constexpr (sizeof(U) == 2) { unsigned v; asm("movzwl %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
+    else if constexpr (sizeof(U) == 1) {
+        unsigned v;
+        asm("movzbl %1, %0" : "=r"(v) : "m"(*p));
+        if (v > 0xFF) __builtin_unreachable();  // zero-extended already: no second extension
+        return static_cast<U>(v);
+    } else if constexpr (sizeof(U) == 2) {
+        unsigned v;
+        asm("movzwl %1, %0" : "=r"(v) : "m"(*p));
+        if (v > 0xFFFF) __builtin_unreachable();
+        return static_cast<U>(v);
+    }
     else if constexpr (sizeof(U) == 4) { unsigned v; asm("movl %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
     else { unsigned long long v; asm("movq %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
 }
