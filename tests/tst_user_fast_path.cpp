@@ -146,6 +146,12 @@ void TestUserFastPath::which_files_get_a_fast_object() {
                                                "    if (threadIdx.x == 0) printf(\"%d\\n\", x[0]);\n"
                                                "}\n");
     QVERIFY(with_printf.valid() && !with_printf.fast());
+    const EmulatedKernel macro = compile("macro.cu",
+                                         "#define SHOW(v) printf(\"%d\\n\", v)\n"
+                                         "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                                         "    if (threadIdx.x == 0) SHOW(x[0]);\n"
+                                         "}\n");
+    QVERIFY(macro.valid() && !macro.fast());
     // A parameter used as a plain pointer (passed on, kept in a local pointer, an element's address) does
     // not compile in the fast unit: no fast object, and no message from that compile.
     CompileOutput out;

@@ -198,14 +198,27 @@ template <class I, class T> static inline cvz_ptr<T> operator+(I i, const cvz_pt
 // `...`), or asks for the runner's barriers and shared memory, which the fast unit does not run.
 bool fast_excluded(const std::vector<Token>& t) {
     static const char* const kWords[] = {"__syncthreads", "__shared__", "auto", "decltype", "template", "sizeof",
-                                         "alignof", "__alignof__", "typeof", "__typeof__", "__typeof", "printf",
-                                         "asm", "__asm__", "va_list", "va_start", "va_arg"};
+                                         "alignof", "__alignof__", "typeof", "__typeof__", "__typeof", "asm",
+                                         "__asm__", "va_list", "va_start", "va_arg"};
     for (std::size_t k = 0; k < t.size(); ++k) {
-        if (t[k].kind == Token::Kind::Identifier)
-            for (const char* w : kWords)
-                if (t[k].text == w) return true;
-        if (k + 2 < t.size() && t[k].text == "." && t[k + 1].text == "." && t[k + 2].text == ".") return true;
+        if (t[k].kind == Token::Kind::Directive) {
+            // A macro's body is code too; a file included by quotes is code this scan does not see.
+            std::string body = t[k].text;
+            const std::size_t hash = body.find('#');
+            if (hash != std::string::npos) body[hash] = ' ';
+            const std::vector<Token> inner = tokenize(body);
+            if (!inner.empty() && inner[0].text == "include" && body.find('"') != std::string::npos) return true;
+            if (fast_excluded(inner)) return true;
+            continue;
+        }
+        if (t[k].kind != Token::Kind::Identifier) continue;
+        for (const char* w : kWords)
+            if (t[k].text == w) return true;
+        // printf and its kin take their values through `...`.
+        if (t[k].text.find("printf") != std::string::npos || t[k].text.find("scanf") != std::string::npos) return true;
     }
+    for (std::size_t k = 0; k + 2 < t.size(); ++k)
+        if (t[k].text == "." && t[k + 1].text == "." && t[k + 2].text == ".") return true;
     return false;
 }
 

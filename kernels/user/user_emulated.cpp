@@ -377,7 +377,12 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         bool retry = false;
         EmulatedRunResult first = run_once(kernel, launch, options, runner, true, &seconds, &retry);
         first.fast = true;
-        if (!retry) return first;
+        // Its answers are kept when it ran to the end, was refused, cancelled or stopped at the time
+        // limit (which it names itself); any other end (the retry it asks for, or a runner that ended
+        // without an answer) is the instrumented run's to say.
+        if (!retry && (first.ok() || !first.status.is_ok() || first.fault == Fault::TimeLimit ||
+                       first.fault == Fault::Cancelled))
+            return first;
         return run_once(kernel, launch, options, runner, false, &seconds, &retry);
     }
     double seconds = 0;
