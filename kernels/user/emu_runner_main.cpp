@@ -854,6 +854,11 @@ int main(int argc, char** argv) {
         }
         g_args.pointers[k] = b.data();
         g_args.bytes[k] = a.bytes;
+        // An output's pages mapped ahead by reading them: a read maps its neighbours too (the system's
+        // fault-around, 16 pages), each already writable in a shared mapping of memory; the kernel's
+        // first stores would otherwise fault one page at a time.
+        if (a.writable)
+            for (std::size_t at = 0; at < a.bytes; at += 4096) (void)static_cast<volatile const unsigned char*>(b.data())[at];
         ranges.push_back(BufferRange{a.name, b.data(), a.bytes, MemorySpace::Global});
         mapped.push_back(std::move(b));
     }
