@@ -139,6 +139,7 @@ ChildResult run_child(const ChildSpec& spec) {
     bool timed_out = false, cancelled = false, reaped = false;
     std::size_t delivered = 0;  // messages up to here were given to on_message
     int status = 0;
+    int naps = 0;  // waits for a child whose pipes are closed
     while (!reaped) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         if (!timed_out && !cancelled) {
@@ -161,9 +162,15 @@ ChildResult run_child(const ChildSpec& spec) {
         if (messages.read >= 0) fds[n++] = pollfd{messages.read, POLLIN, 0};
         if (n == 0) {
             // Both pipes closed: the child is ending (or closed them and runs on); reap or wait a while.
+            // A child that closed them as it exits is reaped within a fraction of a millisecond: the
+            // first naps are short (a 5 ms nap was most of a short run's wait), then 5 ms.
             const pid_t w = ::waitpid(pid, &status, wait_ms < 0 ? 0 : WNOHANG);
             if (w == pid) reaped = true;
-            else if (w == 0) ::poll(nullptr, 0, wait_ms < 0 ? 5 : std::min(wait_ms, 5));
+            else if (w == 0) {
+                const long nap_us = std::min(100L << std::min(naps++, 6), 5000L);
+                const long limit_us = wait_ms < 0 ? 5000L : std::max(1L, long(wait_ms) * 1000L);
+                ::usleep(useconds_t(std::min(nap_us, limit_us)));
+            }
             else if (errno != EINTR) reaped = true;
             continue;
         }

@@ -79,6 +79,7 @@ struct Buffer {
 struct ArgArea {
     void* pointers[kMaxArgs] = {};
     int ints[kMaxArgs] = {};
+    std::uintptr_t bytes[kMaxArgs] = {};  // a buffer's size, for the fast object's checked pointers
 };
 
 // The thread being emulated on this host thread (each fiber keeps its own, restored after a barrier).
@@ -89,6 +90,7 @@ struct Current {
     std::uint32_t thread = 0;
     std::uint32_t syncs = 0;
     std::uint64_t accesses_left = 0;  // traced: its share of the block's access budget
+    const unsigned* fast_thread = nullptr;  // the fast object: the block's linear thread index, its loop's
 };
 
 // A block's barrier bookkeeping, on the host thread that runs its fibers.
@@ -121,6 +123,9 @@ Dim3 g_grid, g_block;
 std::vector<std::uint64_t> g_sample;
 std::size_t g_shared_total = kStaticShared;
 void (*g_entry)(void* const*) = nullptr;
+// The fast object (emulated_source.h, fast_text): one call runs a block; any fault but the time limit
+// asks the caller for a run on the instrumented object, which names it exactly.
+void (*g_entry_block)(void* const*, const std::uintptr_t*, unsigned*) = nullptr;
 
 std::atomic<std::size_t> g_slot_offset[kMaxSlots];  // offset + 1; 0: not placed yet
 std::mutex g_slot_mutex;
@@ -156,7 +161,8 @@ const char* fault_word(Fault f) {
 [[noreturn]] void fault(Fault kind, const std::string& message) {
     static std::mutex once;
     once.lock();
-    say(std::string(kRunnerFault) + " " + fault_word(kind) + "\n" + message + "\n");
+    if (g_entry_block && kind != Fault::TimeLimit) say(std::string(kRunnerRetry) + "\n");
+    else say(std::string(kRunnerFault) + " " + fault_word(kind) + "\n" + message + "\n");
     ::_exit(0);
 }
 
@@ -166,6 +172,19 @@ const char* fault_word(Fault f) {
 }
 
 // --- Where an access is written --------------------------------------------------------------------
+
+// The fast object's line table is read when first needed (a time limit names a line; its other faults
+// are named by the instrumented run): most of its runs need none.
+std::once_flag g_lines_once;
+std::string g_lines_object;
+std::uintptr_t g_lines_bias = 0;
+
+// Reads it, on a thread's own stack (not in a signal handler: the alternate stack is small).
+void ensure_lines() {
+    std::call_once(g_lines_once, [] {
+        if (!g_lines_object.empty()) (void)g_lines.load(g_lines_object, g_lines_bias, g_file_name);
+    });
+}
 
 PcSite lookup_pc(std::uintptr_t pc) {
     PcSite s;
@@ -191,7 +210,12 @@ std::string user_line(const PcSite& s) {
 
 std::string thread_text(const Current* c) {
     if (!c) return "a thread";
-    const Dim3 b = c->ctx->block_idx(), t = c->ctx->thread_idx();
+    const Dim3 b = c->ctx->block_idx();
+    Dim3 t = c->ctx->thread_idx();
+    if (c->fast_thread) {
+        const unsigned linear = *c->fast_thread;
+        t = Dim3{linear % g_block.x, linear / g_block.x % g_block.y, linear / g_block.x / g_block.y};
+    }
     return "thread (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")/(" +
            std::to_string(t.x) + ", " + std::to_string(t.y) + ", " + std::to_string(t.z) + ")";
 }
@@ -536,6 +560,7 @@ void check_barriers(const BlockBarriers& bb, const EmuContext& ctx) {
 }
 
 void on_signal(int signal, siginfo_t* info, void* context) {
+    if (g_entry_block) fault(Fault::Crashed, "");  // the instrumented run says what it was
     const auto* uc = static_cast<const ucontext_t*>(context);
     const auto pc = std::uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
     const PcSite site = lookup_pc(pc + 1);  // the faulting instruction itself, not a return address
@@ -591,6 +616,7 @@ void watchdog(double limit, std::mutex& mutex, std::condition_variable& changed,
     std::unique_lock<std::mutex> lock(mutex);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
     if (changed.wait_until(lock, deadline, [&] { return done; })) return;
+    ensure_lines();
     for (int round = 0; round < 50; ++round) {
         {
             std::lock_guard<std::mutex> threads(g_threads_mutex);
@@ -735,6 +761,46 @@ extern "C" __attribute__((visibility("default"))) void* cvz_shared_slot(unsigned
     return static_cast<unsigned char*>(c->ctx->shared_) + at - 1;
 }
 
+// The fast object's checked pointer missed its buffer (emulated_source.cpp): the instrumented run names it.
+extern "C" __attribute__((visibility("default"), noreturn)) void cvz_fast_fault() {
+    fault(Fault::Bounds, "an access outside its buffer");
+}
+
+namespace {
+
+// The fast object's launch: blocks in parallel as the emulator runs them, one call of the object's
+// entry a block (its thread loop is the object's own), each host thread with its block's shared memory.
+void run_fast(const RunnerJob& job, std::vector<BlockTiming>* schedule) {
+    if (schedule) schedule->assign(job.grid.volume(), BlockTiming{});
+    for_each_block_parallel_on_workers(job.grid.volume(), job.host_threads, [&](unsigned worker, std::uint64_t first,
+                                                                                std::uint64_t last) {
+        ensure_alt_stack();
+        std::vector<unsigned char> shared(g_shared_total);
+        EmuContext ctx;
+        ctx.block_dim_ = job.block;
+        ctx.grid_dim_ = job.grid;
+        ctx.shared_ = shared.data();
+        unsigned thread = 0;
+        Current c;
+        c.ctx = &ctx;
+        c.fast_thread = &thread;
+        cvz_blockDim = CvzUint3{job.block.x, job.block.y, job.block.z};
+        cvz_gridDim = CvzUint3{job.grid.x, job.grid.y, job.grid.z};
+        for (std::uint64_t b = first; b < last; ++b) {
+            ctx.block_idx_ = block_of_linear(b, job.grid);
+            c.block = b;
+            cvz_blockIdx = CvzUint3{ctx.block_idx_.x, ctx.block_idx_.y, ctx.block_idx_.z};
+            const std::uint64_t start = schedule ? emu_clock_ns() : 0;
+            t_current = &c;
+            g_entry_block(g_args.pointers, g_args.bytes, &thread);
+            t_current = nullptr;
+            if (schedule) (*schedule)[b] = BlockTiming{int(worker), start, emu_clock_ns()};
+        }
+    });
+}
+
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) void* cvz_dynamic_shared() {
     return static_cast<unsigned char*>(t_current->ctx->shared_) + kStaticShared;
 }
@@ -787,6 +853,12 @@ int main(int argc, char** argv) {
             writers.push_back(std::move(w));
         }
         g_args.pointers[k] = b.data();
+        g_args.bytes[k] = a.bytes;
+        // An output's pages mapped ahead by reading them: a read maps its neighbours too (the system's
+        // fault-around, 16 pages), each already writable in a shared mapping of memory; the kernel's
+        // first stores would otherwise fault one page at a time.
+        if (a.writable)
+            for (std::size_t at = 0; at < a.bytes; at += 4096) (void)static_cast<volatile const unsigned char*>(b.data())[at];
         ranges.push_back(BufferRange{a.name, b.data(), a.bytes, MemorySpace::Global});
         mapped.push_back(std::move(b));
     }
@@ -799,11 +871,19 @@ int main(int argc, char** argv) {
             fault(Fault::Crashed, "the kernel calls " + name + ", which is defined nowhere (a function declared without a body?)");
         setup_error("cannot load the compiled kernel: " + error);
     }
+    g_entry_block = reinterpret_cast<void (*)(void* const*, const std::uintptr_t*, unsigned*)>(::dlsym(handle, kEntryBlockSymbol));
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
-    if (!g_entry) setup_error("the compiled kernel has no entry point");
+    if (!g_entry && !g_entry_block) setup_error("the compiled kernel has no entry point");
+    if (g_entry_block && (job.trace || g_records || job.barriers || !job.sample_blocks.empty()))
+        setup_error("the fast object runs untraced launches without barriers only");
     link_map* map = nullptr;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
-    if (std::string e = g_lines.load(job.object, map->l_addr, g_file_name); !e.empty()) setup_error(e);
+    if (g_entry_block) {
+        g_lines_object = job.object;
+        g_lines_bias = map->l_addr;
+    } else if (std::string e = g_lines.load(job.object, map->l_addr, g_file_name); !e.empty()) {
+        setup_error(e);
+    }
     find_object_range(handle);
 
     struct sigaction action {};
@@ -849,9 +929,12 @@ int main(int argc, char** argv) {
         ::sigaction(SIGUSR2, &timer, nullptr);
         watch = std::thread(watchdog, job.time_limit_s, std::ref(watch_mutex), std::ref(watch_changed), std::cref(done));
     }
-    const Status status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
-        with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });
-    });
+    Status status = Status::ok();
+    if (g_entry_block) run_fast(job, options.schedule);
+    else
+        status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
+            with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });
+        });
     if (watch.joinable()) {
         {
             std::lock_guard<std::mutex> lock(watch_mutex);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "source_scan.h"
 #include "source_tokens.h"
 
 namespace cvz::user {
@@ -11,6 +12,8 @@ namespace cvz::user {
 const char* const kPreludeName = "cudaviz-prelude.h";
 const char* const kEntryName = "cudaviz-entry.cpp";
 const char* const kEntrySymbol = "cvz_entry";
+const char* const kEntryBlockSymbol = "cvz_entry_block";
+const char* const kRunnerRetry = "retry";
 
 namespace {
 
@@ -100,6 +103,124 @@ int atomicXor(int*, int);
 unsigned int atomicXor(unsigned int*, unsigned int);
 unsigned long long atomicXor(unsigned long long*, unsigned long long);
 )PRELUDE";
+
+// The fast unit's checked pointers (EmulatedSource::fast_text), after the prelude. A cvz_ptr<T> is a
+// kernel parameter's pointer with its buffer's range; each element access is a cvz_ref<T>, which checks
+// the address against the range, then loads or stores it with an instruction of its own (inline
+// assembly: the instrumentation leaves it alone). A miss calls the runner's cvz_fast_fault, which asks
+// for the launch to be run again on the instrumented object, where the fault is named exactly. Loads
+// may be moved and merged as the optimiser sees fit (one moved above its check into a guard page is a
+// signal, and any fault of the fast object means that run again); stores stay where the code has them. Neither
+// converts to a plain pointer, and an element has no address: code that needs either does not compile.
+const char* const kFastPrelude = R"PRELUDE(#include <type_traits>
+extern "C" [[noreturn]] void cvz_fast_fault(void);
+template <class T> static inline __attribute__((always_inline)) T cvz_load(const T* p) {
+    typedef typename std::remove_cv<T>::type U;
+    static_assert(std::is_arithmetic<U>::value && sizeof(U) <= 8, "cudaviz fast path: arithmetic elements only");
+    if constexpr (std::is_same<U, float>::value) { float v; asm("movss %1, %0" : "=x"(v) : "m"(*p)); return v; }
+    else if constexpr (std::is_same<U, double>::value) { double v; asm("movsd %1, %0" : "=x"(v) : "m"(*p)); return v; }
+    else if constexpr (sizeof(U) == 1) {
+        unsigned v;
+        asm("movzbl %1, %0" : "=r"(v) : "m"(*p));
+        if (v > 0xFF) __builtin_unreachable();  // zero-extended already: no second extension
+        return static_cast<U>(v);
+    } else if constexpr (sizeof(U) == 2) {
+        unsigned v;
+        asm("movzwl %1, %0" : "=r"(v) : "m"(*p));
+        if (v > 0xFFFF) __builtin_unreachable();
+        return static_cast<U>(v);
+    }
+    else if constexpr (sizeof(U) == 4) { unsigned v; asm("movl %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
+    else { unsigned long long v; asm("movq %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
+}
+template <class T> static inline __attribute__((always_inline)) void cvz_store(T* p, T v) {
+    static_assert(std::is_arithmetic<T>::value && sizeof(T) <= 8, "cudaviz fast path: arithmetic elements only");
+    if constexpr (std::is_same<T, float>::value) asm volatile("movss %1, %0" : "=m"(*p) : "x"(v));
+    else if constexpr (std::is_same<T, double>::value) asm volatile("movsd %1, %0" : "=m"(*p) : "x"(v));
+    else if constexpr (sizeof(T) == 1) asm volatile("movb %b1, %0" : "=m"(*p) : "q"(static_cast<unsigned>(v)));
+    else if constexpr (sizeof(T) == 2) asm volatile("movw %w1, %0" : "=m"(*p) : "r"(static_cast<unsigned>(v)));
+    else if constexpr (sizeof(T) == 4) asm volatile("movl %k1, %0" : "=m"(*p) : "r"(static_cast<unsigned>(v)));
+    else asm volatile("movq %q1, %0" : "=m"(*p) : "r"(static_cast<unsigned long long>(v)));
+}
+template <class T> struct cvz_ref {
+    T* p;
+    uintptr_t lo, span;  // an element may start in [lo, lo + span)
+    __attribute__((always_inline)) T* at() const {
+        if (__builtin_expect(reinterpret_cast<uintptr_t>(p) - lo >= span, 0)) cvz_fast_fault();
+        return p;
+    }
+    __attribute__((always_inline)) operator T() const { return cvz_load(at()); }
+    cvz_ref(const cvz_ref&) = default;
+    __attribute__((always_inline)) cvz_ref& operator=(const cvz_ref& o) { cvz_store(at(), T(o)); return *this; }
+    __attribute__((always_inline)) cvz_ref& operator=(T v) { cvz_store(at(), v); return *this; }
+#define CVZ_COMPOUND(OP) template <class V> __attribute__((always_inline)) cvz_ref& operator OP##=(const V& v) { \
+        T* q = at(); cvz_store(q, static_cast<T>(cvz_load(q) OP v)); return *this; }
+    CVZ_COMPOUND(+) CVZ_COMPOUND(-) CVZ_COMPOUND(*) CVZ_COMPOUND(/) CVZ_COMPOUND(%)
+    CVZ_COMPOUND(&) CVZ_COMPOUND(|) CVZ_COMPOUND(^) CVZ_COMPOUND(<<) CVZ_COMPOUND(>>)
+#undef CVZ_COMPOUND
+    __attribute__((always_inline)) cvz_ref& operator++() { return *this += 1; }
+    __attribute__((always_inline)) cvz_ref& operator--() { return *this -= 1; }
+    __attribute__((always_inline)) T operator++(int) { T* q = at(); T old = cvz_load(q); cvz_store(q, static_cast<T>(old + 1)); return old; }
+    __attribute__((always_inline)) T operator--(int) { T* q = at(); T old = cvz_load(q); cvz_store(q, static_cast<T>(old - 1)); return old; }
+};
+template <class T> struct cvz_ptr {
+    T* p;
+    uintptr_t lo, span;
+    cvz_ptr(T* base, uintptr_t bytes)
+        : p(base), lo(reinterpret_cast<uintptr_t>(base)), span(bytes >= sizeof(T) ? bytes - sizeof(T) + 1 : 0) {}
+    cvz_ptr(T* q, uintptr_t l, uintptr_t s) : p(q), lo(l), span(s) {}
+    template <class I> __attribute__((always_inline)) cvz_ref<T> operator[](I i) const { return cvz_ref<T>{p + i, lo, span}; }
+    __attribute__((always_inline)) cvz_ref<T> operator*() const { return cvz_ref<T>{p, lo, span}; }
+    template <class I> __attribute__((always_inline)) cvz_ptr operator+(I i) const { return cvz_ptr(p + i, lo, span); }
+    template <class I> __attribute__((always_inline)) cvz_ptr operator-(I i) const { return cvz_ptr(p - i, lo, span); }
+    ptrdiff_t operator-(const cvz_ptr& o) const { return p - o.p; }
+    template <class I> cvz_ptr& operator+=(I i) { p += i; return *this; }
+    template <class I> cvz_ptr& operator-=(I i) { p -= i; return *this; }
+    cvz_ptr& operator++() { ++p; return *this; }
+    cvz_ptr& operator--() { --p; return *this; }
+    cvz_ptr operator++(int) { cvz_ptr o = *this; ++p; return o; }
+    cvz_ptr operator--(int) { cvz_ptr o = *this; --p; return o; }
+    explicit operator bool() const { return p != nullptr; }
+    bool operator==(const cvz_ptr& o) const { return p == o.p; }
+    bool operator!=(const cvz_ptr& o) const { return p != o.p; }
+    bool operator<(const cvz_ptr& o) const { return p < o.p; }
+    bool operator<=(const cvz_ptr& o) const { return p <= o.p; }
+    bool operator>(const cvz_ptr& o) const { return p > o.p; }
+    bool operator>=(const cvz_ptr& o) const { return p >= o.p; }
+    bool operator==(decltype(nullptr)) const { return p == nullptr; }
+    bool operator!=(decltype(nullptr)) const { return p != nullptr; }
+};
+template <class I, class T> static inline cvz_ptr<T> operator+(I i, const cvz_ptr<T>& q) { return q + i; }
+)PRELUDE";
+
+// Words that keep a file off the fast unit: each would compile there with another meaning than in the
+// instrumented one (a deduced type or a size that is the checked pointer's, a value passed through
+// `...`), or asks for the runner's barriers and shared memory, which the fast unit does not run.
+bool fast_excluded(const std::vector<Token>& t) {
+    static const char* const kWords[] = {"__syncthreads", "__shared__", "auto", "decltype", "template", "sizeof",
+                                         "alignof", "__alignof__", "typeof", "__typeof__", "__typeof", "asm",
+                                         "__asm__", "va_list", "va_start", "va_arg"};
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        if (t[k].kind == Token::Kind::Directive) {
+            // A macro's body is code too; a file included by quotes is code this scan does not see.
+            std::string body = t[k].text;
+            const std::size_t hash = body.find('#');
+            if (hash != std::string::npos) body[hash] = ' ';
+            const std::vector<Token> inner = tokenize(body);
+            if (!inner.empty() && inner[0].text == "include" && body.find('"') != std::string::npos) return true;
+            if (fast_excluded(inner)) return true;
+            continue;
+        }
+        if (t[k].kind != Token::Kind::Identifier) continue;
+        for (const char* w : kWords)
+            if (t[k].text == w) return true;
+        // printf and its kin take their values through `...`.
+        if (t[k].text.find("printf") != std::string::npos || t[k].text.find("scanf") != std::string::npos) return true;
+    }
+    for (std::size_t k = 0; k + 2 < t.size(); ++k)
+        if (t[k].text == "." && t[k + 1].text == "." && t[k + 2].text == ".") return true;
+    return false;
+}
 
 // A file name as a string literal for #line.
 std::string quoted(const std::string& name) {
@@ -230,6 +351,70 @@ std::string rewrite_shared(const std::string& text, unsigned* slots) {
     return out;
 }
 
+// The fast unit's text of the user's file: each __global__ function's parameter list rebuilt, its
+// pointers as cvz_ptr and threadIdx a parameter of its own (the line count kept). Empty when a kernel's
+// parameters cannot be rebuilt so (a pointer to a pointer, a declaration without a body, a kernel the
+// scan did not read).
+std::string fast_user_text(const SourceFile& file) {
+    const std::vector<Token> t = tokenize(file.text);
+    const std::vector<KernelSignature> kernels = find_kernels(file);
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        if (t[k].kind != Token::Kind::Identifier || t[k].text != "__global__") continue;
+        std::size_t j = k + 1;  // the kernel's name, as find_kernels finds it
+        while (j + 1 < t.size() && !(t[j].kind == Token::Kind::Identifier && t[j + 1].text == "(" &&
+                                     t[j].text != "__launch_bounds__")) {
+            if (t[j].text == ";" || t[j].text == "{") return {};
+            ++j;
+        }
+        if (j + 1 >= t.size()) return {};
+        const KernelSignature* sig = nullptr;
+        for (const KernelSignature& s : kernels)
+            if (s.name == t[j].text && s.line == t[j].line) sig = &s;
+        std::size_t close = j + 1;  // the ')' closing the list
+        for (int depth = 0; close < t.size(); ++close) {
+            if (t[close].text == "(") ++depth;
+            else if (t[close].text == ")" && --depth == 0) break;
+        }
+        if (!sig || close + 1 >= t.size() || t[close + 1].text != "{") return {};
+        std::string list = "(";
+        for (std::size_t p = 0; p < sig->params.size(); ++p) {
+            const KernelParam& q = sig->params[p];
+            const std::string name = q.name.empty() ? "cvz_unnamed_" + std::to_string(p) : q.name;
+            if (q.type.empty()) return {};
+            if (q.type.back() == '*') {
+                const std::string element = q.type.substr(0, q.type.size() - 1);
+                if (element.find_first_of("*&") != std::string::npos) return {};
+                list += "cvz_ptr<" + element + "> " + name + ", ";
+            } else {
+                list += q.type + " " + name + ", ";
+            }
+        }
+        list += "const uint3 threadIdx)";
+        out.append(file.text, copied, t[j + 1].offset - copied);
+        out += list;
+        out.append(newlines(file.text, t[j + 1].offset, t[close].offset), '\n');
+        copied = t[close].offset + 1;
+        k = close;
+    }
+    out.append(file.text, copied, std::string::npos);
+    return out;
+}
+
+// The fast unit's prelude: the instrumented one's, except that threadIdx is the kernel's parameter
+// (not the runner's variable) and a __global__ function is inlined into the entry's thread loop.
+std::string fast_prelude() {
+    std::string p = kPrelude;
+    const auto replace = [&p](const std::string& from, const std::string& to) {
+        const std::size_t at = p.find(from);
+        if (at != std::string::npos) p.replace(at, from.size(), to);
+    };
+    replace("#define threadIdx cvz_threadIdx\n", "");
+    replace("#define __global__\n", "#define __global__ __attribute__((always_inline)) inline\n");
+    return p + kFastPrelude;
+}
+
 }  // namespace
 
 EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignature& kernel) {
@@ -261,6 +446,44 @@ EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignatur
     // accesses (and would cost a hook call each per thread).
     s.text += std::string("extern \"C\" __attribute__((visibility(\"default\"), no_sanitize_thread)) void ") + kEntrySymbol +
               "(void* const* args) { " + call + "; }\n";
+
+    // The fast unit, when the file may use it.
+    if (s.barriers || fast_excluded(tokenize(file.text))) return s;
+    const std::string user = fast_user_text(file);
+    if (user.empty()) return s;
+    // The block's thread loop: its own function, instrumented as the kernel is (so that the kernel is
+    // inlined into it), called by the entry, which reads the runner's argument array unseen.
+    std::string params, pass, args;
+    for (std::size_t k = 0; k < kernel.params.size(); ++k) {
+        const KernelParam& p = kernel.params[k];
+        const std::string a = "a" + std::to_string(k), arg = "args[" + std::to_string(k) + "]";
+        if (p.type.back() == '*') {
+            const std::string element = p.type.substr(0, p.type.size() - 1);
+            params += "cvz_ptr<" + element + "> " + a + ", ";
+            args += "cvz_ptr<" + element + ">(static_cast<" + p.type + ">(" + arg + "), bytes[" + std::to_string(k) + "]), ";
+        } else {
+            params += p.type + " " + a + ", ";
+            args += "*static_cast<const int*>(" + arg + "), ";
+        }
+        pass += a + ", ";
+    }
+    s.fast_text = "#line 1 " + quoted(kPreludeName) + "\n" + fast_prelude();
+    s.fast_text += "#line 1 " + quoted(file.name) + "\n" + user;
+    if (s.fast_text.back() != '\n') s.fast_text += '\n';
+    s.fast_text += "#line 1 " + quoted(kEntryName) + "\n";
+    s.fast_text += "static __attribute__((noinline)) void cvz_block_loop(" + params + "unsigned* cvz_thread) {\n"
+                   "    const unsigned bx = cvz_blockDim.x, by = cvz_blockDim.y, bz = cvz_blockDim.z;\n"
+                   "    unsigned t = 0;\n"
+                   "    for (unsigned z = 0; z < bz; ++z)\n"
+                   "        for (unsigned y = 0; y < by; ++y)\n"
+                   "            for (unsigned x = 0; x < bx; ++x) {\n"
+                   "                cvz_store(cvz_thread, t++);\n"
+                   "                " + kernel.name + "(" + pass + "uint3{x, y, z});\n"
+                   "            }\n"
+                   "}\n";
+    s.fast_text += std::string("extern \"C\" __attribute__((visibility(\"default\"), no_sanitize_thread)) void ") +
+                   kEntryBlockSymbol + "(void* const* args, const uintptr_t* bytes, unsigned* thread) {\n"
+                   "    cvz_block_loop(" + args + "thread);\n}\n";
     return s;
 }
 

@@ -1,12 +1,16 @@
 #include "user_emulated.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "../core/launch_limits.h"
 #include "../trace/memory_trace_io.h"
@@ -27,6 +31,7 @@ namespace cvz::user {
 struct EmulatedKernel::State {
     TempDir dir;
     std::string object;
+    std::string fast_object;  // the fast unit's object (emulated_source.h); empty when there is none
     std::string file_name;
     KernelSignature signature;
     bool barriers = false;
@@ -35,6 +40,7 @@ struct EmulatedKernel::State {
 const KernelSignature& EmulatedKernel::signature() const { return state_->signature; }
 const std::string& EmulatedKernel::file_name() const { return state_->file_name; }
 bool EmulatedKernel::barriers() const { return state_->barriers; }
+bool EmulatedKernel::fast() const { return !state_->fast_object.empty(); }
 
 namespace {
 
@@ -134,7 +140,104 @@ Fault fault_of(const std::string& word) {
     return Fault::Crashed;
 }
 
+// Writes `bytes` of `data` into the shared memory through its file: the pages are made and filled by
+// the write, not by a page fault each as a copy into the mapping would (a launch's input is megabytes).
+// False when that fails (the caller then copies into the mapping).
+bool fill(const SharedBuffer& b, const void* data, std::size_t bytes) {
+    const int fd = ::open(b.path().c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::size_t done = 0;
+    while (done < bytes) {
+        const ssize_t n = ::pwrite(fd, static_cast<const char*>(data) + done, bytes - done, off_t(done));
+        if (n <= 0) break;
+        done += std::size_t(n);
+    }
+    ::close(fd);
+    return done == bytes;
+}
+
+// The reverse: reads the shared memory's `bytes` into `data` through its file, without faulting its
+// pages into this process's mapping. False when that fails (the caller then copies from the mapping).
+bool drain(const SharedBuffer& b, void* data, std::size_t bytes) {
+    const int fd = ::open(b.path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::size_t done = 0;
+    while (done < bytes) {
+        const ssize_t n = ::pread(fd, static_cast<char*>(data) + done, bytes - done, off_t(done));
+        if (n <= 0) break;
+        done += std::size_t(n);
+    }
+    ::close(fd);
+    return done == bytes;
+}
+
+// The shared memory of runs that ended (ok, or asking for the instrumented run), kept for the next
+// launch with buffers of the same sizes: a launch's megabytes are then neither allocated nor freed
+// again (about a third of a small launch's time went there). Up to kPoolBytes, the oldest given up
+// first; a buffer is filled afresh before each run, and one whose runner ended otherwise is not kept.
+constexpr std::size_t kPoolBytes = std::size_t(128) << 20;
+std::mutex g_pool_mutex;
+std::vector<SharedBuffer> g_pool;  // oldest first
+
+SharedBuffer take_buffer(std::size_t bytes, const std::string& name, std::string* error) {
+    {
+        std::lock_guard<std::mutex> lock(g_pool_mutex);
+        for (std::size_t k = g_pool.size(); k-- > 0;)
+            if (g_pool[k].size() == bytes && bytes > 0) {
+                SharedBuffer b = std::move(g_pool[k]);
+                g_pool.erase(g_pool.begin() + std::ptrdiff_t(k));
+                return b;
+            }
+    }
+    return SharedBuffer::create_anonymous(name, bytes, error);
+}
+
+void give_buffers(std::vector<SharedBuffer>& buffers) {
+    std::lock_guard<std::mutex> lock(g_pool_mutex);
+    for (SharedBuffer& b : buffers)
+        if (b.valid() && b.size() > 0 && b.size() <= kPoolBytes) g_pool.push_back(std::move(b));
+    std::size_t total = 0;
+    for (const SharedBuffer& b : g_pool) total += b.size();
+    std::size_t drop = 0;
+    while (total > kPoolBytes) total -= g_pool[drop++].size();
+    g_pool.erase(g_pool.begin(), g_pool.begin() + std::ptrdiff_t(drop));
+}
+
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
+
+// The host compiler's command for a unit of the emulated path. Compile only with -fsanitize=thread (the
+// hooks are the runner's; linking TSan's runtime would make the object unloadable), with a debug line
+// table for the access sites, no contraction (the emulator's bytes), nothing that widens or merges
+// accesses (the trace must see the code's own), and a cap on a function's stack: fiber stacks have no
+// guard page. No sibling calls: an atomic function called last in the kernel must return to the user's
+// line (its return address is its site).
+std::vector<std::string> compile_command(const std::string& include, const std::string& source, const std::string& object) {
+    return {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
+            "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
+            "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging", "-fno-optimize-sibling-calls",
+            "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
+            "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
+}
+
+// Compiles and links the fast unit into `shared_object`; true when it did. Its messages are not the
+// user's: a file the fast unit cannot take runs on the instrumented object only.
+bool build_fast_object(const std::string& include, const std::string& source, const std::string& shared_object,
+                       const CancelToken* cancel) {
+    ChildSpec cc;
+    cc.argv = compile_command(include, source, source + ".o");
+    // For this machine's processor (the object runs nowhere else): fewer instructions for the same
+    // arithmetic (three-operand conversions and the like). Contraction stays off, so the results are
+    // the instrumented object's to the bit.
+    cc.argv.insert(cc.argv.begin() + 1, "-march=native");
+    cc.time_limit_s = 120;
+    cc.cancel = cancel;
+    if (!run_child(cc).succeeded()) return false;
+    ChildSpec ld;
+    ld.argv = {compiler(), "-shared", "-o", shared_object, source + ".o"};
+    ld.time_limit_s = 120;
+    ld.cancel = cancel;
+    return run_child(ld).succeeded();
+}
 
 }  // namespace
 
@@ -170,17 +273,22 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
         if (!write_text(include + "/" + h, "// cudaviz: the emulator's prelude declares what this header would\n"))
             return fail("cannot write " + include + "/" + h);
 
-    // Compile only with -fsanitize=thread (the hooks are the runner's; linking TSan's runtime would make
-    // the object unloadable), with a debug line table for the access sites, no contraction (the
-    // emulator's bytes), nothing that widens or merges accesses (the trace must see the code's own),
-    // and a cap on a function's stack: fiber stacks have no guard page. No sibling calls: an atomic
-    // function called last in the kernel must return to the user's line (its return address is its site).
+    // The fast unit, when the file has one, is built beside the instrumented one, at the same time (a
+    // second process): the compile's wall clock stays about that of one unit where a core is free.
+    const auto started = std::chrono::steady_clock::now();
+    std::thread fast;
+    bool fast_built = false;
+    const std::string fast_source = state->dir.file("fast.cpp"), fast_object = state->dir.file("fast.so");
+    if (!unit.fast_text.empty() && write_text(fast_source, unit.fast_text))
+        fast = std::thread([&] { fast_built = build_fast_object(include, fast_source, fast_object, cancel); });
+    struct Join {
+        std::thread& t;
+        ~Join() {
+            if (t.joinable()) t.join();
+        }
+    } join{fast};
     ChildSpec cc;
-    cc.argv = {compiler(), "-std=c++17", "-O2", "-fPIC", "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
-               "-gdwarf-4", "-ffp-contract=off", "-Werror=stack-usage=32768", "-fno-tree-vectorize",
-               "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns", "-fno-store-merging", "-fno-optimize-sibling-calls",
-               "-fno-exceptions", "-fno-rtti", "-fno-plt", "-fvisibility=hidden", "-fdiagnostics-color=never",
-               "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
+    cc.argv = compile_command(include, source, object);
     cc.time_limit_s = 120;
     cc.cancel = cancel;
     ChildResult r = run_child(cc);
@@ -205,6 +313,9 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     out->seconds += r.seconds;
     out->log += r.output;
     if (!r.succeeded()) return fail("linking the kernel failed: " + tail(r.output.empty() ? r.error : r.output, 2000));
+    if (fast.joinable()) fast.join();
+    if (fast_built) state->fast_object = fast_object;
+    out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out->ok = true;
     EmulatedKernel k;
     k.state_ = std::move(state);
@@ -222,6 +333,13 @@ std::string kernel_runner_path() {
     }
     return executable(CVZ_KERNEL_RUNNER_BUILD_PATH) ? CVZ_KERNEL_RUNNER_BUILD_PATH : std::string();
 }
+
+namespace {
+// One run of the runner over `launch`, on the fast object or the instrumented one; `retry` is set when
+// the fast object met a fault (the result is then empty). `seconds` adds up the runners' wall clocks.
+EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options,
+                           const std::string& runner, bool fast, double* seconds, bool* retry);
+}  // namespace
 
 EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options) {
     EmulatedRunResult result;
@@ -250,11 +368,50 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         return refuse(ErrorKind::Unavailable, std::string("cudaviz-kernel-runner was found neither beside this program nor at ") +
                                                   (*CVZ_KERNEL_RUNNER_BUILD_PATH ? CVZ_KERNEL_RUNNER_BUILD_PATH : "its build place"));
 
+    // Untraced launches of a kernel with a fast object run on it; when it meets a fault, the launch runs
+    // again on the instrumented object, from the caller's buffers as they were, to name the fault.
+    const bool fast = options.fast && kernel.fast() && !options.trace && !options.writers && !kernel.barriers() &&
+                      options.trace_options.sample_blocks.empty();
+    if (fast) {
+        double seconds = 0;
+        bool retry = false;
+        EmulatedRunResult first = run_once(kernel, launch, options, runner, true, &seconds, &retry);
+        first.fast = true;
+        // Its answers are kept when it ran to the end, was refused, cancelled or stopped at the time
+        // limit (which it names itself); any other end (the retry it asks for, or a runner that ended
+        // without an answer) is the instrumented run's to say.
+        if (!retry && (first.ok() || !first.status.is_ok() || first.fault == Fault::TimeLimit ||
+                       first.fault == Fault::Cancelled))
+            return first;
+        return run_once(kernel, launch, options, runner, false, &seconds, &retry);
+    }
+    double seconds = 0;
+    bool retry = false;
+    return run_once(kernel, launch, options, runner, false, &seconds, &retry);
+}
+
+namespace {
+
+EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options,
+                           const std::string& runner, bool fast, double* seconds, bool* retry) {
+    EmulatedRunResult result;
+    const auto refuse = [&](ErrorKind kind, std::string message) {
+        result.status = Status::error(kind, std::move(message));
+        return result;
+    };
+    const KernelSignature& sig = kernel.signature();
     std::string error;
-    TempDir dir = TempDir::make("cudaviz-run", &error);
-    if (!dir.valid()) return refuse(ErrorKind::Unavailable, error);
     RunnerJob job;
-    job.object = kernel.state()->object;
+    // A directory for the files the runner writes back, only when it writes some: the job and the
+    // buffers are shared memory, which costs no file system work.
+    TempDir dir;
+    if (options.trace || options.schedule) {
+        dir = TempDir::make("cudaviz-run", &error);
+        if (!dir.valid()) return refuse(ErrorKind::Unavailable, error);
+        job.trace_path = dir.file("trace.bin");
+        job.schedule_path = dir.file("schedule.bin");
+    }
+    job.object = fast ? kernel.state()->fast_object : kernel.state()->object;
     job.file_name = kernel.file_name();
     job.grid = launch.grid;
     job.block = launch.block;
@@ -269,8 +426,6 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
     job.progress = options.trace && bool(options.trace_options.progress);
     job.time_limit_s = options.time_limit_s;
     job.access_budget = options.access_budget;
-    job.trace_path = dir.file("trace.bin");
-    job.schedule_path = dir.file("schedule.bin");
     std::vector<SharedBuffer> buffers(launch.args.size()), writers(launch.args.size());
     for (std::size_t k = 0; k < launch.args.size(); ++k) {
         const UserArg& a = launch.args[k];
@@ -286,10 +441,10 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         r.bytes = a.bytes;
         r.element_bytes = a.element_bytes ? a.element_bytes : 1;
         r.writable = a.writable;
-        buffers[k] = SharedBuffer::create_anonymous("cudaviz-" + r.name, a.bytes, &error);
+        buffers[k] = take_buffer(a.bytes, "cudaviz-" + r.name, &error);
         r.path = buffers[k].path();
         if (!buffers[k].valid()) return refuse(ErrorKind::Unavailable, error);
-        if (a.bytes) std::memcpy(buffers[k].data(), a.data, a.bytes);
+        if (a.bytes && !fill(buffers[k], a.data, a.bytes)) std::memcpy(buffers[k].data(), a.data, a.bytes);
         if (options.writers && a.writable) {
             const std::size_t n = a.bytes / r.element_bytes;
             writers[k] = SharedBuffer::create_anonymous("cudaviz-writers-" + r.name, n * sizeof(Writer), &error);
@@ -300,8 +455,11 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         }
         job.args.push_back(r);
     }
-    const std::string job_path = dir.file("job.txt");
-    if (!write_text(job_path, write_job(job))) return refuse(ErrorKind::Unavailable, "cannot write " + job_path);
+    const std::string job_text = write_job(job);
+    SharedBuffer job_file = SharedBuffer::create_anonymous("cudaviz-job", job_text.size(), &error);
+    if (!job_file.valid() || !fill(job_file, job_text.data(), job_text.size()))
+        return refuse(ErrorKind::Unavailable, "cannot write the runner's job: " + error);
+    const std::string job_path = job_file.path();
 
     ChildSpec spec;
     spec.argv = {runner, job_path};
@@ -319,7 +477,8 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         };
     }
     const ChildResult r = run_child(spec);
-    result.seconds = r.seconds;
+    *seconds += r.seconds;
+    result.seconds = *seconds;
     result.output = r.output;
     // The answer: the first line that is not progress, then its message.
     std::size_t at = 0;
@@ -344,6 +503,11 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         result.message = "the run was cancelled";
         return result;
     }
+    if (fast && first == kRunnerRetry && r.succeeded()) {
+        *retry = true;
+        give_buffers(buffers);
+        return result;
+    }
     if (starts_with(first, kRunnerFault)) {
         result.fault = fault_of(first.size() > std::strlen(kRunnerFault) ? first.substr(std::strlen(kRunnerFault) + 1) : "");
         result.message = trimmed(rest);
@@ -363,12 +527,13 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
     for (std::size_t k = 0; k < launch.args.size(); ++k) {
         const UserArg& a = launch.args[k];
         if (a.kind != UserArg::Kind::Buffer || !a.writable) continue;
-        if (a.bytes) std::memcpy(a.data, buffers[k].data(), a.bytes);
+        if (a.bytes && !drain(buffers[k], a.data, a.bytes)) std::memcpy(a.data, buffers[k].data(), a.bytes);
         if (options.writers) {
             const auto* w = static_cast<const Writer*>(writers[k].data());
             result.writers.emplace_back(w, w + a.bytes / (a.element_bytes ? a.element_bytes : 1));
         }
     }
+    give_buffers(buffers);
     if (options.trace) {
         if (std::string e = deserialize_memory_trace(read_text(job.trace_path), job.trace_path, &result.trace); !e.empty())
             return refuse(ErrorKind::Unavailable, e);
@@ -380,5 +545,7 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
     }
     return result;
 }
+
+}  // namespace
 
 }  // namespace cvz::user
