@@ -79,7 +79,7 @@ struct Buffer {
 struct ArgArea {
     void* pointers[kMaxArgs] = {};
     int ints[kMaxArgs] = {};
-    std::uintptr_t bytes[kMaxArgs] = {};  // a buffer's size, for the fast object's checked pointers
+    std::uintptr_t bytes[kMaxArgs] = {};  // a buffer's size, for the direct object's checked pointers
 };
 
 // The thread being emulated on this host thread (each fiber keeps its own, restored after a barrier).
@@ -90,7 +90,7 @@ struct Current {
     std::uint32_t thread = 0;
     std::uint32_t syncs = 0;
     std::uint64_t accesses_left = 0;  // traced: its share of the block's access budget
-    const unsigned* fast_thread = nullptr;  // the fast object: the block's linear thread index, its loop's
+    const unsigned* direct_thread = nullptr;  // the direct object: the block's linear thread index, its loop's
 };
 
 // A block's barrier bookkeeping, on the host thread that runs its fibers.
@@ -123,7 +123,7 @@ Dim3 g_grid, g_block;
 std::vector<std::uint64_t> g_sample;
 std::size_t g_shared_total = kStaticShared;
 void (*g_entry)(void* const*) = nullptr;
-// The fast object (emulated_source.h, fast_text): one call runs a block; any fault but the time limit
+// The direct object (emulated_source.h, direct_text): one call runs a block; any fault but the time limit
 // asks the caller for a run on the instrumented object, which names it exactly.
 void (*g_entry_block)(void* const*, const std::uintptr_t*, unsigned*) = nullptr;
 
@@ -173,7 +173,7 @@ const char* fault_word(Fault f) {
 
 // --- Where an access is written --------------------------------------------------------------------
 
-// The fast object's line table is read when first needed (a time limit names a line; its other faults
+// The direct object's line table is read when first needed (a time limit names a line; its other faults
 // are named by the instrumented run): most of its runs need none.
 std::once_flag g_lines_once;
 std::string g_lines_object;
@@ -212,8 +212,8 @@ std::string thread_text(const Current* c) {
     if (!c) return "a thread";
     const Dim3 b = c->ctx->block_idx();
     Dim3 t = c->ctx->thread_idx();
-    if (c->fast_thread) {
-        const unsigned linear = *c->fast_thread;
+    if (c->direct_thread) {
+        const unsigned linear = *c->direct_thread;
         t = Dim3{linear % g_block.x, linear / g_block.x % g_block.y, linear / g_block.x / g_block.y};
     }
     return "thread (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")/(" +
@@ -761,16 +761,16 @@ extern "C" __attribute__((visibility("default"))) void* cvz_shared_slot(unsigned
     return static_cast<unsigned char*>(c->ctx->shared_) + at - 1;
 }
 
-// The fast object's checked pointer missed its buffer (emulated_source.cpp): the instrumented run names it.
-extern "C" __attribute__((visibility("default"), noreturn)) void cvz_fast_fault() {
+// The direct object's checked pointer missed its buffer (emulated_source.cpp): the instrumented run names it.
+extern "C" __attribute__((visibility("default"), noreturn)) void cvz_direct_fault() {
     fault(Fault::Bounds, "an access outside its buffer");
 }
 
 namespace {
 
-// The fast object's launch: blocks in parallel as the emulator runs them, one call of the object's
+// The direct object's launch: blocks in parallel as the emulator runs them, one call of the object's
 // entry a block (its thread loop is the object's own), each host thread with its block's shared memory.
-void run_fast(const RunnerJob& job, std::vector<BlockTiming>* schedule) {
+void run_direct(const RunnerJob& job, std::vector<BlockTiming>* schedule) {
     if (schedule) schedule->assign(job.grid.volume(), BlockTiming{});
     for_each_block_parallel_on_workers(job.grid.volume(), job.host_threads, [&](unsigned worker, std::uint64_t first,
                                                                                 std::uint64_t last) {
@@ -783,7 +783,7 @@ void run_fast(const RunnerJob& job, std::vector<BlockTiming>* schedule) {
         unsigned thread = 0;
         Current c;
         c.ctx = &ctx;
-        c.fast_thread = &thread;
+        c.direct_thread = &thread;
         cvz_blockDim = CvzUint3{job.block.x, job.block.y, job.block.z};
         cvz_gridDim = CvzUint3{job.grid.x, job.grid.y, job.grid.z};
         for (std::uint64_t b = first; b < last; ++b) {
@@ -875,7 +875,7 @@ int main(int argc, char** argv) {
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
     if (!g_entry && !g_entry_block) setup_error("the compiled kernel has no entry point");
     if (g_entry_block && (job.trace || g_records || job.barriers || !job.sample_blocks.empty()))
-        setup_error("the fast object runs untraced launches without barriers only");
+        setup_error("the direct object runs untraced launches without barriers only");
     link_map* map = nullptr;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
     if (g_entry_block) {
@@ -930,7 +930,7 @@ int main(int argc, char** argv) {
         watch = std::thread(watchdog, job.time_limit_s, std::ref(watch_mutex), std::ref(watch_changed), std::cref(done));
     }
     Status status = Status::ok();
-    if (g_entry_block) run_fast(job, options.schedule);
+    if (g_entry_block) run_direct(job, options.schedule);
     else
         status = emulate(emulated_grid(job.grid, g_sample), job.block, options, [](const EmuContext& run) {
             with_sampled_context(run, g_grid, g_sample, [](const EmuContext& ctx) { run_thread(ctx); });

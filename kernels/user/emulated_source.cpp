@@ -104,19 +104,19 @@ unsigned int atomicXor(unsigned int*, unsigned int);
 unsigned long long atomicXor(unsigned long long*, unsigned long long);
 )PRELUDE";
 
-// The fast unit's checked pointers (EmulatedSource::fast_text), after the prelude. A cvz_ptr<T> is a
+// The direct unit's checked pointers (EmulatedSource::direct_text), after the prelude. A cvz_ptr<T> is a
 // kernel parameter's pointer with its buffer's range; each element access is a cvz_ref<T>, which checks
 // the address against the range, then loads or stores it with an instruction of its own (inline
-// assembly: the instrumentation leaves it alone). A miss calls the runner's cvz_fast_fault, which asks
+// assembly: the instrumentation leaves it alone). A miss calls the runner's cvz_direct_fault, which asks
 // for the launch to be run again on the instrumented object, where the fault is named exactly. Loads
 // may be moved and merged as the optimiser sees fit (one moved above its check into a guard page is a
-// signal, and any fault of the fast object means that run again); stores stay where the code has them. Neither
+// signal, and any fault of the direct object means that run again); stores stay where the code has them. Neither
 // converts to a plain pointer, and an element has no address: code that needs either does not compile.
 const char* const kFastPrelude = R"PRELUDE(#include <type_traits>
-extern "C" [[noreturn]] void cvz_fast_fault(void);
+extern "C" [[noreturn]] void cvz_direct_fault(void);
 template <class T> static inline __attribute__((always_inline)) T cvz_load(const T* p) {
     typedef typename std::remove_cv<T>::type U;
-    static_assert(std::is_arithmetic<U>::value && sizeof(U) <= 8, "cudaviz fast path: arithmetic elements only");
+    static_assert(std::is_arithmetic<U>::value && sizeof(U) <= 8, "cudaviz direct path: arithmetic elements only");
     if constexpr (std::is_same<U, float>::value) { float v; asm("movss %1, %0" : "=x"(v) : "m"(*p)); return v; }
     else if constexpr (std::is_same<U, double>::value) { double v; asm("movsd %1, %0" : "=x"(v) : "m"(*p)); return v; }
     else if constexpr (sizeof(U) == 1) {
@@ -134,7 +134,7 @@ template <class T> static inline __attribute__((always_inline)) T cvz_load(const
     else { unsigned long long v; asm("movq %1, %0" : "=r"(v) : "m"(*p)); return static_cast<U>(v); }
 }
 template <class T> static inline __attribute__((always_inline)) void cvz_store(T* p, T v) {
-    static_assert(std::is_arithmetic<T>::value && sizeof(T) <= 8, "cudaviz fast path: arithmetic elements only");
+    static_assert(std::is_arithmetic<T>::value && sizeof(T) <= 8, "cudaviz direct path: arithmetic elements only");
     if constexpr (std::is_same<T, float>::value) asm volatile("movss %1, %0" : "=m"(*p) : "x"(v));
     else if constexpr (std::is_same<T, double>::value) asm volatile("movsd %1, %0" : "=m"(*p) : "x"(v));
     else if constexpr (sizeof(T) == 1) asm volatile("movb %b1, %0" : "=m"(*p) : "q"(static_cast<unsigned>(v)));
@@ -146,7 +146,7 @@ template <class T> struct cvz_ref {
     T* p;
     uintptr_t lo, span;  // an element may start in [lo, lo + span)
     __attribute__((always_inline)) T* at() const {
-        if (__builtin_expect(reinterpret_cast<uintptr_t>(p) - lo >= span, 0)) cvz_fast_fault();
+        if (__builtin_expect(reinterpret_cast<uintptr_t>(p) - lo >= span, 0)) cvz_direct_fault();
         return p;
     }
     __attribute__((always_inline)) operator T() const { return cvz_load(at()); }
@@ -193,10 +193,10 @@ template <class T> struct cvz_ptr {
 template <class I, class T> static inline cvz_ptr<T> operator+(I i, const cvz_ptr<T>& q) { return q + i; }
 )PRELUDE";
 
-// Words that keep a file off the fast unit: each would compile there with another meaning than in the
+// Words that keep a file off the direct unit: each would compile there with another meaning than in the
 // instrumented one (a deduced type or a size that is the checked pointer's, a value passed through
-// `...`), or asks for the runner's barriers and shared memory, which the fast unit does not run.
-bool fast_excluded(const std::vector<Token>& t) {
+// `...`), or asks for the runner's barriers and shared memory, which the direct unit does not run.
+bool direct_excluded(const std::vector<Token>& t) {
     static const char* const kWords[] = {"__syncthreads", "__shared__", "auto", "decltype", "template", "sizeof",
                                          "alignof", "__alignof__", "typeof", "__typeof__", "__typeof", "asm",
                                          "__asm__", "va_list", "va_start", "va_arg"};
@@ -208,7 +208,7 @@ bool fast_excluded(const std::vector<Token>& t) {
             if (hash != std::string::npos) body[hash] = ' ';
             const std::vector<Token> inner = tokenize(body);
             if (!inner.empty() && inner[0].text == "include" && body.find('"') != std::string::npos) return true;
-            if (fast_excluded(inner)) return true;
+            if (direct_excluded(inner)) return true;
             continue;
         }
         if (t[k].kind != Token::Kind::Identifier) continue;
@@ -351,11 +351,11 @@ std::string rewrite_shared(const std::string& text, unsigned* slots) {
     return out;
 }
 
-// The fast unit's text of the user's file: each __global__ function's parameter list rebuilt, its
+// The direct unit's text of the user's file: each __global__ function's parameter list rebuilt, its
 // pointers as cvz_ptr and threadIdx a parameter of its own (the line count kept). Empty when a kernel's
 // parameters cannot be rebuilt so (a pointer to a pointer, a declaration without a body, a kernel the
 // scan did not read).
-std::string fast_user_text(const SourceFile& file) {
+std::string direct_user_text(const SourceFile& file) {
     const std::vector<Token> t = tokenize(file.text);
     const std::vector<KernelSignature> kernels = find_kernels(file);
     std::string out;
@@ -402,9 +402,9 @@ std::string fast_user_text(const SourceFile& file) {
     return out;
 }
 
-// The fast unit's prelude: the instrumented one's, except that threadIdx is the kernel's parameter
+// The direct unit's prelude: the instrumented one's, except that threadIdx is the kernel's parameter
 // (not the runner's variable) and a __global__ function is inlined into the entry's thread loop.
-std::string fast_prelude() {
+std::string direct_prelude() {
     std::string p = kPrelude;
     const auto replace = [&p](const std::string& from, const std::string& to) {
         const std::size_t at = p.find(from);
@@ -447,9 +447,9 @@ EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignatur
     s.text += std::string("extern \"C\" __attribute__((visibility(\"default\"), no_sanitize_thread)) void ") + kEntrySymbol +
               "(void* const* args) { " + call + "; }\n";
 
-    // The fast unit, when the file may use it.
-    if (s.barriers || fast_excluded(tokenize(file.text))) return s;
-    const std::string user = fast_user_text(file);
+    // The direct unit, when the file may use it.
+    if (s.barriers || direct_excluded(tokenize(file.text))) return s;
+    const std::string user = direct_user_text(file);
     if (user.empty()) return s;
     // The block's thread loop: its own function, instrumented as the kernel is (so that the kernel is
     // inlined into it), called by the entry, which reads the runner's argument array unseen.
@@ -467,11 +467,11 @@ EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignatur
         }
         pass += a + ", ";
     }
-    s.fast_text = "#line 1 " + quoted(kPreludeName) + "\n" + fast_prelude();
-    s.fast_text += "#line 1 " + quoted(file.name) + "\n" + user;
-    if (s.fast_text.back() != '\n') s.fast_text += '\n';
-    s.fast_text += "#line 1 " + quoted(kEntryName) + "\n";
-    s.fast_text += "static __attribute__((noinline)) void cvz_block_loop(" + params + "unsigned* cvz_thread) {\n"
+    s.direct_text = "#line 1 " + quoted(kPreludeName) + "\n" + direct_prelude();
+    s.direct_text += "#line 1 " + quoted(file.name) + "\n" + user;
+    if (s.direct_text.back() != '\n') s.direct_text += '\n';
+    s.direct_text += "#line 1 " + quoted(kEntryName) + "\n";
+    s.direct_text += "static __attribute__((noinline)) void cvz_block_loop(" + params + "unsigned* cvz_thread) {\n"
                    "    const unsigned bx = cvz_blockDim.x, by = cvz_blockDim.y, bz = cvz_blockDim.z;\n"
                    "    unsigned t = 0;\n"
                    "    for (unsigned z = 0; z < bz; ++z)\n"
@@ -481,7 +481,7 @@ EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignatur
                    "                " + kernel.name + "(" + pass + "uint3{x, y, z});\n"
                    "            }\n"
                    "}\n";
-    s.fast_text += std::string("extern \"C\" __attribute__((visibility(\"default\"), no_sanitize_thread)) void ") +
+    s.direct_text += std::string("extern \"C\" __attribute__((visibility(\"default\"), no_sanitize_thread)) void ") +
                    kEntryBlockSymbol + "(void* const* args, const uintptr_t* bytes, unsigned* thread) {\n"
                    "    cvz_block_loop(" + args + "thread);\n}\n";
     return s;

@@ -17,12 +17,12 @@ extern const char* const kEntryName;    // "cudaviz-entry.cpp"
 // The entry point: extern "C" void cvz_entry(void* const* args), args[k] the k-th parameter's pointer
 // (a buffer's base) or the address of its int.
 extern const char* const kEntrySymbol;
-// The fast unit's entry point (see EmulatedSource::fast_text): extern "C" void cvz_entry_block(void*
+// The direct unit's entry point (see EmulatedSource::direct_text): extern "C" void cvz_entry_block(void*
 // const* args, const uintptr_t* bytes, unsigned* thread) runs every thread of the block whose indices
 // the runner has set, bytes[k] the k-th buffer's size; before each thread it stores the thread's linear
 // index at `thread` (the runner's messages name it).
 extern const char* const kEntryBlockSymbol;
-// The runner's answer when the fast object met a fault: run the launch again on the instrumented
+// The runner's answer when the direct object met a fault: run the launch again on the instrumented
 // object, which names it exactly (runs are deterministic; the buffers are copied in afresh).
 extern const char* const kRunnerRetry;
 
@@ -31,7 +31,8 @@ struct EmulatedSource {
     bool barriers = false;      // the file calls __syncthreads(): its blocks run as fibers
     unsigned shared_slots = 0;  // static __shared__ declarations rewritten
     std::string error;          // set when the kernel cannot be called from the entry (a parameter type)
-    // The fast unit, for untraced runs of a kernel without barriers or __shared__ (empty when the file
+    // The direct unit (its parameters' accesses made directly, each checked inline, not through the
+    // runner's hooks), for untraced runs of a kernel without barriers or __shared__ (empty when the file
     // does not qualify): the same text, but each pointer parameter a checked pointer (cvz_ptr in the
     // prelude: an inline range check against its buffer, then a load or store the instrumentation does
     // not see), threadIdx a parameter, and the block's thread loop in the unit with the kernel inlined
@@ -39,8 +40,8 @@ struct EmulatedSource {
     // pointers do not cover is still checked by the runner. What the checked pointers cannot stand in
     // for (a pointer parameter converted to a plain pointer, an element's address, a varargs call)
     // fails to compile, and the kernel then runs on `text` only; constructs that would compile with a
-    // different meaning (auto, templates, sizeof, printf, varargs) keep a file off the fast unit.
-    std::string fast_text;
+    // different meaning (auto, templates, sizeof, printf, varargs) keep a file off the direct unit.
+    std::string direct_text;
 };
 
 EmulatedSource make_emulated_source(const SourceFile& file, const KernelSignature& kernel);

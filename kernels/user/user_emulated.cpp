@@ -31,7 +31,7 @@ namespace cvz::user {
 struct EmulatedKernel::State {
     TempDir dir;
     std::string object;
-    std::string fast_object;  // the fast unit's object (emulated_source.h); empty when there is none
+    std::string direct_object;  // the direct unit's object (emulated_source.h); empty when there is none
     std::string file_name;
     KernelSignature signature;
     bool barriers = false;
@@ -40,7 +40,7 @@ struct EmulatedKernel::State {
 const KernelSignature& EmulatedKernel::signature() const { return state_->signature; }
 const std::string& EmulatedKernel::file_name() const { return state_->file_name; }
 bool EmulatedKernel::barriers() const { return state_->barriers; }
-bool EmulatedKernel::fast() const { return !state_->fast_object.empty(); }
+bool EmulatedKernel::direct() const { return !state_->direct_object.empty(); }
 
 namespace {
 
@@ -219,9 +219,9 @@ std::vector<std::string> compile_command(const std::string& include, const std::
             "-fno-diagnostics-show-caret", "-fmax-errors=30", "-I", include, "-c", "-x", "c++", source, "-o", object};
 }
 
-// Compiles and links the fast unit into `shared_object`; true when it did. Its messages are not the
-// user's: a file the fast unit cannot take runs on the instrumented object only.
-bool build_fast_object(const std::string& include, const std::string& source, const std::string& shared_object,
+// Compiles and links the direct unit into `shared_object`; true when it did. Its messages are not the
+// user's: a file the direct unit cannot take runs on the instrumented object only.
+bool build_direct_object(const std::string& include, const std::string& source, const std::string& shared_object,
                        const CancelToken* cancel) {
     ChildSpec cc;
     cc.argv = compile_command(include, source, source + ".o");
@@ -273,20 +273,20 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
         if (!write_text(include + "/" + h, "// cudaviz: the emulator's prelude declares what this header would\n"))
             return fail("cannot write " + include + "/" + h);
 
-    // The fast unit, when the file has one, is built beside the instrumented one, at the same time (a
+    // The direct unit, when the file has one, is built beside the instrumented one, at the same time (a
     // second process): the compile's wall clock stays about that of one unit where a core is free.
     const auto started = std::chrono::steady_clock::now();
-    std::thread fast;
-    bool fast_built = false;
-    const std::string fast_source = state->dir.file("fast.cpp"), fast_object = state->dir.file("fast.so");
-    if (!unit.fast_text.empty() && write_text(fast_source, unit.fast_text))
-        fast = std::thread([&] { fast_built = build_fast_object(include, fast_source, fast_object, cancel); });
+    std::thread direct;
+    bool direct_built = false;
+    const std::string direct_source = state->dir.file("direct.cpp"), direct_object = state->dir.file("direct.so");
+    if (!unit.direct_text.empty() && write_text(direct_source, unit.direct_text))
+        direct = std::thread([&] { direct_built = build_direct_object(include, direct_source, direct_object, cancel); });
     struct Join {
         std::thread& t;
         ~Join() {
             if (t.joinable()) t.join();
         }
-    } join{fast};
+    } join{direct};
     ChildSpec cc;
     cc.argv = compile_command(include, source, object);
     cc.time_limit_s = 120;
@@ -313,8 +313,8 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     out->seconds += r.seconds;
     out->log += r.output;
     if (!r.succeeded()) return fail("linking the kernel failed: " + tail(r.output.empty() ? r.error : r.output, 2000));
-    if (fast.joinable()) fast.join();
-    if (fast_built) state->fast_object = fast_object;
+    if (direct.joinable()) direct.join();
+    if (direct_built) state->direct_object = direct_object;
     out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out->ok = true;
     EmulatedKernel k;
@@ -335,10 +335,10 @@ std::string kernel_runner_path() {
 }
 
 namespace {
-// One run of the runner over `launch`, on the fast object or the instrumented one; `retry` is set when
-// the fast object met a fault (the result is then empty). `seconds` adds up the runners' wall clocks.
+// One run of the runner over `launch`, on the direct object or the instrumented one; `retry` is set when
+// the direct object met a fault (the result is then empty). `seconds` adds up the runners' wall clocks.
 EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options,
-                           const std::string& runner, bool fast, double* seconds, bool* retry);
+                           const std::string& runner, bool direct, double* seconds, bool* retry);
 }  // namespace
 
 EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options) {
@@ -368,15 +368,15 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
         return refuse(ErrorKind::Unavailable, std::string("cudaviz-kernel-runner was found neither beside this program nor at ") +
                                                   (*CVZ_KERNEL_RUNNER_BUILD_PATH ? CVZ_KERNEL_RUNNER_BUILD_PATH : "its build place"));
 
-    // Untraced launches of a kernel with a fast object run on it; when it meets a fault, the launch runs
+    // Untraced launches of a kernel with a direct object run on it; when it meets a fault, the launch runs
     // again on the instrumented object, from the caller's buffers as they were, to name the fault.
-    const bool fast = options.fast && kernel.fast() && !options.trace && !options.writers && !kernel.barriers() &&
+    const bool direct = options.direct && kernel.direct() && !options.trace && !options.writers && !kernel.barriers() &&
                       options.trace_options.sample_blocks.empty();
-    if (fast) {
+    if (direct) {
         double seconds = 0;
         bool retry = false;
         EmulatedRunResult first = run_once(kernel, launch, options, runner, true, &seconds, &retry);
-        first.fast = true;
+        first.direct = true;
         // Its answers are kept when it ran to the end, was refused, cancelled or stopped at the time
         // limit (which it names itself); any other end (the retry it asks for, or a runner that ended
         // without an answer) is the instrumented run's to say.
@@ -393,7 +393,7 @@ EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& l
 namespace {
 
 EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options,
-                           const std::string& runner, bool fast, double* seconds, bool* retry) {
+                           const std::string& runner, bool direct, double* seconds, bool* retry) {
     EmulatedRunResult result;
     const auto refuse = [&](ErrorKind kind, std::string message) {
         result.status = Status::error(kind, std::move(message));
@@ -411,7 +411,7 @@ EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launc
         job.trace_path = dir.file("trace.bin");
         job.schedule_path = dir.file("schedule.bin");
     }
-    job.object = fast ? kernel.state()->fast_object : kernel.state()->object;
+    job.object = direct ? kernel.state()->direct_object : kernel.state()->object;
     job.file_name = kernel.file_name();
     job.grid = launch.grid;
     job.block = launch.block;
@@ -503,7 +503,7 @@ EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launc
         result.message = "the run was cancelled";
         return result;
     }
-    if (fast && first == kRunnerRetry && r.succeeded()) {
+    if (direct && first == kRunnerRetry && r.succeeded()) {
         *retry = true;
         give_buffers(buffers);
         return result;

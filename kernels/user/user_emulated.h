@@ -39,11 +39,11 @@ public:
     const KernelSignature& signature() const;
     const std::string& file_name() const;
     bool barriers() const;  // the file calls __syncthreads(): blocks run as fibers
-    // A second object, the fast unit (emulated_source.h, EmulatedSource::fast_text), was built beside
+    // A second object, the direct unit (emulated_source.h, EmulatedSource::direct_text), was built beside
     // the instrumented one: untraced launches run on it, at about the speed of plain compiled code, with
     // every access through a pointer parameter checked against its buffer inline. Built at the same
     // time as the instrumented object, by a second compiler process.
-    bool fast() const;
+    bool direct() const;
 
     struct State;
     const State* state() const { return state_.get(); }
@@ -66,10 +66,10 @@ struct EmulatedRunOptions {
     // traced block keeps its log until it ends), each thread its share; 0: no limit.
     std::uint64_t access_budget = std::uint64_t(1) << 25;
     const CancelToken* cancel = nullptr;
-    // Untraced launches (no trace, no writers, no sample) of a kernel with a fast object run on it;
+    // Untraced launches (no trace, no writers, no sample) of a kernel with a direct object run on it;
     // when it meets any fault but the time limit, the launch runs again on the instrumented object,
     // from the caller's buffers, which names the fault exactly. false: the instrumented object always.
-    bool fast = true;
+    bool direct = true;
 };
 
 struct EmulatedRunResult {
@@ -81,7 +81,7 @@ struct EmulatedRunResult {
     std::vector<BlockTiming> schedule;         // options.schedule: per linear block id
     std::string output;           // what the kernel printed (printf), up to 1 MiB
     double seconds = 0;           // the runner's wall clock, start to end (both runs' when it ran twice)
-    bool fast = false;            // the result is the fast object's (a fault it met was run again: false)
+    bool direct = false;            // the result is the direct object's (a fault it met was run again: false)
 
     bool ok() const { return status.is_ok() && fault == Fault::None; }
 };

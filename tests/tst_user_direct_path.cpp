@@ -1,8 +1,8 @@
-// The user kernel's fast object (issue 27, item 5; kernels/user/emulated_source.h, fast_text): which
+// The user kernel's direct object (issue 27, item 5; kernels/user/emulated_source.h, direct_text): which
 // files get one, that untraced runs on it give exactly the instrumented object's outputs (and the
 // family's reference) on odd sizes and block shapes, and that every fault it meets still ends in the
 // instrumented object's exact message: bounds through a parameter (past the end, before the start),
-// a made-up pointer, a crash, and the time limit, which the fast object names itself (line and thread).
+// a made-up pointer, a crash, and the time limit, which the direct object names itself (line and thread).
 // No GPU, no wall clock.
 #include <QtTest>
 
@@ -54,12 +54,12 @@ std::vector<std::uint8_t> bytes(std::size_t n, unsigned seed) {
 
 EmulatedRunOptions instrumented(unsigned threads = 2) {
     EmulatedRunOptions o;
-    o.fast = false;
+    o.direct = false;
     o.host_threads = threads;
     return o;
 }
 
-EmulatedRunOptions fast(unsigned threads = 2) {
+EmulatedRunOptions direct(unsigned threads = 2) {
     EmulatedRunOptions o;
     o.host_threads = threads;
     return o;
@@ -77,11 +77,11 @@ UserLaunch byte_launch(std::vector<std::uint8_t>& x, std::vector<std::uint8_t>& 
     return l;
 }
 
-// Runs `launch` on the fast object and on the instrumented one, each from the same inputs; the results
+// Runs `launch` on the direct object and on the instrumented one, each from the same inputs; the results
 // must agree in every byte of every output, and in the fault and its message.
 struct Both {
-    EmulatedRunResult fast, slow;
-    std::vector<std::vector<std::uint8_t>> fast_out, slow_out;
+    EmulatedRunResult direct, slow;
+    std::vector<std::vector<std::uint8_t>> direct_out, slow_out;
 };
 
 Both run_both(const EmulatedKernel& k, UserLaunch launch, const EmulatedRunOptions& f, const EmulatedRunOptions& s) {
@@ -101,8 +101,8 @@ Both run_both(const EmulatedKernel& k, UserLaunch launch, const EmulatedRunOptio
                 o.emplace_back(static_cast<std::uint8_t*>(a.data), static_cast<std::uint8_t*>(a.data) + a.bytes);
         return o;
     };
-    b.fast = run_emulated(k, launch, f);
-    b.fast_out = outputs();
+    b.direct = run_emulated(k, launch, f);
+    b.direct_out = outputs();
     restore();
     b.slow = run_emulated(k, launch, s);
     b.slow_out = outputs();
@@ -111,10 +111,10 @@ Both run_both(const EmulatedKernel& k, UserLaunch launch, const EmulatedRunOptio
 
 }  // namespace
 
-class TestUserFastPath : public QObject {
+class TestUserDirectPath : public QObject {
     Q_OBJECT
 private slots:
-    void which_files_get_a_fast_object();
+    void which_files_get_a_direct_object();
     void grayscale_equals_the_instrumented_run_and_the_reference_data();
     void grayscale_equals_the_instrumented_run_and_the_reference();
     void matmul_equals_the_instrumented_run();
@@ -125,14 +125,14 @@ private slots:
     void traced_runs_use_the_instrumented_object();
 };
 
-void TestUserFastPath::which_files_get_a_fast_object() {
+void TestUserDirectPath::which_files_get_a_direct_object() {
     // The lecture's kernels without barriers have one; the tiled matmul (__syncthreads, __shared__) not.
     for (const char* f : {"grayscale_1d.cu", "grayscale_2d.cu", "matmul.cu", "convolution.cu"}) {
         const EmulatedKernel k = compile(f, lecture_kernel(f));
-        QVERIFY2(k.valid() && k.fast(), f);
+        QVERIFY2(k.valid() && k.direct(), f);
     }
     const EmulatedKernel tiled = compile("matmul_tiled.cu", lecture_kernel("matmul_tiled.cu"));
-    QVERIFY(tiled.valid() && !tiled.fast());
+    QVERIFY(tiled.valid() && !tiled.direct());
     // Words whose meaning would change keep a file off it; it still compiles and runs instrumented.
     const EmulatedKernel with_auto = compile("auto.cu",
                                              "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
@@ -140,20 +140,20 @@ void TestUserFastPath::which_files_get_a_fast_object() {
                                              "    auto v = x[i];\n"
                                              "    if (i < n) out[i] = v;\n"
                                              "}\n");
-    QVERIFY(with_auto.valid() && !with_auto.fast());
+    QVERIFY(with_auto.valid() && !with_auto.direct());
     const EmulatedKernel with_printf = compile("printf.cu",
                                                "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                                "    if (threadIdx.x == 0) printf(\"%d\\n\", x[0]);\n"
                                                "}\n");
-    QVERIFY(with_printf.valid() && !with_printf.fast());
+    QVERIFY(with_printf.valid() && !with_printf.direct());
     const EmulatedKernel macro = compile("macro.cu",
                                          "#define SHOW(v) printf(\"%d\\n\", v)\n"
                                          "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                          "    if (threadIdx.x == 0) SHOW(x[0]);\n"
                                          "}\n");
-    QVERIFY(macro.valid() && !macro.fast());
+    QVERIFY(macro.valid() && !macro.direct());
     // A parameter used as a plain pointer (passed on, kept in a local pointer, an element's address) does
-    // not compile in the fast unit: no fast object, and no message from that compile.
+    // not compile in the direct unit: no direct object, and no message from that compile.
     CompileOutput out;
     const EmulatedKernel passed_on = compile("helper.cu",
                                              "__device__ void put(unsigned char* p, int i, unsigned char v) { p[i] = v; }\n"
@@ -162,23 +162,23 @@ void TestUserFastPath::which_files_get_a_fast_object() {
                                              "    if (i < n) put(out, i, x[i]);\n"
                                              "}\n",
                                              &out);
-    QVERIFY(passed_on.valid() && !passed_on.fast());
+    QVERIFY(passed_on.valid() && !passed_on.direct());
     QVERIFY(out.diagnostics.empty());
     const EmulatedKernel local = compile("local.cu",
                                          "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                          "    const unsigned char* row = x + threadIdx.x;\n"
                                          "    out[threadIdx.x] = *row;\n"
                                          "}\n");
-    QVERIFY(local.valid() && !local.fast());
+    QVERIFY(local.valid() && !local.direct());
     const EmulatedKernel address = compile("address.cu",
                                            "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                            "    unsigned char* p = &out[threadIdx.x];\n"
                                            "    *p = x[threadIdx.x];\n"
                                            "}\n");
-    QVERIFY(address.valid() && !address.fast());
+    QVERIFY(address.valid() && !address.direct());
 }
 
-void TestUserFastPath::grayscale_equals_the_instrumented_run_and_the_reference_data() {
+void TestUserDirectPath::grayscale_equals_the_instrumented_run_and_the_reference_data() {
     QTest::addColumn<bool>("two_d");
     QTest::addColumn<int>("w");
     QTest::addColumn<int>("h");
@@ -190,14 +190,14 @@ void TestUserFastPath::grayscale_equals_the_instrumented_run_and_the_reference_d
     QTest::newRow("2-D 53x29, 7x5") << true << 53 << 29 << Dim3{7, 5, 1};
 }
 
-void TestUserFastPath::grayscale_equals_the_instrumented_run_and_the_reference() {
+void TestUserDirectPath::grayscale_equals_the_instrumented_run_and_the_reference() {
     QFETCH(bool, two_d);
     QFETCH(int, w);
     QFETCH(int, h);
     QFETCH(Dim3, block);
     const char* file = two_d ? "grayscale_2d.cu" : "grayscale_1d.cu";
     const EmulatedKernel k = compile(file, lecture_kernel(file));
-    QVERIFY(k.valid() && k.fast());
+    QVERIFY(k.valid() && k.direct());
     const int n = w * h;
     std::vector<std::uint8_t> x = bytes(3 * std::size_t(n), 7), out(n, 0xAB);
     const unsigned threads = block.volume();
@@ -206,23 +206,23 @@ void TestUserFastPath::grayscale_equals_the_instrumented_run_and_the_reference()
     // A 1-D kernel on a block of several rows numbers its threads by x only: the launch is the lecture's
     // only when block.y == block.z == 1, but both objects must still agree, byte for byte.
     const UserLaunch launch = byte_launch(x, out, grid, block, two_d ? std::vector<int>{w, h} : std::vector<int>{n});
-    const Both b = run_both(k, launch, fast(), instrumented());
-    QVERIFY2(b.fast.ok(), b.fast.message.c_str());
+    const Both b = run_both(k, launch, direct(), instrumented());
+    QVERIFY2(b.direct.ok(), b.direct.message.c_str());
     QVERIFY2(b.slow.ok(), b.slow.message.c_str());
-    QVERIFY(b.fast.fast);
-    QVERIFY(!b.slow.fast);
-    QVERIFY(b.fast_out == b.slow_out);
+    QVERIFY(b.direct.direct);
+    QVERIFY(!b.slow.direct);
+    QVERIFY(b.direct_out == b.slow_out);
     if ((block.y == 1 && block.z == 1) || two_d) {
         std::vector<std::uint8_t> ref(n);
         grayscale_reference(GrayscaleImage{x.data(), ref.data(), std::uint32_t(w), std::uint32_t(h), PixelLayout::Planar});
         for (int i = 0; i < n; ++i)
-            QVERIFY2(std::abs(int(b.fast_out[0][i]) - int(ref[i])) <= 1, qPrintable(QString("pixel %1").arg(i)));
+            QVERIFY2(std::abs(int(b.direct_out[0][i]) - int(ref[i])) <= 1, qPrintable(QString("pixel %1").arg(i)));
     }
 }
 
-void TestUserFastPath::matmul_equals_the_instrumented_run() {
+void TestUserDirectPath::matmul_equals_the_instrumented_run() {
     const EmulatedKernel k = compile("matmul.cu", lecture_kernel("matmul.cu"));
-    QVERIFY(k.valid() && k.fast());
+    QVERIFY(k.valid() && k.direct());
     const int h = 13, w = 11, inner = 7;
     std::vector<float> a(std::size_t(h) * inner), bm(std::size_t(inner) * w), c(std::size_t(h) * w, -1.0f);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 37 % 19) - 9) * 0.375f;
@@ -233,10 +233,10 @@ void TestUserFastPath::matmul_equals_the_instrumented_run() {
     launch.args = {UserArg::buffer("m", a.data(), a.size() * 4, 4, false), UserArg::buffer("n", bm.data(), bm.size() * 4, 4, false),
                    UserArg::buffer("out", c.data(), c.size() * 4, 4, true), UserArg::integer("h", h), UserArg::integer("w", w),
                    UserArg::integer("k", inner)};
-    const Both b = run_both(k, launch, fast(1), instrumented(1));
-    QVERIFY2(b.fast.ok() && b.fast.fast, b.fast.message.c_str());
+    const Both b = run_both(k, launch, direct(1), instrumented(1));
+    QVERIFY2(b.direct.ok() && b.direct.direct, b.direct.message.c_str());
     QVERIFY2(b.slow.ok(), b.slow.message.c_str());
-    QVERIFY(b.fast_out == b.slow_out);
+    QVERIFY(b.direct_out == b.slow_out);
     std::vector<float> ref(c.size());
     MatmulProblem p;
     p.a = a.data();
@@ -246,11 +246,11 @@ void TestUserFastPath::matmul_equals_the_instrumented_run() {
     p.k = std::uint32_t(inner);
     p.n = std::uint32_t(w);
     matmul_reference(p);
-    const float* got = reinterpret_cast<const float*>(b.fast_out[0].data());
+    const float* got = reinterpret_cast<const float*>(b.direct_out[0].data());
     for (std::size_t i = 0; i < ref.size(); ++i) QVERIFY(std::abs(got[i] - ref[i]) <= 1e-5f * (1.0f + std::abs(ref[i])));
 }
 
-void TestUserFastPath::element_operations_keep_their_meaning() {
+void TestUserDirectPath::element_operations_keep_their_meaning() {
     // Compound assignment, increments, pointer arithmetic, differences and dereference, const
     // parameters, element to element copies, mixed types, comparisons and a helper taking values: the
     // same bytes as instrumented.
@@ -269,33 +269,33 @@ void TestUserFastPath::element_operations_keep_their_meaning() {
                                      "    if (i > 0 && (x + i) - (x + i - 1) == 1 && out + i != out) *(out + i) -= (i + 1 - i) * 7;\n"
                                      "    out[i] = min(out[i], 250) - (out[i] == x[i]);\n"
                                      "}\n");
-    QVERIFY(k.valid() && k.fast());
+    QVERIFY(k.valid() && k.direct());
     const int n = 301;
     std::vector<std::uint8_t> x = bytes(n, 3), out(n, 0);
-    const Both b = run_both(k, byte_launch(x, out, Dim3{5, 1, 1}, Dim3{64, 1, 1}, {n}), fast(), instrumented());
-    QVERIFY2(b.fast.ok() && b.fast.fast, b.fast.message.c_str());
+    const Both b = run_both(k, byte_launch(x, out, Dim3{5, 1, 1}, Dim3{64, 1, 1}, {n}), direct(), instrumented());
+    QVERIFY2(b.direct.ok() && b.direct.direct, b.direct.message.c_str());
     QVERIFY2(b.slow.ok(), b.slow.message.c_str());
-    QVERIFY(b.fast_out == b.slow_out);
+    QVERIFY(b.direct_out == b.slow_out);
     // Not all the same value: the kernel did something.
-    QVERIFY(std::count(b.fast_out[0].begin(), b.fast_out[0].end(), b.fast_out[0][0]) < n);
+    QVERIFY(std::count(b.direct_out[0].begin(), b.direct_out[0].end(), b.direct_out[0][0]) < n);
 }
 
-void TestUserFastPath::bounds_faults_are_named_exactly() {
-    // No guard: the last block's threads write past the end of out; the fast object stops, the launch
+void TestUserDirectPath::bounds_faults_are_named_exactly() {
+    // No guard: the last block's threads write past the end of out; the direct object stops, the launch
     // runs again instrumented, and the message is that run's, to the element and the line.
     const EmulatedKernel past = compile("past.cu",
                                         "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                         "    out[i] = x[i % n];\n"
                                         "}\n");
-    QVERIFY(past.valid() && past.fast());
+    QVERIFY(past.valid() && past.direct());
     const int n = 1000;
     std::vector<std::uint8_t> x = bytes(n, 1), out(n, 9);
-    const Both b = run_both(past, byte_launch(x, out, Dim3{4, 1, 1}, Dim3{256, 1, 1}, {n}), fast(1), instrumented(1));
-    QCOMPARE(b.fast.fault, Fault::Bounds);
-    QVERIFY(!b.fast.fast);
-    QCOMPARE(b.fast.message, b.slow.message);
-    QCOMPARE(b.fast.message, std::string("line 3: thread (3, 0, 0)/(232, 0, 0) writes out[1000], 0 past the end of out (1000 elements)"));
+    const Both b = run_both(past, byte_launch(x, out, Dim3{4, 1, 1}, Dim3{256, 1, 1}, {n}), direct(1), instrumented(1));
+    QCOMPARE(b.direct.fault, Fault::Bounds);
+    QVERIFY(!b.direct.direct);
+    QCOMPARE(b.direct.message, b.slow.message);
+    QCOMPARE(b.direct.message, std::string("line 3: thread (3, 0, 0)/(232, 0, 0) writes out[1000], 0 past the end of out (1000 elements)"));
     QVERIFY(std::all_of(out.begin(), out.end(), [](std::uint8_t v) { return v == 9; }));  // no output on a fault
     // Before the start, on a load, in a 2-D launch.
     const EmulatedKernel before = compile("before.cu",
@@ -304,16 +304,16 @@ void TestUserFastPath::bounds_faults_are_named_exactly() {
                                           "    int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
                                           "    if (c < w && r < h) out[r * w + c] = x[(r - 1) * w + c];\n"
                                           "}\n");
-    QVERIFY(before.valid() && before.fast());
+    QVERIFY(before.valid() && before.direct());
     std::vector<std::uint8_t> x2 = bytes(3 * 15 * 9, 2), out2(15 * 9, 0);
-    const Both b2 = run_both(before, byte_launch(x2, out2, Dim3{3, 2, 1}, Dim3{5, 6, 1}, {15, 9}), fast(1), instrumented(1));
-    QCOMPARE(b2.fast.fault, Fault::Bounds);
-    QCOMPARE(b2.fast.message, b2.slow.message);
-    QCOMPARE(b2.fast.message, std::string("line 4: thread (0, 0, 0)/(0, 0, 0) reads x[-15], 15 before the start of x (405 elements)"));
+    const Both b2 = run_both(before, byte_launch(x2, out2, Dim3{3, 2, 1}, Dim3{5, 6, 1}, {15, 9}), direct(1), instrumented(1));
+    QCOMPARE(b2.direct.fault, Fault::Bounds);
+    QCOMPARE(b2.direct.message, b2.slow.message);
+    QCOMPARE(b2.direct.message, std::string("line 4: thread (0, 0, 0)/(0, 0, 0) reads x[-15], 15 before the start of x (405 elements)"));
 }
 
-void TestUserFastPath::other_faults_are_named_exactly() {
-    // A pointer made up in the kernel: not a parameter, so the fast object's instrumentation checks it
+void TestUserDirectPath::other_faults_are_named_exactly() {
+    // A pointer made up in the kernel: not a parameter, so the direct object's instrumentation checks it
     // as the instrumented object's does.
     const EmulatedKernel made_up = compile("made_up.cu",
                                            "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
@@ -321,71 +321,71 @@ void TestUserFastPath::other_faults_are_named_exactly() {
                                            "    if (i == 3) *(int*)(long)(64 + n) = 1;\n"
                                            "    out[i] = x[i];\n"
                                            "}\n");
-    QVERIFY(made_up.valid() && made_up.fast());
+    QVERIFY(made_up.valid() && made_up.direct());
     std::vector<std::uint8_t> x = bytes(8, 4), out(8, 0);
-    const Both b = run_both(made_up, byte_launch(x, out, Dim3{1, 1, 1}, Dim3{8, 1, 1}, {8}), fast(1), instrumented(1));
-    QCOMPARE(b.fast.fault, Fault::Invalid);
-    QCOMPARE(b.fast.message, b.slow.message);
-    QCOMPARE(b.fast.message, std::string("line 3: thread (0, 0, 0)/(3, 0, 0) made an invalid memory access (address 0x48, in no buffer)"));
-    // A crash (an integer division by zero) in the fast object.
+    const Both b = run_both(made_up, byte_launch(x, out, Dim3{1, 1, 1}, Dim3{8, 1, 1}, {8}), direct(1), instrumented(1));
+    QCOMPARE(b.direct.fault, Fault::Invalid);
+    QCOMPARE(b.direct.message, b.slow.message);
+    QCOMPARE(b.direct.message, std::string("line 3: thread (0, 0, 0)/(3, 0, 0) made an invalid memory access (address 0x48, in no buffer)"));
+    // A crash (an integer division by zero) in the direct object.
     const EmulatedKernel divide = compile("divide.cu",
                                           "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                           "    int i = threadIdx.x;\n"
                                           "    out[i] = x[i] / (i - 5);\n"
                                           "}\n");
-    QVERIFY(divide.valid() && divide.fast());
-    const Both d = run_both(divide, byte_launch(x, out, Dim3{1, 1, 1}, Dim3{8, 1, 1}, {8}), fast(1), instrumented(1));
-    QCOMPARE(d.fast.fault, Fault::Crashed);
-    QCOMPARE(d.fast.message, d.slow.message);
-    QVERIFY2(d.fast.message.rfind("line 3: thread (0, 0, 0)/(5, 0, 0) divided an integer by zero", 0) == 0, d.fast.message.c_str());
+    QVERIFY(divide.valid() && divide.direct());
+    const Both d = run_both(divide, byte_launch(x, out, Dim3{1, 1, 1}, Dim3{8, 1, 1}, {8}), direct(1), instrumented(1));
+    QCOMPARE(d.direct.fault, Fault::Crashed);
+    QCOMPARE(d.direct.message, d.slow.message);
+    QVERIFY2(d.direct.message.rfind("line 3: thread (0, 0, 0)/(5, 0, 0) divided an integer by zero", 0) == 0, d.direct.message.c_str());
 }
 
-void TestUserFastPath::time_limit_names_the_line_and_the_thread() {
-    // The fast object names the time limit itself: its thread loop tells the runner which thread runs.
+void TestUserDirectPath::time_limit_names_the_line_and_the_thread() {
+    // The direct object names the time limit itself: its thread loop tells the runner which thread runs.
     const EmulatedKernel k = compile("spin.cu",
                                      "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
                                      "    volatile int spin = threadIdx.x == 3 && threadIdx.y == 1;\n"
                                      "    while (spin) {}\n"
                                      "    out[threadIdx.y * 8 + threadIdx.x] = x[0];\n"
                                      "}\n");
-    QVERIFY(k.valid() && k.fast());
+    QVERIFY(k.valid() && k.direct());
     std::vector<std::uint8_t> x(1, 5), out(16, 9);
-    EmulatedRunOptions o = fast(1);
+    EmulatedRunOptions o = direct(1);
     o.time_limit_s = 0.5;
     const EmulatedRunResult r = run_emulated(k, byte_launch(x, out, Dim3{1, 1, 1}, Dim3{8, 2, 1}, {16}), o);
     QCOMPARE(r.fault, Fault::TimeLimit);
-    QVERIFY(r.fast);
+    QVERIFY(r.direct);
     QCOMPARE(r.message, std::string("line 3: the time limit of 0.5 s was reached in thread (0, 0, 0)/(3, 1, 0): the kernel "
                                     "was stopped (an endless loop?)"));
     QVERIFY(std::all_of(out.begin(), out.end(), [](std::uint8_t v) { return v == 9; }));
 }
 
-void TestUserFastPath::traced_runs_use_the_instrumented_object() {
+void TestUserDirectPath::traced_runs_use_the_instrumented_object() {
     const EmulatedKernel k = compile("grayscale_1d.cu", lecture_kernel("grayscale_1d.cu"));
-    QVERIFY(k.valid() && k.fast());
+    QVERIFY(k.valid() && k.direct());
     const int n = 77;
     std::vector<std::uint8_t> x = bytes(3 * n, 5), out(n, 0);
-    EmulatedRunOptions traced = fast(1);
+    EmulatedRunOptions traced = direct(1);
     traced.trace = true;
     const EmulatedRunResult t = run_emulated(k, byte_launch(x, out, Dim3{3, 1, 1}, Dim3{32, 1, 1}, {n}), traced);
     QVERIFY2(t.ok(), t.message.c_str());
-    QVERIFY(!t.fast);
+    QVERIFY(!t.direct);
     QVERIFY(t.trace.totals.global_st.requests > 0);
-    EmulatedRunOptions writers = fast(1);
+    EmulatedRunOptions writers = direct(1);
     writers.writers = true;
     const EmulatedRunResult w = run_emulated(k, byte_launch(x, out, Dim3{3, 1, 1}, Dim3{32, 1, 1}, {n}), writers);
     QVERIFY2(w.ok(), w.message.c_str());
-    QVERIFY(!w.fast);
+    QVERIFY(!w.direct);
     QCOMPARE(w.writers.size(), std::size_t(1));
     QCOMPARE(w.writers[0][76].thread, 12u);  // pixel 76: block 2, thread 12
-    // A schedule is recorded on the fast object too, one entry a block.
-    EmulatedRunOptions scheduled = fast(1);
+    // A schedule is recorded on the direct object too, one entry a block.
+    EmulatedRunOptions scheduled = direct(1);
     scheduled.schedule = true;
     const EmulatedRunResult s = run_emulated(k, byte_launch(x, out, Dim3{3, 1, 1}, Dim3{32, 1, 1}, {n}), scheduled);
-    QVERIFY2(s.ok() && s.fast, s.message.c_str());
+    QVERIFY2(s.ok() && s.direct, s.message.c_str());
     QCOMPARE(s.schedule.size(), std::size_t(3));
     for (const BlockTiming& b : s.schedule) QVERIFY(b.end_ns >= b.start_ns && b.start_ns > 0);
 }
 
-QTEST_GUILESS_MAIN(TestUserFastPath)
-#include "tst_user_fast_path.moc"
+QTEST_GUILESS_MAIN(TestUserDirectPath)
+#include "tst_user_direct_path.moc"
