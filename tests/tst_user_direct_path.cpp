@@ -19,6 +19,7 @@
 #include "kernels/matmul/matmul_reference.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_emulated.h"
+#include "support/user_kernel_texts.h"
 
 using namespace cvz;
 using namespace cvz::user;
@@ -27,12 +28,7 @@ Q_DECLARE_METATYPE(cvz::Dim3)
 
 namespace {
 
-std::string lecture_kernel(const char* name) {
-    std::ifstream in(std::string(CUDAVIZ_SOURCE_DIR) + "/resources/kernels/" + name);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::lecture_kernel;
 
 EmulatedKernel compile(const std::string& name, const std::string& text, CompileOutput* out = nullptr) {
     const SourceFile file{name, text};

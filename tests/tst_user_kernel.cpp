@@ -26,6 +26,7 @@
 #include "kernels/user/child_process.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_emulated.h"
+#include "support/user_kernel_texts.h"
 
 using namespace cvz;
 using namespace cvz::user;
@@ -43,12 +44,7 @@ Q_DECLARE_METATYPE(cvz::Dim3)
 
 namespace {
 
-std::string lecture_kernel(const char* name) {
-    std::ifstream in(std::string(CUDAVIZ_SOURCE_DIR) + "/resources/kernels/" + name);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::lecture_kernel;
 
 // The call forms the families accept (the families list theirs in kernels/<family>/; these are the
 // issue's four, written here so that this test does not depend on them).

@@ -57,4 +57,11 @@ inline bool read_kernel_file(const std::string& path, std::string* text, std::st
     return true;
 }
 
+// The lecture's kernel file `name` (e.g. "matmul.cu") as its text; empty when it cannot be read, which
+// the tests' compiles then report.
+inline std::string lecture_kernel(const char* name) {
+    std::string text, error;
+    return read_kernel_file(lecture_kernels_dir() + "/" + name, &text, &error) ? text : std::string();
+}
+
 }  // namespace test
