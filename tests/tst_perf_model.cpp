@@ -318,16 +318,28 @@ void TestPerfModel::rows_of_whole_lines_conflict_in_the_l1_banks() {
     QCOMPARE(spread.request_lines, 128.0 * (63 * 33 + 32));
     QCOMPARE(whole.request_wavefronts, 128.0 * (64 * 33 + 32));
     QCOMPARE(spread.request_wavefronts, 128.0 * (63 * 2 + 32));
-    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (2 lines a
-    // clock on the H200) the second.
+    // The requests: per warp two a step of K (A, B) and the store of C.
+    QCOMPARE(spread.global_ld_requests + spread.global_st_requests, 128.0 * (63 * 2 + 1));
+    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (0.7 clocks a
+    // request and 2.5 lines a clock on the H200) the second.
     const DeviceProfile d = h200();
+    QCOMPARE(d.perf.l1_tags_per_clock, 2.5);
+    QCOMPARE(d.perf.l1_tag_clocks_per_request, 0.7);
     const GpuPrediction a = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 64, 64);
     const GpuPrediction b = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 63, 64);
-    const double expected = whole.request_wavefronts / (spread.request_lines / d.perf.l1_tags_per_clock);
+    const double tag_clocks = 128.0 * (63 * 2 + 1) * 0.7 + 128.0 * (63 * 33 + 32) / 2.5;
+    const double expected = whole.request_wavefronts / tag_clocks;
     const double ratio = term_us(a, "L1") / term_us(b, "L1");
     QVERIFY2(qAbs(ratio / expected - 1) < 1e-9, qPrintable(QStringLiteral("%1 against %2").arg(ratio).arg(expected)));
-    QCOMPARE(d.perf.l1_tags_per_clock, 2.0);
     QVERIFY(ratio > 1.9);
+    // The same request count with fewer lines costs the tag stage less, but never less than its
+    // requests' clocks: a profile whose tag stage takes lines alone puts B at lines / rate.
+    DeviceProfile lines_only = d;
+    lines_only.perf.l1_tag_clocks_per_request = 0;
+    const GpuPrediction c = predict_matmul(lines_only, MatmulLaunch::naive(1, 32), 64, 63, 64);
+    const double share = (128.0 * (63 * 33 + 32) / 2.5) / tag_clocks;
+    QVERIFY2(qAbs(term_us(c, "L1") / term_us(b, "L1") / share - 1) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(c, "L1") / term_us(b, "L1")).arg(share)));
 }
 
 void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {

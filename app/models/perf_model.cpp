@@ -71,7 +71,9 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     // L1 and shared memory are one unit: its tag stage (a request's distinct lines), its data stage
     // (a request's wavefronts over the 32 banks), its sectors and its shared wavefronts share the clock;
     // of the pipeline's stages the slowest sets the pace.
-    t.l1 = std::max({f.request_lines / c.l1_tags_per_clock, f.request_wavefronts / c.l1_wavefronts_per_clock,
+    const double tag_clocks = (f.global_ld_requests + f.global_st_requests) * c.l1_tag_clocks_per_request +
+                              f.request_lines / c.l1_tags_per_clock;
+    t.l1 = std::max({tag_clocks, f.request_wavefronts / c.l1_wavefronts_per_clock,
                      (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock}) *
            sm_seconds * to_us;
     // The compiled kernel's wavefronts where known (nvcc merges the source's shared loads into wider
