@@ -53,6 +53,7 @@ private slots:
     void last_wave_drains_the_busiest_sm_through_its_port();
     void convolution_warp_work_counts_the_staging_turns_and_both_branches();
     void convolution_instructions_grow_with_the_mask();
+    void staged_blocks_wait_at_their_barrier_in_full_waves();
     void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
     void invalid_launch_is_an_error_not_a_number();
     void profile_without_figures_is_an_error();
@@ -460,6 +461,33 @@ void TestPerfModel::convolution_instructions_grow_with_the_mask() {
             QVERIFY(p.term(QStringLiteral("issue"))->detail.contains(QStringLiteral("a warp per K step")));
         }
     }
+}
+
+void TestPerfModel::staged_blocks_wait_at_their_barrier_in_full_waves() {
+    // conv_tiled with 32x32 blocks: 1024 threads, 2 blocks an SM on the H200, 264 a wave. A 641x479
+    // image (a 5 KiB footprint, resident in L2) has 21 x 15 = 315 blocks: one full wave and a tail of
+    // 51. The full wave adds the L2 round trip of a block of 32 warps (with the index arithmetic's
+    // chain) over its 2 blocks an SM; the tail adds nothing (its latency term holds the round trip).
+    const DeviceProfile d = h200();
+    ConvolutionMask mask;
+    mask.side = 3;
+    const GpuPrediction tiled = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{32, 32, 1}), 641, 479, mask);
+    QVERIFY2(tiled.ok(), qPrintable(tiled.error));
+    QCOMPARE(tiled.blocks, std::uint64_t(315));
+    QCOMPARE(tiled.waves, std::uint64_t(2));
+    const double round = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + kIndexInstructionsPerThread * d.perf.instruction_ns * 1e-3;
+    QVERIFY2(qAbs(term_us(tiled, "barrier") - round / 2) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(tiled, "barrier")).arg(round / 2)));
+    // One wave only (320x240: 10 x 8 = 80 blocks): no full wave, no barrier term.
+    const GpuPrediction one = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{32, 32, 1}), 320, 240, mask);
+    QVERIFY2(one.ok(), qPrintable(one.error));
+    QCOMPARE(one.waves, std::uint64_t(1));
+    QCOMPARE(term_us(one, "barrier"), 0.0);
+    // A kernel without a barrier never pays it.
+    const GpuPrediction naive = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{32, 32, 1}), 641, 479, mask);
+    QVERIFY2(naive.ok(), qPrintable(naive.error));
+    QCOMPARE(term_us(naive, "barrier"), 0.0);
+    QVERIFY(term_us(naive, "latency") > 0);
 }
 
 void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes() {

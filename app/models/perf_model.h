@@ -70,6 +70,9 @@ struct LaunchWork {
     // steps of its loop; none for a kernel the model counts by lane_instructions alone.
     std::optional<CompiledIssue> compiled;
     double k_steps = 0;
+    // Times a block stages data in shared memory and waits at a barrier before it computes (a tiled
+    // kernel's tile load, once per block; 0 for a kernel that never waits on its whole block's loads).
+    double barrier_stages = 0;
     // A loop that reads a whole operand from global memory in every wave: when the operand does not
     // stay in L2 between waves, every warp's loop waits on DRAM this long a wave.
     double reread_us_per_wave = 0;
