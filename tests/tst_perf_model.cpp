@@ -53,6 +53,7 @@ private slots:
     void last_wave_drains_the_busiest_sm_through_its_port();
     void convolution_warp_work_counts_the_staging_turns_and_both_branches();
     void convolution_instructions_grow_with_the_mask();
+    void staged_blocks_wait_at_their_barrier_in_full_waves();
     void every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes();
     void invalid_launch_is_an_error_not_a_number();
     void profile_without_figures_is_an_error();
@@ -318,16 +319,28 @@ void TestPerfModel::rows_of_whole_lines_conflict_in_the_l1_banks() {
     QCOMPARE(spread.request_lines, 128.0 * (63 * 33 + 32));
     QCOMPARE(whole.request_wavefronts, 128.0 * (64 * 33 + 32));
     QCOMPARE(spread.request_wavefronts, 128.0 * (63 * 2 + 32));
-    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (2 lines a
-    // clock on the H200) the second.
+    // The requests: per warp two a step of K (A, B) and the store of C.
+    QCOMPARE(spread.global_ld_requests + spread.global_st_requests, 128.0 * (63 * 2 + 1));
+    // The L1 term: the data stage (a wavefront a clock) binds the first, the tag stage (0.7 clocks a
+    // request and 2.5 lines a clock on the H200) the second.
     const DeviceProfile d = h200();
+    QCOMPARE(d.perf.l1_tags_per_clock, 2.5);
+    QCOMPARE(d.perf.l1_tag_clocks_per_request, 0.7);
     const GpuPrediction a = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 64, 64);
     const GpuPrediction b = predict_matmul(d, MatmulLaunch::naive(1, 32), 64, 63, 64);
-    const double expected = whole.request_wavefronts / (spread.request_lines / d.perf.l1_tags_per_clock);
+    const double tag_clocks = 128.0 * (63 * 2 + 1) * 0.7 + 128.0 * (63 * 33 + 32) / 2.5;
+    const double expected = whole.request_wavefronts / tag_clocks;
     const double ratio = term_us(a, "L1") / term_us(b, "L1");
     QVERIFY2(qAbs(ratio / expected - 1) < 1e-9, qPrintable(QStringLiteral("%1 against %2").arg(ratio).arg(expected)));
-    QCOMPARE(d.perf.l1_tags_per_clock, 2.0);
     QVERIFY(ratio > 1.9);
+    // The same request count with fewer lines costs the tag stage less, but never less than its
+    // requests' clocks: a profile whose tag stage takes lines alone puts B at lines / rate.
+    DeviceProfile lines_only = d;
+    lines_only.perf.l1_tag_clocks_per_request = 0;
+    const GpuPrediction c = predict_matmul(lines_only, MatmulLaunch::naive(1, 32), 64, 63, 64);
+    const double share = (128.0 * (63 * 33 + 32) / 2.5) / tag_clocks;
+    QVERIFY2(qAbs(term_us(c, "L1") / term_us(b, "L1") / share - 1) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(c, "L1") / term_us(b, "L1")).arg(share)));
 }
 
 void TestPerfModel::matmul_k_extrapolation_matches_a_full_trace() {
@@ -448,6 +461,33 @@ void TestPerfModel::convolution_instructions_grow_with_the_mask() {
             QVERIFY(p.term(QStringLiteral("issue"))->detail.contains(QStringLiteral("a warp per K step")));
         }
     }
+}
+
+void TestPerfModel::staged_blocks_wait_at_their_barrier_in_full_waves() {
+    // conv_tiled with 32x32 blocks: 1024 threads, 2 blocks an SM on the H200, 264 a wave. A 641x479
+    // image (a 5 KiB footprint, resident in L2) has 21 x 15 = 315 blocks: one full wave and a tail of
+    // 51. The full wave adds the L2 round trip of a block of 32 warps (with the index arithmetic's
+    // chain) over its 2 blocks an SM; the tail adds nothing (its latency term holds the round trip).
+    const DeviceProfile d = h200();
+    ConvolutionMask mask;
+    mask.side = 3;
+    const GpuPrediction tiled = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{32, 32, 1}), 641, 479, mask);
+    QVERIFY2(tiled.ok(), qPrintable(tiled.error));
+    QCOMPARE(tiled.blocks, std::uint64_t(315));
+    QCOMPARE(tiled.waves, std::uint64_t(2));
+    const double round = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + kIndexInstructionsPerThread * d.perf.instruction_ns * 1e-3;
+    QVERIFY2(qAbs(term_us(tiled, "barrier") - round / 2) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(tiled, "barrier")).arg(round / 2)));
+    // One wave only (320x240: 10 x 8 = 80 blocks): no full wave, no barrier term.
+    const GpuPrediction one = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Tiled, Dim3{32, 32, 1}), 320, 240, mask);
+    QVERIFY2(one.ok(), qPrintable(one.error));
+    QCOMPARE(one.waves, std::uint64_t(1));
+    QCOMPARE(term_us(one, "barrier"), 0.0);
+    // A kernel without a barrier never pays it.
+    const GpuPrediction naive = predict_convolution(d, ConvolutionLaunch::of(ConvolutionVariant::Naive, Dim3{32, 32, 1}), 641, 479, mask);
+    QVERIFY2(naive.ok(), qPrintable(naive.error));
+    QCOMPARE(term_us(naive, "barrier"), 0.0);
+    QVERIFY(term_us(naive, "latency") > 0);
 }
 
 void TestPerfModel::every_catalogue_variant_gets_a_finite_prediction_on_odd_sizes() {

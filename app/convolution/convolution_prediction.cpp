@@ -44,6 +44,8 @@ GpuPrediction predict_convolution(const DeviceProfile& profile, const Convolutio
     w.compiled = convolution_compiled_issue(launch, side);
     w.k_steps = double(side) * double(side);
     w.chain_per_thread = kIndexInstructionsPerThread;
+    // The tiled kernels copy the block's tile to shared memory and wait at a barrier before the taps.
+    if (launch.kernel == ConvolutionVariant::Tiled || launch.kernel == ConvolutionVariant::TiledCached) w.barrier_stages = 1;
     if (w.compiled && w.figures.ok()) {
         // The shared wavefronts are the trace's (there is no wider load for nvcc to merge them into).
         const double warps = double(w.figures.blocks) * double(w.figures.warps_per_block);

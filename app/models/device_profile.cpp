@@ -52,6 +52,17 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   bytes, calibration sizes of docs/measurements/2026-12-03-model.md) fitted 2.0 (the least mean
 //   |error| over their 172 shapes of 1.8, 2.0, ..., 2.6; 3 put their naive 1-4 column blocks at -20 to
 //   -46%): which row lengths reach 3 a clock depends on the L1's sets, which the model does not have.
+//   Since the second 2026-12-03 session the tag stage also holds each request 0.7 clocks besides its
+//   lines, and serves 2.5 lines a clock (l1_tag_clocks_per_request, l1_tags_per_clock): a naive warp's
+//   step of K is two requests (A's rows, B's row) of 2 ... 33 lines, and at 1100^3 the blocks 1, 2, 4,
+//   8 and 16 columns wide (33, 17, 9, 5, 3 lines) take about 12.7, 7.7, 5.1, 3.4 and 2.8 clocks a step,
+//   a line in about a third of a clock plus close to a clock per step: with lines alone, 2 a clock put
+//   the narrow blocks 15-39% slow and the 8-wide ones 24-30% fast. Fitted on the naive rows of the four
+//   matmul calibration sweeps (1100^3, 224x3000x288, 2304x640x1792, 384x3072x384) alone: of
+//   (2 ... 3 lines a clock) x (0 ... 1 clock a request), the least mean |error| over their 264 rows,
+//   8.7% (lines alone at 2 a clock: 9.8%). The whole-line rows (K = 640, 3072) are bound by the data
+//   stage either way. Motivated by the validation misses 3000x500x2000 and 1537x769x1023 (the naive
+//   kernel's narrow blocks), as the note of 2026-12-03 had them.
 // - dram_round_us 0.613 + warp_round_us 0.0092 per warp, and l1_sectors_per_clock 3 (gray_1d_x4):
 //   read off the 7680x4320 sweep, a validation size, since no calibration size streams from DRAM.
 // - dispatch_us 0.03 (within a wave an SM starts its blocks this far apart, and the last one's round
@@ -84,7 +95,8 @@ PerfCalibration h200_calibration() {
     c.instruction_ns = 6.0;
     c.l2_warp_round_us = 0.00125;
     c.dispatch_us = 0.03;
-    c.l1_tags_per_clock = 2.0;
+    c.l1_tags_per_clock = 2.5;
+    c.l1_tag_clocks_per_request = 0.7;
     c.sm_port_bytes_per_clock = 64;
     c.l2_resident_fraction = 0.5;
     c.l2_evicted_fraction = 1.0;

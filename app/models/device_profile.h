@@ -25,6 +25,7 @@ struct PerfCalibration {
     double instruction_ns = 6.0;       // each instruction of a thread's chain lengthens the round this much
     double l1_sectors_per_clock = 3;   // global sectors an SM's L1 returns per clock
     double l1_tags_per_clock = 3;      // 128-byte lines (tag lookups) an SM's L1 serves per clock
+    double l1_tag_clocks_per_request = 0;  // and the clocks each global request holds its tag stage besides
     double l1_wavefronts_per_clock = 1;  // global requests' data-stage wavefronts (bank conflicts) per clock
     double shared_wavefronts_per_clock = 1;  // shared-memory wavefronts per SM per clock
     double issue_per_clock = 4;        // warp instructions issued per SM per clock (4 schedulers)

@@ -13,8 +13,11 @@ namespace {
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
     double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, tensor = 0, reread = 0;
+    double barrier = 0;     // the round trip a staged block waits at its barrier, not hidden by the SM's other blocks
     double last_start = 0;  // when the busiest SM starts the last of its blocks: its round trip begins then
-    double slowest() const { return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32, tensor, reread}); }
+    double slowest() const {
+        return std::max({dram, l2, last_start + latency, blocks, l1, shared, issue, fp32, tensor, reread}) + barrier;
+    }
 };
 
 // The fraction of the streaming bandwidth reached with `blocks` resident per SM.
@@ -32,7 +35,7 @@ double bandwidth_fraction(const PerfCalibration& c, double blocks) {
 }
 
 WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupancy& occ, std::uint64_t blocks,
-                     bool l2_resident) {
+                     bool l2_resident, bool full_wave) {
     const LaunchFigures& f = w.figures;
     const PerfCalibration& c = d.perf;
     const double per_block = 1.0 / double(std::max<std::uint64_t>(1, f.blocks));
@@ -62,6 +65,10 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     const double round = chain_us + (l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
                                                  : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us);
     t.latency = any_memory ? rounds * round : 0;
+    // A block that stages its tile and waits at a barrier issues nothing for a round trip; the SM's
+    // other blocks issue meanwhile, so of the busiest SM's waits one block's share is not hidden:
+    // a round trip over the blocks resident in the wave, added to the wave's slowest term.
+    t.barrier = any_memory && on_sm > 0 && full_wave ? w.barrier_stages * round / on_sm : 0;
     // The SM starts its blocks one after another, and the last one's round trip begins only then.
     t.blocks = on_sm * c.block_us;
     t.last_start = std::max(0.0, on_sm - 1) * c.dispatch_us;
@@ -71,7 +78,9 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     // L1 and shared memory are one unit: its tag stage (a request's distinct lines), its data stage
     // (a request's wavefronts over the 32 banks), its sectors and its shared wavefronts share the clock;
     // of the pipeline's stages the slowest sets the pace.
-    t.l1 = std::max({f.request_lines / c.l1_tags_per_clock, f.request_wavefronts / c.l1_wavefronts_per_clock,
+    const double tag_clocks = (f.global_ld_requests + f.global_st_requests) * c.l1_tag_clocks_per_request +
+                              f.request_lines / c.l1_tags_per_clock;
+    t.l1 = std::max({tag_clocks, f.request_wavefronts / c.l1_wavefronts_per_clock,
                      (f.global_ld_sectors + f.global_st_sectors) / c.l1_sectors_per_clock}) *
            sm_seconds * to_us;
     // The compiled kernel's wavefronts where known (nvcc merges the source's shared loads into wider
@@ -161,10 +170,10 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
     const double resident = l2_resident_share(d, f.buffer_bytes);
 
     const std::uint64_t full = plan.waves > 0 ? plan.waves - 1 : 0;
-    const WaveTerms a_l2 = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, true);
-    const WaveTerms b_l2 = wave_terms(d, w, p.occupancy, plan.tail_blocks, true);
-    const WaveTerms a_dram = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, false);
-    const WaveTerms b_dram = wave_terms(d, w, p.occupancy, plan.tail_blocks, false);
+    const WaveTerms a_l2 = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, true, true);
+    const WaveTerms b_l2 = wave_terms(d, w, p.occupancy, plan.tail_blocks, true, false);
+    const WaveTerms a_dram = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, false, true);
+    const WaveTerms b_dram = wave_terms(d, w, p.occupancy, plan.tail_blocks, false, false);
     auto blend = [&](double l2, double dram) { return resident * l2 + (1 - resident) * dram; };
     auto sum = [&](double WaveTerms::*m) {
         return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
@@ -221,6 +230,14 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
                    .arg(d.tf32_tflops(), 0, 'f', 0)
              : QStringLiteral("%1 TF32 FMAs on the FP32 lanes (no TF32 tensor cores)").arg(w.tensor_fmas, 0, 'g', 3)},
         {QStringLiteral("re-reads"), sum(&WaveTerms::reread), w.reread_detail},
+        {QStringLiteral("barrier"), sum(&WaveTerms::barrier),
+         w.barrier_stages > 0
+             ? QStringLiteral("%1 waves x %2: the tile's round trip at the barrier over the %3 blocks the busiest SM runs "
+                              "at once, added to each wave")
+                   .arg(plan.waves)
+                   .arg(us_text(first.barrier))
+                   .arg(std::min<double>(p.occupancy.blocks_per_sm, std::ceil(double(plan.blocks_per_wave) / std::max(1, d.sm_count))))
+             : QStringLiteral("none: no block waits on its own staged loads")},
         {QStringLiteral("epilogue"), w.epilogue_us, w.epilogue_detail},
         {QStringLiteral("drain"), drain_us,
          QStringLiteral("the last wave's busiest SM: %1 through its port at %2 bytes a clock, after its round trip")

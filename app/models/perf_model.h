@@ -7,7 +7,7 @@
 //     resident between launches; the waves are priced both ways and blended by the share that stays,
 //     l2_resident_share in device_profile.h), "L2" (transactions: each block's distinct lines),
 //     "latency" (a round trip per wave: Little's law), "blocks" (an SM starts one block at a time),
-//     "L1" (a request's lines, its sectors and the shared wavefronts, one unit), "shared" (the
+//     "L1" (a request's tag clocks and lines, its sectors and the shared wavefronts, one unit), "shared" (the
 //     wavefronts alone, part of L1), "issue" (warp instructions) and "FP32" (FMAs), the pipe terms
 //     stretched when too few warps are resident to hide the pipes' latency;
 //   - "launch", the overhead.
@@ -28,7 +28,8 @@
 namespace cvz {
 
 // One named part of a prediction: "launch", "memory", "L2", "latency", "blocks", "L1", "shared",
-// "issue", "FP32", "tensor", "re-reads", "epilogue" (a second launch, added to the total, never a wave's),
+// "issue", "FP32", "tensor", "re-reads", "barrier" (a staged block's round trip at its barrier, added to
+// each full wave's slowest term), "epilogue" (a second launch, added to the total, never a wave's),
 // "drain" (the last wave's busiest SM's bytes through its port after its round trip, added to the total).
 struct PredictionTerm {
     QString name;
@@ -70,6 +71,9 @@ struct LaunchWork {
     // steps of its loop; none for a kernel the model counts by lane_instructions alone.
     std::optional<CompiledIssue> compiled;
     double k_steps = 0;
+    // Times a block stages data in shared memory and waits at a barrier before it computes (a tiled
+    // kernel's tile load, once per block; 0 for a kernel that never waits on its whole block's loads).
+    double barrier_stages = 0;
     // A loop that reads a whole operand from global memory in every wave: when the operand does not
     // stay in L2 between waves, every warp's loop waits on DRAM this long a wave.
     double reread_us_per_wave = 0;
