@@ -58,7 +58,7 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   8 and 16 columns wide (33, 17, 9, 5, 3 lines) take about 12.7, 7.7, 5.1, 3.4 and 2.8 clocks a step,
 //   a line in about a third of a clock plus close to a clock per step: with lines alone, 2 a clock put
 //   the narrow blocks 15-39% slow and the 8-wide ones 24-30% fast. Fitted on the naive rows of the four
-//   matmul calibration sweeps (1100^3, 224x3000x288, 2304x640x1792, 384x3072x384) alone: of
+//   calibration sweeps of matrices (1100^3, 224x3000x288, 2304x640x1792, 384x3072x384) alone: of
 //   (2 ... 3 lines a clock) x (0 ... 1 clock a request), the least mean |error| over their 264 rows,
 //   8.7% (lines alone at 2 a clock: 9.8%). The whole-line rows (K = 640, 3072) are bound by the data
 //   stage either way. Motivated by the validation misses 3000x500x2000 and 1537x769x1023 (the naive
