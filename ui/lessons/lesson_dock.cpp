@@ -261,7 +261,7 @@ void LessonDock::next() { openIndex(current_ + 1); }
 void LessonDock::back() { openIndex(current_ - 1); }
 
 void LessonDock::showStep() {
-    result_->clear();
+    showResult(QString());
     const LessonStep* step = currentStep();
     if (!step) {
         title_->setText(tr("No lessons"));
@@ -360,7 +360,11 @@ void LessonDock::finishCheck(const QString& id, const CheckResult& result, bool 
     emit checkFinished(result.passed);
 }
 
-void LessonDock::showResult(const QString& html) { result_->setText(html); }
+// Hidden while empty: no blank line between the buttons and the step's text.
+void LessonDock::showResult(const QString& html) {
+    result_->setText(html);
+    result_->setVisible(!html.isEmpty());
+}
 
 QString LessonDock::resultText() const {
     QTextDocument doc;
@@ -382,7 +386,7 @@ void LessonDock::showSolution() {
     solution_shown_ = true;
     const QString kept = result_->text();
     showStep();
-    result_->setText(kept);
+    showResult(kept);
     text_->moveCursor(QTextCursor::End);
     text_->ensureCursorVisible();
 }
