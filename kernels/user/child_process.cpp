@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -131,6 +132,9 @@ ChildResult run_child(const ChildSpec& spec) {
     }
     output.close_write();
     messages.close_write();
+    // Readable once the child has exited, so that its end is waited for, not polled; -1 where the
+    // kernel has no pidfd_open (before Linux 5.3), and then the loop below naps between looks.
+    const int exit_fd = int(::syscall(SYS_pidfd_open, pid, 0));
 
     const auto kill_group = [&] {
         ::kill(-pid, SIGKILL);
@@ -139,7 +143,6 @@ ChildResult run_child(const ChildSpec& spec) {
     bool timed_out = false, cancelled = false, reaped = false;
     std::size_t delivered = 0;  // messages up to here were given to on_message
     int status = 0;
-    int naps = 0;  // waits for a child whose pipes are closed
     while (!reaped) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         if (!timed_out && !cancelled) {
@@ -161,17 +164,16 @@ ChildResult run_child(const ChildSpec& spec) {
         if (output.read >= 0) fds[n++] = pollfd{output.read, POLLIN, 0};
         if (messages.read >= 0) fds[n++] = pollfd{messages.read, POLLIN, 0};
         if (n == 0) {
-            // Both pipes closed: the child is ending (or closed them and runs on); reap or wait a while.
-            // A child that closed them as it exits is reaped within a fraction of a millisecond: the
-            // first naps are short (a 5 ms nap was most of a short run's wait), then 5 ms.
-            const pid_t w = ::waitpid(pid, &status, wait_ms < 0 ? 0 : WNOHANG);
-            if (w == pid) reaped = true;
-            else if (w == 0) {
-                const long nap_us = std::min(100L << std::min(naps++, 6), 5000L);
-                const long limit_us = wait_ms < 0 ? 5000L : std::max(1L, long(wait_ms) * 1000L);
-                ::usleep(useconds_t(std::min(nap_us, limit_us)));
+            // Both pipes closed: the child is ending (or closed them and runs on). Wait for its exit, the
+            // limit or the next look at the token, then reap it.
+            if (exit_fd >= 0) {
+                pollfd exited{exit_fd, POLLIN, 0};
+                ::poll(&exited, 1, wait_ms);
             }
-            else if (errno != EINTR) reaped = true;
+            const pid_t w = ::waitpid(pid, &status, exit_fd >= 0 || wait_ms >= 0 ? WNOHANG : 0);
+            if (w == pid) reaped = true;
+            else if (w == 0 && exit_fd < 0) ::poll(nullptr, 0, std::min(wait_ms, 5));
+            else if (w < 0 && errno != EINTR) reaped = true;
             continue;
         }
         const int ready = ::poll(fds, n, wait_ms);
@@ -188,6 +190,7 @@ ChildResult run_child(const ChildSpec& spec) {
             }
         }
     }
+    if (exit_fd >= 0) ::close(exit_fd);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (timed_out) {
         result.end = ChildResult::End::TimeLimit;
