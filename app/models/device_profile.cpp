@@ -80,7 +80,7 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   us per step of K: each warp waits on a DRAM round trip every few steps (nvcc keeps 4 steps' loads
 //   in flight). The fraction is the middle of 0.60 and 0.72.
 // - sm_port_bytes_per_clock 64 (the "drain": the last wave's busiest SM's bytes after its round trip):
-//   the grayscale calibration sweeps of 2026-12-03 (480x360, 1000x777, 2560x1440), of 32, 48, 64, 96
+//   the image calibration sweeps of 2026-12-03 (480x360, 1000x777, 2560x1440), of 32, 48, 64, 96
 //   and 128 bytes a clock the least median error over the three (5.4 / 2.8 / 3.0%, from 5.0 / 5.6 / 7.1%
 //   without it).
 // - the shared (1 wavefront a clock) and issue (4 schedulers) rates are sm_90's widths; the compiled

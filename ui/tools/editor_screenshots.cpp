@@ -1,5 +1,5 @@
 // Screenshots of the kernel editor (issue 27) in staged states: a compile error marked at its line, a
-// bounds fault (the lecture's 1-D grayscale without its guard) marked at its line, the differences
+// bounds fault (the lecture's first 1-D kernel without its guard) marked at its line, the differences
 // listed, a clean run, and a file of several kernels with the chooser, on the image page,
 // run on the CPU emulator. Each is written once the editor's Compile and Run has answered (its signal),
 // never after a fixed delay. `cudaviz-editor-screenshots [--size WxH] DIR`; QT_SCALE_FACTOR is honoured.
