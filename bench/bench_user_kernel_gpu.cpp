@@ -1,11 +1,12 @@
 // The user's kernels on the GPU against the built-ins (issue 27): the lecture's kernels as the learner
 // pastes them (resources/kernels/*.cu: the 1-D and 2-D grayscale, matmul_k, the tiled matmul) beside
-// the built-in variant with the same launch (gray_1d, gray_2d, matmul_naive, matmul_tiled), and a user
-// copy of gray_2d written as the built-in computes it. Both are timed the same way: CUDA events around
-// each launch, the clocks spun up, a warm-up, then the median of the timed launches over interleaved
-// rounds (kernels/cuda/launch_timer.h); the built-in in this process, the user's kernel in
-// cudaviz-gpu-runner (its buffers placed by guard_zone.h's layout), compiled by NVRTC as the app compiles
-// it (--fmad=false) and, for comparison, with --fmad=true. Prints a table; --json FILE writes the same.
+// the built-in variant with the same launch (gray_1d, gray_2d, matmul_naive, matmul_tiled), and user
+// copies of gray_2d and matmul_naive written as the built-ins compute them. Both are timed the same
+// way: CUDA events around each launch, the clocks spun up, a warm-up, then the median of the timed
+// launches over interleaved rounds (kernels/cuda/launch_timer.h); the built-in in this process, the
+// user's kernel in cudaviz-gpu-runner (its buffers placed by guard_zone.h's layout), compiled by NVRTC
+// as the app compiles it (--fmad=false) and, for comparison, with --fmad=true. Prints a table; --json
+// FILE writes the same.
 // Figures, never a pass/fail.
 //
 //   bench_user_kernel_gpu [--json FILE] [--quick] [--kernels DIR]
@@ -127,7 +128,8 @@ int main(int argc, char** argv) {
     t.budget_ms = 300;
 
     std::vector<Source> sources = {{"grayscale_1d.cu", "", {}, {}}, {"grayscale_2d.cu", "", {}, {}}, {"gray_2d copy", test::kGray2dCopy, {}, {}},
-                                   {"matmul.cu", "", {}, {}},       {"matmul_tiled.cu", "", {}, {}}};
+                                   {"matmul.cu", "", {}, {}},       {"matmul_tiled.cu", "", {}, {}},
+                                   {"matmul_naive copy", test::kMatmulNaiveCopyWide, {}, {}}};
     std::string device;
     for (Source& s : sources) {
         std::string error;
@@ -177,10 +179,11 @@ int main(int argc, char** argv) {
             rows.push_back(row);
         }
     }
-    // Matmul: matmul_k against matmul_naive (16x16 blocks), the tiled kernel against matmul_tiled (16).
+    // Matmul: matmul_k against matmul_naive (16x16 blocks), the tiled kernel against matmul_tiled (16), and
+    // the copy of matmul_naive with its 64-bit indices against matmul_naive.
     std::vector<int> sizes = {1024, 2048, 4096, 1023};
     if (quick) sizes = {1023};
-    for (int which = 3; which < 5; ++which) {
+    for (int which = 3; which < 6; ++which) {
         const Source& src = sources[std::size_t(which)];
         const bool tiled = which == 4;
         for (int n : sizes) {

@@ -4,7 +4,7 @@
 # of the validation), under the sweeps' conditions: clocks not locked (--clock-control none, after
 # 200 ms of every SM spinning) and caches not flushed between passes (--cache-control none).
 # On the GPU machine, with ncu_compare packed by ../shared/gpu/pack.sh into DEST:
-#   bash scripts/ncu_issue_profiles.sh DEST
+#   bash scripts/ncu_issue_profiles.sh DEST          (ONLY="tf32 tf32x3" ...: those kernels alone)
 # Writes $OUT/issue/*.details.csv and $OUT/issue.tgz; then, here:
 #   scripts/compiled_issue_table.py issue/
 set -u
@@ -19,7 +19,9 @@ for v in naive:matmul_naive:MatmulNaive:32x8 tiled8:matmul_tiled:MatmulTiledBody
          tiled16:matmul_tiled:MatmulTiledBody:16 tiled32:matmul_tiled:MatmulTiledBody:32 \
          blocktile_1d:matmul_blocktile_1d:MatmulBlocktile1dBody:32x8 blocktile_2d:matmul_blocktile_2d:MatmulBlocktile2dBody:16x16 \
          blocktile_vec:matmul_blocktile_vec:MatmulBlocktileVecBody:16x16 warptile:matmul_warptile:MatmulWarptileBody:128 \
-         double_buffer:matmul_double_buffer:MatmulDoubleBufferBody:256; do
+         double_buffer:matmul_double_buffer:MatmulDoubleBufferBody:256 \
+         "tf32:matmul_tf32:MatmulTensorCoreBody<.unsigned int.1>:128" "tf32x3:matmul_3xtf32:MatmulTensorCoreBody<.unsigned int.3>:128"; do
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" ${v%%:*} "* ]] && continue
   IFS=: read -r n kern b blk <<< "$v"
   for s in 1280 2048; do
     $N $S $M --clock-control none --cache-control none --kernel-name-base demangled \

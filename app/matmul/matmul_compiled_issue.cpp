@@ -35,10 +35,11 @@ constexpr Row kRows[] = {
     {MatmulVariant::BlocktileVec, 0, {81.125, 610, 20.121, 0.2575, 0.693}},
     {MatmulVariant::Warptile, 0, {152.875, 580, 20.001, 0.2568, 0.662}},
     {MatmulVariant::DoubleBuffer, 0, {75.188, 356, 12.077, 0.4424, 0.820}},
-    // The tensor-core rungs, the same way (2026-12-02; a K step's "instructions" include its share of
-    // the 16 x 8 x 8 MMAs): tf32 2 / 0.453, 4 / 0.572; 3xtf32 2 / 0.537, 2 / 0.545.
-    {MatmulVariant::Tf32, 0, {19.938, 285, 3.000, 0.2996, 0.614}},
-    {MatmulVariant::Tf32x3, 0, {63.500, 264, 3.000, 0.3254, 1.000}},
+    // The tensor-core rungs, the same way (2026-12-03, their present configurations: 4 warps of 64 x 64;
+    // a K step's "instructions" include its share of the 16 x 8 x 8 MMAs): tf32 1 / 0.289, 2 / 0.469;
+    // 3xtf32 1 / 0.366, 2 / 0.526. scripts/ncu_issue_profiles.sh with ONLY="tf32 tf32x3".
+    {MatmulVariant::Tf32, 0, {27.375, 610, 4.000, 0.2891, 0.763}},
+    {MatmulVariant::Tf32x3, 0, {111.375, 353, 4.000, 0.3665, 0.648}},
 };
 
 }  // namespace

@@ -36,6 +36,19 @@ inline const char* const kMatmulNaiveCopy = R"(__global__ void matmul_naive(cons
 }
 )";
 
+// The same copy with the built-in's 64-bit index arithmetic (kernels/matmul/matmul_body.h: row, column
+// and the indices of A and B in 64 bits), so that its time on the GPU compares like with like: the
+// lecture's `int` indices let the compiler step both pointers, which is faster at 4096^3.
+inline const char* const kMatmulNaiveCopyWide = R"(__global__ void matmul_naive(const float* a, const float* b, float* c, int h, int w, int k) {
+    unsigned long long r = blockIdx.y*blockDim.y + threadIdx.y;
+    unsigned long long col = blockIdx.x*blockDim.x + threadIdx.x;
+    if (r >= (unsigned long long)h || col >= (unsigned long long)w) return;
+    float acc = 0.0f;
+    for (unsigned int i = 0; i < (unsigned int)k; ++i) acc = fmaf(a[r*k + i], b[(unsigned long long)i*w + col], acc);
+    c[r*w + col] = acc;
+}
+)";
+
 // The lecture's kernel files: the source tree's resources/kernels (CUDAVIZ_SOURCE_DIR, defined by the
 // program's target), or $CUDAVIZ_KERNELS_DIR where the program runs away from it (the GPU machine).
 inline std::string lecture_kernels_dir() {
