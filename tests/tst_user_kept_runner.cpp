@@ -7,13 +7,21 @@
 // ESRCH (a zombie would still answer). No GPU, no wall clock.
 #include <QtTest>
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernels/user/child_process.h"
+#include "kernels/user/runner_job.h"
 #include "kernels/user/source_scan.h"
 #include "kernels/user/user_emulated.h"
 #include "support/user_kernel_texts.h"
@@ -101,6 +109,7 @@ private slots:
     void a_run_of_another_kernel_ends_the_runner();
     void destroying_the_kernel_leaves_no_process();
     void only_direct_runs_are_kept();
+    void a_runner_ends_when_its_caller_hangs_up();
 };
 
 void TestUserKeptRunner::one_runner_serves_runs_with_the_bytes_of_a_runner_of_its_own() {
@@ -302,6 +311,40 @@ void TestUserKeptRunner::only_direct_runs_are_kept() {
     QVERIFY2(m.ok() && !m.direct, m.message.c_str());
     QCOMPARE(c[s * s - 1], 2.0f * float(s));
     QCOMPARE(kept_runner_pid(tiled), 0);
+}
+
+void TestUserKeptRunner::a_runner_ends_when_its_caller_hangs_up() {
+    // A kept runner has no PR_SET_PDEATHSIG (kept_child.h): when its caller dies, its request socket
+    // hangs up, and it ends by itself. Here the caller's end is closed with nothing sent and nothing
+    // killed; the runner must exit, cleanly.
+    const std::string runner = kernel_runner_path();
+    QVERIFY(!runner.empty());
+    int request[2], output[2];
+    QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, request), 0);
+    QCOMPARE(::pipe2(output, O_CLOEXEC), 0);
+    ChildSpec spec;
+    spec.argv = {runner, kRunnerServe};
+    std::string error;
+    const pid_t pid = spawn_child(spec, request[1], output[1], -1, &error);
+    ::close(request[1]);
+    ::close(output[1]);
+    QVERIFY2(pid > 0, error.c_str());
+    const int exited = int(::syscall(SYS_pidfd_open, pid, 0));
+    ::close(request[0]);  // the caller hangs up
+    // Its exit is waited for on its pidfd; the bound is only there so that a runner that never ends
+    // fails the test instead of hanging it.
+    if (exited >= 0) {
+        pollfd p{exited, POLLIN, 0};
+        const int ready = ::poll(&p, 1, 120 * 1000);
+        ::close(exited);
+        if (ready != 1) ::kill(pid, SIGKILL);
+        QCOMPARE(ready, 1);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(pid, &status, 0), pid);
+    ::close(output[0]);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
 }
 
 QTEST_GUILESS_MAIN(TestUserKeptRunner)
