@@ -17,11 +17,12 @@ namespace cvz::user {
 
 namespace {
 
-// Appends what the non-blocking `fd` holds now (up to `limit` kept, the rest read and dropped); false
+// Appends what the non-blocking `fd` holds now (up to `limit` kept, the rest read and dropped), at most
+// 1 MiB a call, so that a child that writes without end still lets the caller look at its limits; false
 // at its end.
 bool read_available(int fd, std::string& into, std::size_t limit) {
     char buffer[65536];
-    for (;;) {
+    for (int round = 0; round < 16; ++round) {
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n > 0) {
             if (into.size() < limit) into.append(buffer, std::min<std::size_t>(std::size_t(n), limit - into.size()));
@@ -31,6 +32,7 @@ bool read_available(int fd, std::string& into, std::size_t limit) {
         if (errno == EINTR) continue;
         return errno == EAGAIN || errno == EWOULDBLOCK;
     }
+    return true;
 }
 
 void close_fd(int& fd) {
@@ -121,6 +123,9 @@ ChildResult KeptChild::exchange(const std::string& request, const std::string& d
         result.error = "the kept process had ended";
         return result;
     }
+    // What the child wrote after its last answer, if anything (more than a call reads), is not this request's.
+    std::string stale;
+    (void)read_available(output_, stale, 0);
     for (std::size_t sent = 0; sent < request.size();) {
         const ssize_t n = ::send(input_, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
         if (n > 0) sent += std::size_t(n);
