@@ -5,10 +5,13 @@
 // the buffers' copies in and out, the kernel, and the trace's way back. Prints a table (medians; CPU
 // time is this process's plus its children's); --json FILE writes the same figures.
 //
-//   bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced]
+//   bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced] [--own-runner]
 //     --quick: 480x270 and 64^3; --only: the runs whose launch names TEXT ("gray_1d"), no compiles;
-//     --untraced: the untraced runs only (--only and --untraced are for a profiler)
+//     --untraced: the untraced runs only (--only and --untraced are for a profiler);
+//     --own-runner: every run in a runner of its own (EmulatedRunOptions::keep_runner off), as before
+//     runners were kept
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -78,13 +81,25 @@ double children_cpu_ms() {
     return u.ru_utime.tv_sec * 1e3 + u.ru_utime.tv_usec / 1e3 + u.ru_stime.tv_sec * 1e3 + u.ru_stime.tv_usec / 1e3;
 }
 
-// median_ms with the children's CPU time added (the runner and the compiler are children).
-bench::Timing timed(int repeats, const std::function<void()>& run) {
+// The CPU time of a process that is still running (a kept runner: not a reaped child yet); 0 for pid 0.
+double process_cpu_ms(int pid) {
+    clockid_t clock;
+    timespec t{};
+    if (pid <= 0 || clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0) return 0;
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+// median_ms with the children's CPU time added (the runner and the compiler are children), the kept
+// runner's of `kernel` included: its time so far is read from its clock, as it is not reaped between
+// runs (one that ends during a run is reaped, and its whole time is then among the children's). Like
+// the children's, it is averaged over the warm-up and the timed runs, so a kept runner's start counts.
+bench::Timing timed(int repeats, const std::function<void()>& run, const EmulatedKernel* kernel = nullptr) {
     double children = 0;
     const bench::Timing t = bench::median_ms(repeats, [&] {
-        const double c0 = children_cpu_ms();
+        const double c0 = children_cpu_ms(), r0 = kernel ? process_cpu_ms(kept_runner_pid(*kernel)) : 0;
         run();
-        children += children_cpu_ms() - c0;
+        const double r1 = kernel ? process_cpu_ms(kept_runner_pid(*kernel)) : 0;
+        children += children_cpu_ms() - c0 + r1 - r0;
     });
     return {t.wall_ms, t.cpu_ms + children / (repeats + 1)};
 }
@@ -131,7 +146,7 @@ struct RunRow {
 int main(int argc, char** argv) {
     int repeats = 5;
     std::string json;
-    bool quick = false, untraced_only = false;
+    bool quick = false, untraced_only = false, own_runner = false;
     std::string only;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
@@ -139,8 +154,10 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--untraced")) untraced_only = true;
+        else if (!std::strcmp(argv[i], "--own-runner")) own_runner = true;
         else {
-            std::fprintf(stderr, "usage: bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced]\n");
+            std::fprintf(stderr, "usage: bench_user_kernel [--repeats N] [--json FILE] [--quick] [--only TEXT] [--untraced] "
+                                 "[--own-runner]\n");
             return 2;
         }
     }
@@ -185,6 +202,7 @@ int main(int argc, char** argv) {
             TraceOptions to;
             EmulatedRunOptions uo;
             uo.trace = traced;
+            uo.keep_runner = !own_runner;
             const GrayscaleImage im{rgb.data(), gray.data(), w, h, PixelLayout::Planar};
             row.builtin = timed(repeats, [&] {
                 if (!traced) {
@@ -198,7 +216,7 @@ int main(int argc, char** argv) {
                 const EmulatedRunResult r = run_emulated(k, launch, uo);
                 check(r, g.file);
                 row.requests_user = r.trace.totals.global_ld.requests + r.trace.totals.global_st.requests;
-            });
+            }, &k);
             runs.push_back(row);
         }
     }
@@ -223,6 +241,7 @@ int main(int argc, char** argv) {
             if (!wanted(row.launch, traced)) continue;
             EmulatedRunOptions uo;
             uo.trace = traced;
+            uo.keep_runner = !own_runner;
             const MatmulProblem p{a.data(), b.data(), c.data(), s, s, s};
             row.builtin = timed(r2, [&] {
                 if (!traced) {
@@ -236,7 +255,7 @@ int main(int argc, char** argv) {
                 const EmulatedRunResult r = run_emulated(k, launch, uo);
                 check(r, m.file);
                 row.requests_user = r.trace.totals.global_ld.requests + r.trace.totals.shared_ld.requests;
-            });
+            }, &k);
             runs.push_back(row);
         }
     }

@@ -86,25 +86,14 @@ std::string signal_text(int signal) {
     return s;
 }
 
-ChildResult run_child(const ChildSpec& spec) {
-    using Clock = std::chrono::steady_clock;
-    ChildResult result;
-    if (spec.argv.empty()) {
-        result.error = "no program to run";
-        return result;
-    }
-    Pipe output, messages;
-    if (!output.open() || (spec.message_channel && !messages.open())) {
-        result.error = std::string("cannot make a pipe: ") + std::strerror(errno);
-        return result;
-    }
-
+pid_t spawn_child(const ChildSpec& spec, int input_fd, int output_fd, int message_fd, std::string* error) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, output.write, 1);
-    posix_spawn_file_actions_adddup2(&actions, output.write, 2);
-    if (spec.message_channel) posix_spawn_file_actions_adddup2(&actions, messages.write, kMessageFd);
+    if (input_fd >= 0) posix_spawn_file_actions_adddup2(&actions, input_fd, 0);
+    else posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output_fd, 1);
+    posix_spawn_file_actions_adddup2(&actions, output_fd, 2);
+    if (message_fd >= 0) posix_spawn_file_actions_adddup2(&actions, message_fd, kMessageFd);
     if (!spec.working_dir.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.working_dir.c_str());
 
     // Its own process group, so that a limit or a cancel ends everything it started (a compiler's
@@ -121,15 +110,34 @@ ChildResult run_child(const ChildSpec& spec) {
 
     std::vector<std::string> args = spec.argv, env = environment(spec.env);
     std::vector<char*> argv = pointers(args), envp = pointers(env);
-    const Clock::time_point start = Clock::now();
     pid_t pid = -1;
     const int spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (spawned != 0) {
-        result.error = "cannot run " + spec.argv[0] + ": " + std::strerror(spawned);
+        *error = "cannot run " + spec.argv[0] + ": " + std::strerror(spawned);
+        return -1;
+    }
+    return pid;
+}
+
+ChildResult run_child(const ChildSpec& spec) {
+    using Clock = std::chrono::steady_clock;
+    ChildResult result;
+    if (spec.argv.empty()) {
+        result.error = "no program to run";
         return result;
     }
+    Pipe output, messages;
+    if (!output.open() || (spec.message_channel && !messages.open())) {
+        result.error = std::string("cannot make a pipe: ") + std::strerror(errno);
+        return result;
+    }
+
+    const Clock::time_point start = Clock::now();
+    const pid_t pid = spawn_child(spec, -1, output.write, spec.message_channel ? messages.write : -1, &result.error);
+    if (pid < 0) return result;
+    if (spec.on_started) spec.on_started(int(pid));
     output.close_write();
     messages.close_write();
     // Readable once the child has exited, so that its end is waited for, not polled; -1 where the

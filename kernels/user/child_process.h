@@ -4,6 +4,8 @@
 // finds at file descriptor kMessageFd). User code runs only in such a child, never in the caller's
 // process and never in a fork without exec (which, besides sharing the caller's state, leaves CUDA
 // unusable in the child). Generic: the emulated runner, the GPU runner and the compiler all go through it.
+#include <sys/types.h>
+
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -27,6 +29,8 @@ struct ChildSpec {
     // When set, called on the caller's thread with each line the child writes on the message channel
     // (without its newline), as it arrives; the lines are also kept in ChildResult::messages.
     std::function<void(const std::string&)> on_message;
+    // When set, called on the caller's thread with the child's process id once it has started.
+    std::function<void(int)> on_started;
 };
 
 struct ChildResult {
@@ -45,6 +49,12 @@ struct ChildResult {
 // Runs the child to its end (or its limit) and returns how it ended. Never throws, never runs the
 // program in this process.
 ChildResult run_child(const ChildSpec& spec);
+
+// Starts spec.argv (its env and working_dir; nothing else of spec is read) in a process group of its own,
+// with default signal handling and an empty mask: stdin from `input_fd` (-1: /dev/null), stdout and
+// stderr into `output_fd`, and `message_fd`, when not -1, at kMessageFd. Its pid, or -1 with *error set.
+// The caller waits for it (run_child does; a KeptChild, kept_child.h, keeps it for several requests).
+pid_t spawn_child(const ChildSpec& spec, int input_fd, int output_fd, int message_fd, std::string* error);
 
 // "SIGSEGV (segmentation fault)" for a signal number.
 std::string signal_text(int signal);

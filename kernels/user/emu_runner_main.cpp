@@ -15,15 +15,18 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cxxabi.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -307,6 +310,12 @@ __attribute__((always_inline)) inline void on_access(const void* address, std::s
     Current* const c = t_current;
     if (__builtin_expect(!c, 0)) return;  // not inside a kernel thread (the object's constructors)
     const auto p = reinterpret_cast<std::uintptr_t>(address);
+    // The block's shared memory first: a tiled kernel makes most of its accesses there (the buffers and
+    // the shared memory never overlap, so the order changes no answer).
+    if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
+        if (g_recorder) return record_shared(c, p, bytes, a, return_address);
+        return;
+    }
     for (unsigned k = 0; k < g_buffer_count; ++k) {
         const Buffer& b = g_buffers[k];
         if (p - b.base < b.bytes) {
@@ -314,10 +323,6 @@ __attribute__((always_inline)) inline void on_access(const void* address, std::s
                 return in_buffer_slow(c, b, p, bytes, a, return_address);
             return;
         }
-    }
-    if (p - reinterpret_cast<std::uintptr_t>(c->ctx->shared_) < g_shared_total) {
-        if (g_recorder) return record_shared(c, p, bytes, a, return_address);
-        return;
     }
     return outside_buffers(p, a, return_address);
 }
@@ -628,6 +633,24 @@ void watchdog(double limit, std::mutex& mutex, std::condition_variable& changed,
 }
 
 // Signals are handled on a stack of their own: a fiber's stack may be what overflowed.
+// A block thread's alternate stack, given back when the thread ends: a kept runner starts new block
+// threads for every job. (Under AddressSanitizer, which unmaps a thread's alternate stack itself when the
+// thread ends, it is left to it.)
+struct AltStack {
+    void* memory = nullptr;
+    std::size_t bytes = 0;
+    ~AltStack() {
+#ifndef __SANITIZE_ADDRESS__
+        if (!memory) return;
+        stack_t off{};
+        off.ss_flags = SS_DISABLE;
+        ::sigaltstack(&off, nullptr);
+        ::munmap(memory, bytes);
+#endif
+    }
+};
+thread_local AltStack t_alt_stack_memory;
+
 void ensure_alt_stack() {
     if (t_alt_stack) return;
     t_alt_stack = true;
@@ -636,7 +659,10 @@ void ensure_alt_stack() {
     stack_t s{};
     s.ss_size = 64 * 1024;
     s.ss_sp = ::mmap(nullptr, s.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (s.ss_sp != MAP_FAILED) ::sigaltstack(&s, nullptr);
+    if (s.ss_sp == MAP_FAILED) return;
+    ::sigaltstack(&s, nullptr);
+    t_alt_stack_memory.memory = s.ss_sp;
+    t_alt_stack_memory.bytes = s.ss_size;
 }
 
 void run_thread(const EmuContext& ctx) {
@@ -805,28 +831,57 @@ extern "C" __attribute__((visibility("default"))) void* cvz_dynamic_shared() {
     return static_cast<unsigned char*>(t_current->ctx->shared_) + kStaticShared;
 }
 
-int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: cudaviz-kernel-runner JOB (run by cudaviz, not by hand)\n");
-        return 2;
-    }
-    // Ends with its caller: a runner left behind by a crashed app would spin until its time limit. (The
-    // caller's thread waits in run_child for as long as this runs, so it outlives it otherwise.)
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    RunnerJob job;
-    if (std::string e = read_job(read_file(argv[1]), &job); !e.empty()) setup_error(std::string(argv[1]) + ": " + e);
-    if (job.args.size() > kMaxArgs) setup_error("more than 64 parameters");
-    g_file_name = job.file_name;
-    g_user_file = g_file_name.c_str();
-    g_grid = job.grid;
-    g_block = job.block;
-    g_sample = job.sample_blocks;
-    g_shared_total = kStaticShared + job.dynamic_shared;
+namespace {
 
-    // The buffers, each between inaccessible guards as large as itself (at least 1 MiB), so that an
-    // index that is off by a row still lands in its buffer's guard and is named.
-    std::vector<SharedBuffer> mapped, writers;
+// What one job maps: its buffers (each between guards) and its writers' records.
+struct JobMaps {
+    std::vector<SharedBuffer> buffers, writers;
     std::vector<BufferRange> ranges;
+};
+
+// A kept runner keeps the last job's buffers mapped: the caller gives the next run of the same launch
+// the same shared memory (user_emulated.cpp keeps it), found here by its inode (a mapping holds its file,
+// so an inode met again is the same memory), and its pages are then neither mapped nor faulted again.
+struct MappedFile {
+    dev_t device = 0;
+    ino_t inode = 0;
+    bool writable = false;
+    SharedBuffer buffer;
+};
+
+// The buffer of `a`, guarded: one of `kept` (taken out of it) when it maps the same file, else mapped now.
+SharedBuffer map_buffer(const RunnerArg& a, std::vector<MappedFile>& kept, MappedFile* identity) {
+    std::string error;
+    struct stat st {};
+    if (::stat(a.path.c_str(), &st) == 0) {
+        identity->device = st.st_dev;
+        identity->inode = st.st_ino;
+        identity->writable = a.writable;
+        for (MappedFile& m : kept)
+            if (m.buffer.valid() && m.device == st.st_dev && m.inode == st.st_ino && m.writable == a.writable &&
+                m.buffer.size() == a.bytes)
+                return std::move(m.buffer);
+    }
+    // Guards as large as the buffer (at least 1 MiB), so that an index that is off by a row still lands
+    // in its buffer's guard and is named.
+    SharedBuffer b = SharedBuffer::open_guarded(a.path, a.bytes, true, std::max<std::size_t>(a.bytes, 1 << 20), &error);
+    if (!b.valid()) setup_error(error);
+    // An output's pages mapped ahead by reading them: a read maps its neighbours too (the system's
+    // fault-around, 16 pages), each already writable in a shared mapping of memory; the kernel's first
+    // stores would otherwise fault one page at a time.
+    if (a.writable)
+        for (std::size_t at = 0; at < a.bytes; at += 4096) (void)static_cast<volatile const unsigned char*>(b.data())[at];
+    return b;
+}
+
+// The job's arguments into g_args and g_buffers. `kept`: a kept runner's mappings of its last job, and
+// on return this job's (empty for a runner of one job).
+void map_job(const RunnerJob& job, JobMaps* maps, std::vector<MappedFile>* kept) {
+    if (job.args.size() > kMaxArgs) setup_error("more than 64 parameters");
+    g_args = ArgArea{};
+    g_buffer_count = 0;
+    g_records = false;
+    std::vector<MappedFile> now;
     for (std::size_t k = 0; k < job.args.size(); ++k) {
         const RunnerArg& a = job.args[k];
         if (!a.buffer) {
@@ -834,10 +889,11 @@ int main(int argc, char** argv) {
             g_args.pointers[k] = &g_args.ints[k];
             continue;
         }
-        std::string error;
-        SharedBuffer b = SharedBuffer::open_guarded(a.path, a.bytes, true, std::max<std::size_t>(a.bytes, 1 << 20), &error);
-        if (!b.valid()) setup_error(error);
+        std::vector<MappedFile> none;
+        MappedFile identity;
+        SharedBuffer b = map_buffer(a, kept ? *kept : none, &identity);
         Buffer& g = g_buffers[g_buffer_count++];
+        g = Buffer{};
         g.base = reinterpret_cast<std::uintptr_t>(b.data());
         g.bytes = a.bytes;
         g.reserved_lo = reinterpret_cast<std::uintptr_t>(b.reserved_begin());
@@ -845,24 +901,33 @@ int main(int argc, char** argv) {
         g.element_bytes = std::max<std::size_t>(a.element_bytes, 1);
         g.name = a.name.c_str();
         if (!a.writers_path.empty()) {
+            std::string error;
             const std::size_t n = a.bytes / g.element_bytes;
             SharedBuffer w = SharedBuffer::open(a.writers_path, n * sizeof(Writer), true, &error);
             if (!w.valid()) setup_error(error);
             g.writers = static_cast<Writer*>(w.data());
             g_records = true;
-            writers.push_back(std::move(w));
+            maps->writers.push_back(std::move(w));
         }
         g_args.pointers[k] = b.data();
         g_args.bytes[k] = a.bytes;
-        // An output's pages mapped ahead by reading them: a read maps its neighbours too (the system's
-        // fault-around, 16 pages), each already writable in a shared mapping of memory; the kernel's
-        // first stores would otherwise fault one page at a time.
-        if (a.writable)
-            for (std::size_t at = 0; at < a.bytes; at += 4096) (void)static_cast<volatile const unsigned char*>(b.data())[at];
-        ranges.push_back(BufferRange{a.name, b.data(), a.bytes, MemorySpace::Global});
-        mapped.push_back(std::move(b));
+        maps->ranges.push_back(BufferRange{a.name, b.data(), a.bytes, MemorySpace::Global});
+        if (kept && identity.inode) {
+            identity.buffer = std::move(b);
+            now.push_back(std::move(identity));
+        } else {
+            maps->buffers.push_back(std::move(b));
+        }
     }
+    // The mappings of the last job that this one did not use go; this job's stay for the next.
+    if (kept) *kept = std::move(now);
+}
 
+// Loads the kernel's object (the first job's) and sets up what every job of it uses: its entry points,
+// its line table (the direct object's when first needed), the fault handlers.
+void load_object(const RunnerJob& job) {
+    g_file_name = job.file_name;
+    g_user_file = g_file_name.c_str();
     void* handle = ::dlopen(job.object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* e = ::dlerror();
@@ -874,8 +939,6 @@ int main(int argc, char** argv) {
     g_entry_block = reinterpret_cast<void (*)(void* const*, const std::uintptr_t*, unsigned*)>(::dlsym(handle, kEntryBlockSymbol));
     g_entry = reinterpret_cast<void (*)(void* const*)>(::dlsym(handle, kEntrySymbol));
     if (!g_entry && !g_entry_block) setup_error("the compiled kernel has no entry point");
-    if (g_entry_block && (job.trace || g_records || job.barriers || !job.sample_blocks.empty()))
-        setup_error("the direct object runs untraced launches without barriers only");
     link_map* map = nullptr;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) setup_error("cannot find where the kernel was loaded");
     if (g_entry_block) {
@@ -891,6 +954,17 @@ int main(int argc, char** argv) {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) ::sigaction(s, &action, nullptr);
+}
+
+// Runs the job's launch on the loaded object over the mapped buffers, under its time limit, and writes
+// its trace and schedule where the job says. A fault ends the process before it returns.
+void run_job(const RunnerJob& job, const JobMaps& maps) {
+    if (g_entry_block && (job.trace || g_records || job.barriers || !job.sample_blocks.empty()))
+        setup_error("the direct object runs untraced launches without barriers only");
+    g_grid = job.grid;
+    g_block = job.block;
+    g_sample = job.sample_blocks;
+    g_shared_total = kStaticShared + job.dynamic_shared;
 
     TraceOptions trace_options;
     trace_options.keep_blocks = job.keep_blocks;
@@ -901,7 +975,7 @@ int main(int argc, char** argv) {
         trace_options.progress = [](double done) { say(kRunnerProgress + std::to_string(done) + "\n"); };
     std::unique_ptr<MemoryRecorder> recorder;
     if (job.trace) {
-        recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, ranges, g_shared_total, trace_options);
+        recorder = std::make_unique<MemoryRecorder>(job.grid, job.block, maps.ranges, g_shared_total, trace_options);
         g_recorder = recorder.get();
         g_records = true;
         g_access_budget = job.access_budget;
@@ -947,12 +1021,85 @@ int main(int argc, char** argv) {
 
     if (recorder) {
         const MemoryTrace trace = recorder->finish();
+        g_recorder = nullptr;
         if (!write_file(job.trace_path, serialize_memory_trace(trace))) setup_error("cannot write " + job.trace_path);
     }
     if (job.schedule && !write_file(job.schedule_path, serialize_block_schedule(schedule)))
         setup_error("cannot write " + job.schedule_path);
     std::fflush(nullptr);
     say(std::string(kRunnerOk) + "\n");
+}
+
+// Reads exactly `bytes` from the request socket; false at its end.
+bool read_request_bytes(char* into, std::size_t bytes) {
+    for (std::size_t done = 0; done < bytes;) {
+        const ssize_t n = ::read(0, into + done, bytes - done);
+        if (n > 0) done += std::size_t(n);
+        else if (n < 0 && errno == EINTR) continue;
+        else return false;
+    }
+    return true;
+}
+
+// The next request (runner_job.h, frame_job): its job's text; false when the caller hung up.
+bool read_request(std::string* text) {
+    std::string length;
+    for (char c = 0; c != '\n';) {
+        if (!read_request_bytes(&c, 1)) return false;
+        if (c != '\n') length += c;
+        if (length.size() > 20) setup_error("a request without its length");
+    }
+    text->assign(std::strtoull(length.c_str(), nullptr, 10), '\0');
+    return read_request_bytes(text->data(), text->size());
+}
+
+// A kept runner (user_emulated.cpp): the jobs of one direct object, one after another, until the caller
+// hangs up its socket (stdin) or a fault ends the process. A thread watches the socket, so that a
+// runner whose caller died mid-run ends too.
+[[noreturn]] void serve() {
+    std::thread([] {
+        pollfd hangup{0, 0, 0};  // no events asked: poll returns on the hang-up (or an error) only
+        while (::poll(&hangup, 1, -1) < 0 && errno == EINTR) {
+        }
+        ::_exit(0);
+    }).detach();
+    std::vector<MappedFile> kept;
+    std::string object;
+    for (std::string text; read_request(&text);) {
+        RunnerJob job;
+        if (std::string e = read_job(text, &job); !e.empty()) setup_error("the request: " + e);
+        if (object.empty()) {
+            object = job.object;
+            load_object(job);
+            if (!g_entry_block) setup_error("a kept runner runs a direct object only");
+        } else if (job.object != object) {
+            setup_error("a kept runner runs the object it loaded first only");
+        }
+        if (job.progress) setup_error("a kept runner reports no progress");
+        JobMaps maps;
+        map_job(job, &maps, &kept);
+        run_job(job, maps);
+    }
+    ::_exit(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: cudaviz-kernel-runner JOB|%s (run by cudaviz, not by hand)\n", kRunnerServe);
+        return 2;
+    }
+    if (std::strcmp(argv[1], kRunnerServe) == 0) serve();
+    // Ends with its caller: a runner left behind by a crashed app would spin until its time limit. (The
+    // caller's thread waits in run_child for as long as this runs, so it outlives it otherwise.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    RunnerJob job;
+    if (std::string e = read_job(read_file(argv[1]), &job); !e.empty()) setup_error(std::string(argv[1]) + ": " + e);
+    JobMaps maps;
+    map_job(job, &maps, nullptr);
+    load_object(job);
+    run_job(job, maps);
     // Straight out, as after a fault: nothing is left to tidy that the exit does not free, and a
     // sanitizer's exit-time report (a build with ASan) would only turn a good run into a failed one.
     ::_exit(0);

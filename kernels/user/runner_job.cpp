@@ -15,6 +15,8 @@ std::string rest(std::istringstream& in) {
 
 }  // namespace
 
+std::string frame_job(const std::string& job_text) { return std::to_string(job_text.size()) + "\n" + job_text; }
+
 std::string write_job(const RunnerJob& j) {
     std::ostringstream o;
     o << "object " << j.object << '\n';

@@ -44,6 +44,12 @@ std::string write_job(const RunnerJob& job);
 // Empty on success; else what is wrong with the text.
 std::string read_job(const std::string& text, RunnerJob* job);
 
+// A kept runner (user_emulated.cpp, kept_child.h) is started with this one argument instead of a job's
+// file, and reads its jobs from stdin, each framed by frame_job; it answers each as below.
+constexpr const char* kRunnerServe = "--serve";
+// A job's text with a line of its length in bytes before it.
+std::string frame_job(const std::string& job_text);
+
 // The runner's answer on its message channel, after any "progress F" lines (F in [0, 1]): "ok", or
 // "fault KIND" then the message, or "error" then what kept it from running the kernel.
 constexpr const char* kRunnerProgress = "progress ";

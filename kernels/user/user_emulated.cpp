@@ -16,6 +16,7 @@
 #include "../trace/memory_trace_io.h"
 #include "child_process.h"
 #include "emulated_source.h"
+#include "kept_child.h"
 #include "runner_job.h"
 #include "shared_buffer.h"
 
@@ -35,6 +36,10 @@ struct EmulatedKernel::State {
     std::string file_name;
     KernelSignature signature;
     bool barriers = false;
+    // The kept runner of the direct object (EmulatedRunOptions::keep_runner), held by one run at a time;
+    // destroyed (killed and reaped) with the state, before the directory with its object goes.
+    mutable std::mutex runner_mutex;
+    mutable std::unique_ptr<KeptChild> runner;
 };
 
 const KernelSignature& EmulatedKernel::signature() const { return state_->signature; }
@@ -244,6 +249,7 @@ bool build_direct_object(const std::string& include, const std::string& source, 
 EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSignature& kernel, CompileOutput* out,
                                        const CancelToken* cancel) {
     *out = CompileOutput{};
+    end_kept_runner();  // a new compile: the kernel it replaces needs no runner kept for it
     const auto fail = [&](std::string message, unsigned line = 0) {
         Diagnostic d;
         d.file = file.name;
@@ -321,6 +327,71 @@ EmulatedKernel EmulatedKernel::compile(const SourceFile& file, const KernelSigna
     k.state_ = std::move(state);
     return k;
 }
+
+namespace {
+
+// The kernel whose runner is kept: one at a time, so that the compiles an app keeps (a cache of them)
+// do not keep a process each. A weak reference: the kernel's last copy ends its runner.
+std::mutex g_kept_mutex;
+std::weak_ptr<const EmulatedKernel::State> g_kept_owner;
+
+// Makes `owner` (empty: none) the kernel whose runner is kept; the one that was ends its runner now, or,
+// when a run holds it, at that run's end (run_kept).
+void set_kept_owner(const std::shared_ptr<const EmulatedKernel::State>& owner) {
+    std::shared_ptr<const EmulatedKernel::State> before;
+    {
+        const std::lock_guard<std::mutex> lock(g_kept_mutex);
+        before = g_kept_owner.lock();
+        g_kept_owner = owner;
+    }
+    if (!before || before == owner) return;
+    std::unique_lock<std::mutex> held(before->runner_mutex, std::try_to_lock);
+    if (held.owns_lock()) before->runner.reset();
+}
+
+bool kept_owner_is(const EmulatedKernel::State* state) {
+    const std::lock_guard<std::mutex> lock(g_kept_mutex);
+    return g_kept_owner.lock().get() == state;
+}
+
+// One run of `job_text` on the kernel's kept runner, started when it has none or its last one ended.
+// *used is false when another run of the kernel holds it (this run then takes a runner of its own).
+ChildResult run_kept(const EmulatedKernel& kernel, const std::string& runner, const std::string& job_text,
+                     double time_limit_s, const CancelToken* cancel, int* pid, bool* used) {
+    const std::shared_ptr<const EmulatedKernel::State> state = kernel.shared_state();
+    std::unique_lock<std::mutex> held(state->runner_mutex, std::try_to_lock);
+    *used = held.owns_lock();
+    if (!*used) return {};
+    set_kept_owner(state);
+    ChildResult r;
+    // Twice at most: a runner that ended between two runs (killed from outside) takes no request.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!state->runner || state->runner->ended()) {
+            state->runner.reset();
+            ChildSpec spec;
+            spec.argv = {runner, kRunnerServe};
+            state->runner = KeptChild::start(spec, &r.error);
+            if (!state->runner) return r;
+        }
+        *pid = state->runner->pid();
+        r = state->runner->exchange(frame_job(job_text), kRunnerOk, time_limit_s, cancel);
+        if (r.end != ChildResult::End::NotStarted) break;
+    }
+    // A fault, the time limit or a cancel ended it (reaped already); a runner no longer the kept one goes.
+    if (state->runner && (state->runner->ended() || !kept_owner_is(state.get()))) state->runner.reset();
+    return r;
+}
+
+}  // namespace
+
+int kept_runner_pid(const EmulatedKernel& kernel) {
+    if (!kernel.valid()) return 0;
+    const EmulatedKernel::State* state = kernel.state();
+    const std::lock_guard<std::mutex> lock(state->runner_mutex);
+    return state->runner && !state->runner->ended() ? int(state->runner->pid()) : 0;
+}
+
+void end_kept_runner() { set_kept_owner(nullptr); }
 
 std::string kernel_runner_path() {
     if (const char* e = std::getenv("CUDAVIZ_KERNEL_RUNNER"); e && *e) return executable(e) ? e : std::string();
@@ -456,27 +527,33 @@ EmulatedRunResult run_once(const EmulatedKernel& kernel, const UserLaunch& launc
         job.args.push_back(r);
     }
     const std::string job_text = write_job(job);
-    SharedBuffer job_file = SharedBuffer::create_anonymous("cudaviz-job", job_text.size(), &error);
-    if (!job_file.valid() || !fill(job_file, job_text.data(), job_text.size()))
-        return refuse(ErrorKind::Unavailable, "cannot write the runner's job: " + error);
-    const std::string job_path = job_file.path();
-
-    ChildSpec spec;
-    spec.argv = {runner, job_path};
     // The runner stops itself at the limit and names the line it was on (job.time_limit_s); this kill, a
     // moment later, is for a runner that cannot.
-    spec.time_limit_s = options.time_limit_s > 0 ? options.time_limit_s + 2.0 : 0;
-    spec.cancel = options.cancel;
-    spec.message_channel = true;
-    double reported = 0;
-    if (job.progress) {
-        spec.on_message = [&](const std::string& line) {
-            if (!starts_with(line, kRunnerProgress)) return;
-            const double done = std::strtod(line.c_str() + std::strlen(kRunnerProgress), nullptr);
-            if (done >= reported && done <= 1) options.trace_options.progress(reported = done);
-        };
+    const double kill_after_s = options.time_limit_s > 0 ? options.time_limit_s + 2.0 : 0;
+    ChildResult r;
+    bool kept = false;
+    if (direct && options.keep_runner)
+        r = run_kept(kernel, runner, job_text, kill_after_s, options.cancel, &result.runner_pid, &kept);
+    if (!kept) {
+        SharedBuffer job_file = SharedBuffer::create_anonymous("cudaviz-job", job_text.size(), &error);
+        if (!job_file.valid() || !fill(job_file, job_text.data(), job_text.size()))
+            return refuse(ErrorKind::Unavailable, "cannot write the runner's job: " + error);
+        ChildSpec spec;
+        spec.argv = {runner, job_file.path()};
+        spec.time_limit_s = kill_after_s;
+        spec.cancel = options.cancel;
+        spec.message_channel = true;
+        double reported = 0;
+        if (job.progress) {
+            spec.on_message = [&](const std::string& line) {
+                if (!starts_with(line, kRunnerProgress)) return;
+                const double done = std::strtod(line.c_str() + std::strlen(kRunnerProgress), nullptr);
+                if (done >= reported && done <= 1) options.trace_options.progress(reported = done);
+            };
+        }
+        spec.on_started = [&](int pid) { result.runner_pid = pid; };
+        r = run_child(spec);
     }
-    const ChildResult r = run_child(spec);
     *seconds += r.seconds;
     result.seconds = *seconds;
     result.output = r.output;

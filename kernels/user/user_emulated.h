@@ -47,6 +47,7 @@ public:
 
     struct State;
     const State* state() const { return state_.get(); }
+    std::shared_ptr<const State> shared_state() const { return state_; }
 
 private:
     std::shared_ptr<const State> state_;  // the compiled object in its private directory; shared by copies
@@ -70,6 +71,10 @@ struct EmulatedRunOptions {
     // when it meets any fault but the time limit, the launch runs again on the instrumented object,
     // from the caller's buffers, which names the fault exactly. false: the instrumented object always.
     bool direct = true;
+    // Runs on the direct object go to the kernel's kept runner: one process that serves run after run of
+    // this kernel (no start, no loading, the buffers mapped once), replaced when a fault or the time
+    // limit ended it. At most one kernel has one (see end_kept_runner). false: a runner of its own.
+    bool keep_runner = true;
 };
 
 struct EmulatedRunResult {
@@ -82,6 +87,7 @@ struct EmulatedRunResult {
     std::string output;           // what the kernel printed (printf), up to 1 MiB
     double seconds = 0;           // the runner's wall clock, start to end (both runs' when it ran twice)
     bool direct = false;            // the result is the direct object's (a fault it met was run again: false)
+    int runner_pid = 0;             // the runner process that gave the result (a kept runner gives several)
 
     bool ok() const { return status.is_ok() && fault == Fault::None; }
 };
@@ -89,6 +95,13 @@ struct EmulatedRunResult {
 // Runs the kernel over `launch`: its buffers are copied into memory shared with the runner, and the
 // writable ones copied back only when the kernel ran to its end.
 EmulatedRunResult run_emulated(const EmulatedKernel& kernel, const UserLaunch& launch, const EmulatedRunOptions& options);
+
+// The kept runner (EmulatedRunOptions::keep_runner): the process id of `kernel`'s, 0 when it has none
+// (none was started, or the last one ended). A kernel's runner ends with its last copy, when a run of
+// another kernel starts one, at end_kept_runner, and at every compile (a new compile ends the old runner).
+int kept_runner_pid(const EmulatedKernel& kernel);
+// Ends the kept runner, whichever kernel has it (one that is serving a run ends when the run does).
+void end_kept_runner();
 
 // Where cudaviz-kernel-runner is: $CUDAVIZ_KERNEL_RUNNER, else beside the running executable, else its
 // place in the build tree; empty when none exists.
