@@ -10,6 +10,20 @@ namespace cvz {
 
 namespace {
 
+// A typical thread's instructions in its round trip, in microseconds: the chain that waits on itself at
+// an instruction's latency each, the independent rest at an issue slot (a clock) each.
+double typical_chain_us(const DeviceProfile& d, const LaunchWork& w) {
+    return w.chain_per_thread * d.perf.instruction_ns * 1e-3 + w.independent_per_thread / (d.sm_clock_mhz * 1e6) * 1e6;
+}
+
+// The launch's longest thread's chain (0 when every thread is typical), in microseconds.
+double longest_chain_us(const DeviceProfile& d, const LaunchWork& w) { return w.longest_chain * d.perf.instruction_ns * 1e-3; }
+
+// What a round trip waits for besides the memory: the longer of the two.
+double thread_chain_us(const DeviceProfile& d, const LaunchWork& w) {
+    return std::max(typical_chain_us(d, w), longest_chain_us(d, w));
+}
+
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
     double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, tensor = 0, reread = 0;
@@ -61,7 +75,7 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     const double load_bytes_per_warp = std::min(32.0 * f.global_ld_ideal_sectors, f.buffer_bytes) / std::max(1.0, warps);
     const double rounds = std::max(1.0, std::ceil(load_bytes_per_warp / c.max_bytes_in_flight_per_warp - 1e-9));
     const bool any_memory = f.global_ld_requests + f.global_st_requests > 0;
-    const double chain_us = w.chain_per_thread * c.instruction_ns * 1e-3;
+    const double chain_us = thread_chain_us(d, w);
     const double round = chain_us + (l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
                                                  : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us);
     t.latency = any_memory ? rounds * round : 0;
@@ -125,6 +139,26 @@ QString bytes_text(double b) {
 // The issue term's phrase: for a compiled kernel its warp instructions, how often one warp alone is
 // ready and what the first wave's resident warps issue a clock per scheduler.
 namespace {
+
+// The latency term's thread chain: "; a thread's 19 dependent instructions x 6 ns + 105 independent x 1
+// clock = 0.167 us in each round", and the longest thread's when there is one.
+QString chain_detail(const DeviceProfile& d, const LaunchWork& w) {
+    if (w.chain_per_thread <= 0 && w.independent_per_thread <= 0 && w.longest_chain <= 0) return {};
+    QString s = QStringLiteral("; a thread's %1 dependent instructions x %2 ns + %3 independent x 1 clock = %4 us in each round")
+                    .arg(w.chain_per_thread, 0, 'g', 3)
+                    .arg(d.perf.instruction_ns, 0, 'g', 3)
+                    .arg(w.independent_per_thread, 0, 'g', 3)
+                    .arg(typical_chain_us(d, w), 0, 'f', 3);
+    if (w.longest_chain > 0)
+        s += QStringLiteral("; the longest thread (%1): %2 dependent x %3 ns = %4 us%5")
+                 .arg(w.longest_chain_detail)
+                 .arg(w.longest_chain, 0, 'g', 3)
+                 .arg(d.perf.instruction_ns, 0, 'g', 3)
+                 .arg(longest_chain_us(d, w), 0, 'f', 3)
+                 .arg(longest_chain_us(d, w) > typical_chain_us(d, w) ? QStringLiteral(", which the round waits for")
+                                                                      : QString());
+    return s;
+}
 
 QString issue_detail(const DeviceProfile& d, const LaunchWork& w, const GpuPrediction& p) {
     if (!w.compiled) return QStringLiteral("warp instructions per SM");
@@ -207,11 +241,12 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
              .arg(f.l2_lines, 0, 'g', 3)
              .arg((f.global_ld_sectors + f.global_st_sectors) / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
         {QStringLiteral("latency"), sum(&WaveTerms::latency) + sum(&WaveTerms::last_start),
-         first.last_start > 0
-             ? QStringLiteral("%1 waves x %2 round trip, begun %3 into the wave (the busiest SM's last block starts then)")
-                   .arg(plan.waves)
-                   .arg(us_text(first.latency), us_text(first.last_start))
-             : QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))},
+         (first.last_start > 0
+              ? QStringLiteral("%1 waves x %2 round trip, begun %3 into the wave (the busiest SM's last block starts then)")
+                    .arg(plan.waves)
+                    .arg(us_text(first.latency), us_text(first.last_start))
+              : QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))) +
+             chain_detail(d, w)},
         {QStringLiteral("blocks"), sum(&WaveTerms::blocks),
          QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},
