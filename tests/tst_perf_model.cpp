@@ -214,14 +214,20 @@ void TestPerfModel::a_thread_chains_one_pixel_and_issues_the_others() {
              qPrintable(one.term(QStringLiteral("latency"))->detail));
     // 1023x17 = 17391 pixels, 15 past the last whole chunk of 16: gray_vec16 does those one by one in one
     // thread, 12 + 7 x 15 = 117 dependent instructions, longer than a typical thread's, and the round
-    // waits for it (2 blocks, one an SM, one round trip from L2).
+    // waits for it (2 blocks, one an SM, one round trip from L2). It is thread 1086 (chunk 17391 / 16),
+    // warp 1 of block 1: its loads arrive after one warp's bytes (the launch's bytes a warp, 64 warps)
+    // have gone through its SM's port.
     const GpuPrediction tail = predict_grayscale(d, shape, 1023, 17);
     QVERIFY2(tail.ok(), qPrintable(tail.error));
     QCOMPARE(tail.blocks, std::uint64_t(2));
-    const double tail_round_us = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + 117 * d.perf.instruction_ns * 1e-3;
+    const double warp_bytes = grayscale_launch_figures(shape, 1023, 17, PixelLayout::Interleaved).compulsory_bytes() / 64;
+    const double wait_us = warp_bytes / (d.perf.sm_port_bytes_per_clock * d.sm_clock_mhz * 1e6) * 1e6;
+    const double tail_round_us = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + wait_us + 117 * d.perf.instruction_ns * 1e-3;
     QVERIFY2(qAbs(term_us(tail, "latency") - tail_round_us) < 1e-9,
              qPrintable(QStringLiteral("%1 against %2").arg(term_us(tail, "latency")).arg(tail_round_us)));
-    QVERIFY2(tail.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("the last 15 pixels one by one")),
+    QVERIFY2(tail.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("the last 15 pixels one by one in thread 1086")),
+             qPrintable(tail.term(QStringLiteral("latency"))->detail));
+    QVERIFY2(tail.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("behind 1 warps' bytes")),
              qPrintable(tail.term(QStringLiteral("latency"))->detail));
 }
 

@@ -75,10 +75,14 @@ GpuPrediction predict_grayscale(const DeviceProfile& profile, const LaunchShape&
     w.independent_per_thread = per_thread - w.chain_per_thread;
     // A vector body's last chunk of fewer than 16 pixels goes pixel by pixel, one after another, in
     // one thread: the round waits for its chain (1537x1023, 15 pixels: 12 + 7 x 15 = 117).
+    // That thread takes chunk n / 16, in a grid-stride loop over the grid's threads.
     const double tail_pixels = std::fmod(pixels, 16.0);
     if (independent && tail_pixels > 0) {
+        const Dim3 grid = grayscale_grid(shape, width, height);
+        const double grid_threads = double(grid.x) * double(shape.block.x);
         w.longest_chain = kIndexInstructionsPerThread + kInstructionsPerPixel * tail_pixels;
-        w.longest_chain_detail = QStringLiteral("the last %1 pixels one by one in one thread").arg(tail_pixels);
+        w.longest_thread = std::fmod(std::floor(pixels / 16.0), std::max(1.0, grid_threads));
+        w.longest_chain_detail = QStringLiteral("the last %1 pixels one by one in thread %2").arg(tail_pixels).arg(qlonglong(w.longest_thread));
     }
     return predict_launch(profile, w);
 }

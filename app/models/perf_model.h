@@ -71,9 +71,12 @@ struct LaunchWork {
     double independent_per_thread = 0;  // a thread's instructions that wait on none of that chain (its other
                                         // pixels' work): an issue slot (a clock) each, in every round trip
     // The launch's longest thread when it is not a typical one (a tail done pixel by pixel): its
-    // dependent instructions, each instruction_ns; the round trip waits for the longer of its chain
-    // and a typical thread's. 0: every thread is typical.
+    // dependent instructions, each instruction_ns, and its index in the grid (blockIdx.x * blockDim.x +
+    // threadIdx.x). Its chain begins when its warp's loads arrive, behind the warps ahead of it on its
+    // SM, whose bytes go through the SM's port first; the last wave's round trip waits for the longer of
+    // that and a typical thread's chain. 0: every thread is typical.
     double longest_chain = 0;
+    double longest_thread = 0;
     QString longest_chain_detail;  // which thread that is, in a phrase
     // A compiled kernel's measured instruction counts and issue rates (compiled_issue.h), for k_steps
     // steps of its loop; none for a kernel the model counts by lane_instructions alone.
