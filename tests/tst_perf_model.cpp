@@ -42,6 +42,7 @@ private slots:
     void one_block_more_than_a_wave_adds_a_tail_wave();
     void block_slot_limited_launch_is_bound_by_block_starts();
     void last_block_round_trip_starts_after_the_dispatches();
+    void a_thread_chains_one_pixel_and_issues_the_others();
     void l2_residency_falls_gradually();
     void register_limited_matmul_names_its_limit();
     void compiled_matmul_issues_at_its_measured_rate();
@@ -185,6 +186,49 @@ void TestPerfModel::last_block_round_trip_starts_after_the_dispatches() {
     // One block per SM (832 threads: 119 blocks): nothing waits for a dispatch.
     const LaunchShape big = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{832, 1, 1});
     QCOMPARE(predict_grayscale(d, big, 1537, 1023).total_us, predict_grayscale(at_once, big, 1537, 1023).total_us);
+}
+
+void TestPerfModel::a_thread_chains_one_pixel_and_issues_the_others() {
+    // gray_vec16 with 1024 threads over 1024x256: 16 blocks of 16384 pixels, one an SM, one wave, 1 MB
+    // (resident in L2). A thread runs 12 index instructions and 7 a pixel for 16 pixels, 124 in all: one
+    // pixel's 19 wait on each other (6 ns each), the other 15 pixels' 105 issue a clock each.
+    const DeviceProfile d = h200();
+    const LaunchShape shape = LaunchShape::of(GrayscaleVariant::GrayVec16, Dim3{1024, 1, 1});
+    const GpuPrediction p = predict_grayscale(d, shape, 1024, 256);
+    QVERIFY2(p.ok(), qPrintable(p.error));
+    QCOMPARE(p.blocks, std::uint64_t(16));
+    QCOMPARE(p.waves, std::uint64_t(1));
+    // A warp's 32 x 16 pixels are 1536 bytes to load, what it keeps in flight: one round trip.
+    const double chain_us = 19 * d.perf.instruction_ns * 1e-3 + 105 / (d.sm_clock_mhz * 1e6) * 1e6;
+    const double round_us = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + chain_us;
+    QVERIFY2(qAbs(term_us(p, "latency") - round_us) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(p, "latency")).arg(round_us)));
+    const QString detail = p.term(QStringLiteral("latency"))->detail;
+    QVERIFY2(detail.contains(QStringLiteral("19 dependent instructions")) && detail.contains(QStringLiteral("105 independent")),
+             qPrintable(detail));
+    // One pixel a thread (gray_1d): the same 19 in the chain, nothing beside it.
+    const GpuPrediction one = predict_grayscale(d, LaunchShape::one_d(1024), 1024, 256);
+    QVERIFY2(one.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("19 dependent instructions")),
+             qPrintable(one.term(QStringLiteral("latency"))->detail));
+    QVERIFY2(one.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("+ 0 independent")),
+             qPrintable(one.term(QStringLiteral("latency"))->detail));
+    // 1023x17 = 17391 pixels, 15 past the last whole chunk of 16: gray_vec16 does those one by one in one
+    // thread, 12 + 7 x 15 = 117 dependent instructions, longer than a typical thread's, and the round
+    // waits for it (2 blocks, one an SM, one round trip from L2). It is thread 1086 (chunk 17391 / 16),
+    // warp 1 of block 1: its loads arrive after one warp's bytes (the launch's bytes a warp, 64 warps)
+    // have gone through its SM's port.
+    const GpuPrediction tail = predict_grayscale(d, shape, 1023, 17);
+    QVERIFY2(tail.ok(), qPrintable(tail.error));
+    QCOMPARE(tail.blocks, std::uint64_t(2));
+    const double warp_bytes = grayscale_launch_figures(shape, 1023, 17, PixelLayout::Interleaved).compulsory_bytes() / 64;
+    const double wait_us = warp_bytes / (d.perf.sm_port_bytes_per_clock * d.sm_clock_mhz * 1e6) * 1e6;
+    const double tail_round_us = d.perf.l2_round_us + 32 * d.perf.l2_warp_round_us + wait_us + 117 * d.perf.instruction_ns * 1e-3;
+    QVERIFY2(qAbs(term_us(tail, "latency") - tail_round_us) < 1e-9,
+             qPrintable(QStringLiteral("%1 against %2").arg(term_us(tail, "latency")).arg(tail_round_us)));
+    QVERIFY2(tail.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("the last 15 pixels one by one in thread 1086")),
+             qPrintable(tail.term(QStringLiteral("latency"))->detail));
+    QVERIFY2(tail.term(QStringLiteral("latency"))->detail.contains(QStringLiteral("behind 1 warps' bytes")),
+             qPrintable(tail.term(QStringLiteral("latency"))->detail));
 }
 
 void TestPerfModel::l2_residency_falls_gradually() {

@@ -10,6 +10,40 @@ namespace cvz {
 
 namespace {
 
+// A typical thread's instructions in its round trip, in microseconds: the chain that waits on itself at
+// an instruction's latency each, the independent rest at an issue slot (a clock) each.
+double typical_chain_us(const DeviceProfile& d, const LaunchWork& w) {
+    return w.chain_per_thread * d.perf.instruction_ns * 1e-3 + w.independent_per_thread / (d.sm_clock_mhz * 1e6) * 1e6;
+}
+
+// The launch's longest thread's chain (0 when every thread is typical), in microseconds.
+double longest_chain_us(const DeviceProfile& d, const LaunchWork& w) { return w.longest_chain * d.perf.instruction_ns * 1e-3; }
+
+// The warps ahead of the longest thread's warp on its SM in the last wave: the blocks its SM started
+// before its block (blocks go round-robin over the SMs) and the warps before it in its block.
+double warps_ahead_of_longest(const DeviceProfile& d, const LaunchWork& w, const WavePlan& plan) {
+    const double threads = std::max(1, w.resources.threads);
+    const double block = std::floor(w.longest_thread / threads);
+    const double in_wave = block - double(plan.waves > 0 ? plan.waves - 1 : 0) * double(plan.blocks_per_wave);
+    const double before = std::floor(std::max(0.0, in_wave) / std::max(1, d.sm_count));
+    return before * double(w.figures.warps_per_block) + std::floor((w.longest_thread - block * threads) / 32.0);
+}
+
+// How long the longest thread's warp waits for its loads behind those warps: their bytes (the launch's
+// bytes a warp) through the SM's port, in microseconds.
+double longest_wait_us(const DeviceProfile& d, const LaunchWork& w, const WavePlan& plan) {
+    if (w.longest_chain <= 0 || d.perf.sm_port_bytes_per_clock <= 0) return 0;
+    const double warps = double(std::max<std::uint64_t>(1, w.figures.blocks)) * double(std::max<std::uint64_t>(1, w.figures.warps_per_block));
+    const double bytes_per_warp = w.figures.compulsory_bytes() / warps;
+    return warps_ahead_of_longest(d, w, plan) * bytes_per_warp / (d.perf.sm_port_bytes_per_clock * d.sm_clock_mhz * 1e6) * 1e6;
+}
+
+// What a round trip waits for besides the memory: a typical thread's chain, and in the last wave the
+// longest thread's wait and chain when that is longer.
+double thread_chain_us(const DeviceProfile& d, const LaunchWork& w, double longest_us) {
+    return std::max(typical_chain_us(d, w), longest_us);
+}
+
 // The wave terms of a wave of `blocks` blocks, in microseconds.
 struct WaveTerms {
     double dram = 0, l2 = 0, latency = 0, blocks = 0, l1 = 0, shared = 0, issue = 0, fp32 = 0, tensor = 0, reread = 0;
@@ -35,7 +69,7 @@ double bandwidth_fraction(const PerfCalibration& c, double blocks) {
 }
 
 WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupancy& occ, std::uint64_t blocks,
-                     bool l2_resident, bool full_wave) {
+                     bool l2_resident, bool full_wave, double longest_us) {
     const LaunchFigures& f = w.figures;
     const PerfCalibration& c = d.perf;
     const double per_block = 1.0 / double(std::max<std::uint64_t>(1, f.blocks));
@@ -61,7 +95,7 @@ WaveTerms wave_terms(const DeviceProfile& d, const LaunchWork& w, const Occupanc
     const double load_bytes_per_warp = std::min(32.0 * f.global_ld_ideal_sectors, f.buffer_bytes) / std::max(1.0, warps);
     const double rounds = std::max(1.0, std::ceil(load_bytes_per_warp / c.max_bytes_in_flight_per_warp - 1e-9));
     const bool any_memory = f.global_ld_requests + f.global_st_requests > 0;
-    const double chain_us = w.chain_per_thread * c.instruction_ns * 1e-3;
+    const double chain_us = thread_chain_us(d, w, full_wave ? 0.0 : longest_us);
     const double round = chain_us + (l2_resident ? c.l2_round_us + double(f.warps_per_block) * c.l2_warp_round_us
                                                  : c.dram_round_us + double(f.warps_per_block) * c.warp_round_us);
     t.latency = any_memory ? rounds * round : 0;
@@ -126,6 +160,30 @@ QString bytes_text(double b) {
 // ready and what the first wave's resident warps issue a clock per scheduler.
 namespace {
 
+// The latency term's thread chain: "; a thread's 19 dependent instructions x 10 ns + 105 independent x 1
+// clock = 0.243 us in each round", and the longest thread's when there is one.
+QString chain_detail(const DeviceProfile& d, const LaunchWork& w, const WavePlan& plan) {
+    if (w.chain_per_thread <= 0 && w.independent_per_thread <= 0 && w.longest_chain <= 0) return {};
+    QString s = QStringLiteral("; a thread's %1 dependent instructions x %2 ns + %3 independent x 1 clock = %4 us in each round")
+                    .arg(w.chain_per_thread, 0, 'g', 3)
+                    .arg(d.perf.instruction_ns, 0, 'g', 3)
+                    .arg(w.independent_per_thread, 0, 'g', 3)
+                    .arg(typical_chain_us(d, w), 0, 'f', 3);
+    if (w.longest_chain > 0) {
+        const double longest_us = longest_wait_us(d, w, plan) + longest_chain_us(d, w);
+        s += QStringLiteral("; the longest thread (%1), in the last wave: behind %2 warps' bytes on its SM %3 us, then "
+                            "%4 dependent x %5 ns = %6 us%7")
+                 .arg(w.longest_chain_detail)
+                 .arg(warps_ahead_of_longest(d, w, plan), 0, 'g', 4)
+                 .arg(longest_wait_us(d, w, plan), 0, 'f', 3)
+                 .arg(w.longest_chain, 0, 'g', 3)
+                 .arg(d.perf.instruction_ns, 0, 'g', 3)
+                 .arg(longest_us, 0, 'f', 3)
+                 .arg(longest_us > typical_chain_us(d, w) ? QStringLiteral(", which the round waits for") : QString());
+    }
+    return s;
+}
+
 QString issue_detail(const DeviceProfile& d, const LaunchWork& w, const GpuPrediction& p) {
     if (!w.compiled) return QStringLiteral("warp instructions per SM");
     const CompiledIssue& ci = *w.compiled;
@@ -170,10 +228,12 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
     const double resident = l2_resident_share(d, f.buffer_bytes);
 
     const std::uint64_t full = plan.waves > 0 ? plan.waves - 1 : 0;
-    const WaveTerms a_l2 = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, true, true);
-    const WaveTerms b_l2 = wave_terms(d, w, p.occupancy, plan.tail_blocks, true, false);
-    const WaveTerms a_dram = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, false, true);
-    const WaveTerms b_dram = wave_terms(d, w, p.occupancy, plan.tail_blocks, false, false);
+    // The longest thread (a tail) is in the last wave: its wait behind the warps ahead of it and its chain.
+    const double longest_us = w.longest_chain > 0 ? longest_wait_us(d, w, plan) + longest_chain_us(d, w) : 0;
+    const WaveTerms a_l2 = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, true, true, 0);
+    const WaveTerms b_l2 = wave_terms(d, w, p.occupancy, plan.tail_blocks, true, false, longest_us);
+    const WaveTerms a_dram = wave_terms(d, w, p.occupancy, plan.blocks_per_wave, false, true, 0);
+    const WaveTerms b_dram = wave_terms(d, w, p.occupancy, plan.tail_blocks, false, false, longest_us);
     auto blend = [&](double l2, double dram) { return resident * l2 + (1 - resident) * dram; };
     auto sum = [&](double WaveTerms::*m) {
         return blend(double(full) * (a_l2.*m) + b_l2.*m, double(full) * (a_dram.*m) + b_dram.*m);
@@ -207,11 +267,12 @@ GpuPrediction predict_launch(const DeviceProfile& d, const LaunchWork& w) {
              .arg(f.l2_lines, 0, 'g', 3)
              .arg((f.global_ld_sectors + f.global_st_sectors) / std::max(1.0, f.global_ld_requests + f.global_st_requests), 0, 'f', 1)},
         {QStringLiteral("latency"), sum(&WaveTerms::latency) + sum(&WaveTerms::last_start),
-         first.last_start > 0
-             ? QStringLiteral("%1 waves x %2 round trip, begun %3 into the wave (the busiest SM's last block starts then)")
-                   .arg(plan.waves)
-                   .arg(us_text(first.latency), us_text(first.last_start))
-             : QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))},
+         (first.last_start > 0
+              ? QStringLiteral("%1 waves x %2 round trip, begun %3 into the wave (the busiest SM's last block starts then)")
+                    .arg(plan.waves)
+                    .arg(us_text(first.latency), us_text(first.last_start))
+              : QStringLiteral("%1 waves x %2 round trip").arg(plan.waves).arg(us_text(first.latency))) +
+             chain_detail(d, w, plan)},
         {QStringLiteral("blocks"), sum(&WaveTerms::blocks),
          QStringLiteral("%1 blocks per SM at %2 us each").arg(std::ceil(double(f.blocks) / d.sm_count)).arg(d.perf.block_us)},
         {QStringLiteral("L1"), sum(&WaveTerms::l1), QStringLiteral("global requests and sectors per SM")},

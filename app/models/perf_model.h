@@ -65,8 +65,19 @@ struct LaunchWork {
     double fmas = 0;               // FP32 multiply-adds of the whole launch (on the FP32 lanes)
     double tensor_fmas = 0;        // TF32 multiply-adds the tensor cores do (mma), priced at the profile's
                                    // tensor rate ("tensor"), not on the FP32 lanes
-    double chain_per_thread = 0;   // instructions of a thread that follow each other (not its K loop,
-                                   // whose independent FMAs and loads the pipes overlap)
+    double chain_per_thread = 0;   // instructions of a thread that wait on each other, each its latency
+                                   // (instruction_ns), in every round trip (not its K loop, whose
+                                   // independent FMAs and loads the pipes overlap)
+    double independent_per_thread = 0;  // a thread's instructions that wait on none of that chain (its other
+                                        // pixels' work): an issue slot (a clock) each, in every round trip
+    // The launch's longest thread when it is not a typical one (a tail done pixel by pixel): its
+    // dependent instructions, each instruction_ns, and its index in the grid (blockIdx.x * blockDim.x +
+    // threadIdx.x). Its chain begins when its warp's loads arrive, behind the warps ahead of it on its
+    // SM, whose bytes go through the SM's port first; the last wave's round trip waits for the longer of
+    // that and a typical thread's chain. 0: every thread is typical.
+    double longest_chain = 0;
+    double longest_thread = 0;
+    QString longest_chain_detail;  // which thread that is, in a phrase
     // A compiled kernel's measured instruction counts and issue rates (compiled_issue.h), for k_steps
     // steps of its loop; none for a kernel the model counts by lane_instructions alone.
     std::optional<CompiledIssue> compiled;
