@@ -248,12 +248,17 @@ void TestKernelLadder::blocktiled_grid_covers_the_block_tiles() {
     QCOMPARE(wt.block_shape(), (Dim3{128, 1, 1}));
     QCOMPARE(matmul_grid(wt, 257, 129), (Dim3{2, 3, 1}));
     QCOMPARE(bt.shared_bytes(), std::size_t(2 * 128 * 8 * sizeof(float)));
-    // Double buffer: 256 threads for 128 x 128 outputs, two buffers of a 16 x 132 (padded) A tile and a
-    // 16 x 128 B tile.
+    // Double buffer: 256 threads for 128 x 256 outputs, two buffers of a 16 x 132 (padded) A tile and a
+    // 16 x 256 B tile.
     const MatmulLaunch db = MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{}, 0);
     QCOMPARE(db.block_shape(), (Dim3{256, 1, 1}));
-    QCOMPARE(matmul_grid(db, 257, 129), (Dim3{2, 3, 1}));
-    QCOMPARE(db.shared_bytes(), std::size_t(2 * (16 * 132 + 16 * 128) * sizeof(float)));
+    QCOMPARE(matmul_grid(db, 257, 129), (Dim3{1, 3, 1}));
+    QCOMPARE(matmul_grid(db, 257, 257), (Dim3{2, 3, 1}));
+    QCOMPARE(db.shared_bytes(), std::size_t(2 * (16 * 132 + 16 * 256) * sizeof(float)));
+    // Split-K: the same loop on 128 x 128 tiles.
+    const MatmulLaunch sk = MatmulLaunch::of(MatmulVariant::SplitK, Dim3{}, 1);
+    QCOMPARE(matmul_grid(sk, 257, 129), (Dim3{2, 3, 1}));
+    QCOMPARE(sk.shared_bytes(), std::size_t(2 * (16 * 132 + 16 * 128) * sizeof(float)));
     // A fixed-block variant launches its own block whatever the launch's block field says.
     QCOMPARE(MatmulLaunch::of(MatmulVariant::Blocktile2d, Dim3{8, 8, 1}, 0).block_shape(), (Dim3{16, 16, 1}));
 }
@@ -265,7 +270,7 @@ void TestKernelLadder::blocktiled_grid_covers_the_block_tiles() {
 void TestKernelLadder::double_buffer_shared_loads_are_conflict_free() {
     TraceOptions keep0;
     keep0.keep_blocks = {0};
-    const TraceResult db = trace_matmul(nullptr, nullptr, 128, 48, 128, MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{}, 0), keep0);
+    const TraceResult db = trace_matmul(nullptr, nullptr, 128, 48, 256, MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{}, 0), keep0);
     QVERIFY2(db.status.is_ok(), db.status.message().c_str());
     const RequestCounts& ld = db.trace.totals.shared_ld;
     const RequestCounts& st = db.trace.totals.shared_st;

@@ -128,6 +128,8 @@ private slots:
     void matches_reference();
     void all_variants_agree_bit_for_bit_data();
     void all_variants_agree_bit_for_bit();
+    void interior_tiles_give_the_naive_bytes_data();
+    void interior_tiles_give_the_naive_bytes();
     void missing_barrier_gives_wrong_results();
     void missing_barrier_harmless_with_one_phase();
     void nan_and_inf_propagate();
@@ -199,6 +201,38 @@ void TestMatmul::all_variants_agree_bit_for_bit() {
         }
         QVERIFY2(std::memcmp(first.data(), c.data(), c.size() * sizeof(float)) == 0,
                  qPrintable(name + " differs from " + first_name));
+    }
+}
+
+// The double buffer and split-K read phases wholly inside A and B without bounds checks (INTERIOR,
+// matmul_double_buffer.h): on shapes with whole interior blocks, ragged edges and a K tail, both
+// paths, float4 (K and N multiples of 4) and element by element (odd K and N), give matmul_naive's bytes.
+void TestMatmul::interior_tiles_give_the_naive_bytes_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("n");
+    QTest::newRow("259x53 @ 53x517 (element by element)") << 259 << 53 << 517;
+    QTest::newRow("260x52 @ 52x520 (float4)") << 260 << 52 << 520;
+}
+
+void TestMatmul::interior_tiles_give_the_naive_bytes() {
+    QFETCH(int, m);
+    QFETCH(int, k);
+    QFETCH(int, n);
+    const std::uint32_t um = std::uint32_t(m), uk = std::uint32_t(k), un = std::uint32_t(n);
+    QVERIFY(MatmulDoubleBufferBody::Tiles::INTERIOR && MatmulSplitKBody::Tiles::INTERIOR);
+    // at least one block wholly inside, and an edge on every side
+    QVERIFY(um > 2 * MatmulDoubleBufferBody::Tiles::BM && un > 2 * MatmulDoubleBufferBody::Tiles::BN);
+    QVERIFY(uk % MatmulDoubleBufferBody::Tiles::BK != 0 && uk > MatmulDoubleBufferBody::Tiles::BK);
+    const auto a = random_matrix(std::uint64_t(m) * k, 11), b = random_matrix(std::uint64_t(k) * n, 12);
+    std::vector<float> naive(std::uint64_t(m) * n, NAN);
+    QVERIFY(matmul_emulated({a.data(), b.data(), naive.data(), um, uk, un}, MatmulLaunch::naive(16, 16)).is_ok());
+    for (const MatmulLaunch& l : {MatmulLaunch::of(MatmulVariant::DoubleBuffer, matmul_variant_info(MatmulVariant::DoubleBuffer)->fixed_block, 0),
+                                  MatmulLaunch::of(MatmulVariant::SplitK, matmul_variant_info(MatmulVariant::SplitK)->fixed_block, 1)}) {
+        std::vector<float> c(naive.size(), NAN);
+        QVERIFY(matmul_emulated({a.data(), b.data(), c.data(), um, uk, un}, l).is_ok());
+        QVERIFY2(std::memcmp(naive.data(), c.data(), c.size() * sizeof(float)) == 0,
+                 qPrintable(QString::fromStdString(to_string(l)) + " differs from naive"));
     }
 }
 

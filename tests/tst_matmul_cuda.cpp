@@ -57,8 +57,10 @@ std::uint32_t bits(float f) {
 
 // Odd and non-square; K not a multiple of any TILE (13x47 @ 47x9); one row (1x65); the lecture's MNIST
 // layer (5x784 @ 784x10); a single element; one larger than a 32x32 block in every direction.
+// The last two hold whole interior blocks of the double buffer and split-K (read without bounds
+// checks) beside ragged edges and a K tail: element by element (odd K and N) and float4.
 const QList<Shape> kShapes = {{97, 33, 61}, {5, 784, 10}, {1, 1, 1}, {13, 47, 9}, {1, 65, 40}, {257, 300, 129},
-                              {131, 257, 1}, {193, 129, 97}};
+                              {131, 257, 1}, {193, 129, 97}, {259, 53, 517}, {260, 52, 520}};
 
 
 // "" when every element has the same bits, else where the first few differences are. With

@@ -112,8 +112,10 @@ void TestMatmulSplitK::sums_the_slices_in_order_data() {
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("slices");
-    // 1 x N, N x 1, K = 1, primes, K shorter than the slices, 1537 x 1023 @ 1023 x 769 scaled by 1/8
-    const QList<Shape> shapes{{1, 257, 131}, {131, 257, 1}, {37, 1, 19}, {97, 333, 61}, {5, 784, 10}, {193, 129, 97}};
+    // 1 x N, N x 1, K = 1, primes, K shorter than the slices, 1537 x 1023 @ 1023 x 769 scaled by 1/8;
+    // whole interior tiles (read without bounds checks) beside ragged edges, element by element and float4
+    const QList<Shape> shapes{{1, 257, 131}, {131, 257, 1}, {37, 1, 19}, {97, 333, 61}, {5, 784, 10}, {193, 129, 97},
+                              {259, 101, 261}, {260, 100, 264}};
     for (const Shape& s : shapes)
         for (unsigned t : matmul_variant_info(MatmulVariant::SplitK)->tiles)
             QTest::newRow(qPrintable(shape_name(s) + QStringLiteral(" slices=%1").arg(t)))
@@ -161,10 +163,11 @@ void TestMatmulSplitK::grid_workspace_and_automatic_split() {
     QCOMPARE(matmul_grid(split(4), 256, 256), (Dim3{2, 2, 4}));
     QCOMPARE(matmul_workspace_floats(split(4), 256, 256), std::size_t(3) * 256 * 256);
     QCOMPARE(matmul_workspace_floats(split(1), 256, 256), std::size_t(0));
-    // automatic: 264 blocks' worth of slices over the output tiles, at most 32
+    // automatic: 132 blocks' worth of slices over the output tiles (one block an SM), at most 32
     QCOMPARE(matmul_split_slices(split(0), 256, 256), 32u);        // 4 tiles
-    QCOMPARE(matmul_split_slices(split(0), 1537, 769), 2u);        // 13 x 7 = 91 tiles
-    QCOMPARE(matmul_split_slices(split(0), 1024, 1024), 4u);       // 64 tiles
+    QCOMPARE(matmul_split_slices(split(0), 1537, 769), 1u);        // 13 x 7 = 91 tiles
+    QCOMPARE(matmul_split_slices(split(0), 1537, 383), 3u);        // 13 x 3 = 39 tiles
+    QCOMPARE(matmul_split_slices(split(0), 1024, 1024), 2u);       // 64 tiles
     QCOMPARE(matmul_split_slices(split(0), 4096, 4096), 1u);       // 1024 tiles
     QCOMPARE(matmul_grid(split(0), 4096, 4096), (Dim3{32, 32, 1}));
     // every other variant: one slice, no workspace

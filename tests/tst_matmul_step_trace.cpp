@@ -157,7 +157,7 @@ void TestMatmulStepTrace::traced_counters_equal_closed_forms() {
 // A register-tiled kernel is staged phase by phase of its BK; counted off the trace, the block's
 // accesses grow step by step and at "done" equal every request of the block.
 void TestMatmulStepTrace::register_tiled_counters_add_up_to_the_kernel() {
-    const std::uint32_t m = 150, k = 37, n = 133;
+    const std::uint32_t m = 150, k = 37, n = 261;  // block 0 full for the double buffer's 256 columns
     for (const MatmulVariant v : {MatmulVariant::Blocktile1d, MatmulVariant::Blocktile2d, MatmulVariant::Warptile,
                                   MatmulVariant::DoubleBuffer}) {
         const KernelInfo* info = matmul_variant_info(v);
@@ -194,7 +194,7 @@ void TestMatmulStepTrace::register_tiled_counters_add_up_to_the_kernel() {
         QCOMPARE(last.block_shared_loads, shared_loads);
         QCOMPARE(last.block_global_stores, stores);
         // Thread 0 of block 0 stores its whole register tile: element by element, or (double buffer)
-        // as float4 where a row of C is 16-byte aligned, which N = 133 rules out.
+        // as float4 where a row of C is 16-byte aligned, which N = 261 rules out.
         QCOMPARE(last.thread_global_stores, std::uint64_t(info->items_per_thread));
     }
 }

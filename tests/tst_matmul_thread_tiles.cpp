@@ -140,7 +140,7 @@ void TestMatmulThreadTiles::blocktiled_threads_own_their_register_tile() {
 }
 
 void TestMatmulThreadTiles::every_variant_partitions_its_block_tile() {
-    const std::uint32_t m = 150, k = 37, n = 133;
+    const std::uint32_t m = 150, k = 37, n = 261;  // wider than the double buffer's 256: a full block 0
     for (const KernelInfo& info : family_catalogue(KernelFamily::Matmul)) {
         const MatmulLaunch launch = launch_of(info);
         const MatmulPhaseModel model(launch, m, k, n);

@@ -47,7 +47,8 @@ std::string MatmulFamily::counter_note(const std::string& name) {
          "lane (issue 10's definition), so a lane the guard skipped for some iterations is grouped with others' "
          "earlier iterations; the GPU issues one predicated instruction per unrolled iteration. Grouped by "
          "iteration, the addresses give Nsight Compute's 34,816 sectors at 257x129@129x255 (35,552 by the "
-         "definition)."},
+         "definition). These comparisons were made on the rung's 128x128 tiles of 8x8 a thread; its 128x256 tiles "
+         "of 8x16 (2026-12-03) have not been profiled with Nsight Compute yet."},
         {"matmul_warptile",
          "Global loads and all instruction counts equal Nsight Compute's on the H200; its float4 shared loads take 5/6 "
          "of the wavefronts counted here. At odd sizes the GPU counts 3-11% fewer global store sectors for the same "

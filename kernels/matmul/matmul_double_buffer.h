@@ -23,9 +23,12 @@ namespace cvz {
 
 // The shape of a double-buffered blocktile: BM x BN outputs per block, BK per phase, TM x TN per
 // thread; WX threads of a warp lie along N (32 / WX along M).
-template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_>
+// INTERIOR: a phase whose tiles lie wholly inside A and B (the block's rows and columns inside M and N,
+// and k0 + BK <= K) is read without bounds checks (phase_inside); the edges keep them.
+template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_, bool INTERIOR_ = false>
 struct DoubleBufferTiles {
     static constexpr unsigned BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WX = WX_;
+    static constexpr bool INTERIOR = INTERIOR_;
     static constexpr unsigned TX = BN / TN, TY = BM / TM;  // threads along N and M
     static constexpr unsigned THREADS = TX * TY;
     static constexpr unsigned LDA = BM + 4;                 // row of the transposed A tile, padded
@@ -45,12 +48,34 @@ struct PhaseRegisters {
     Float4 b[S::B_VECS];
 };
 
+// Whether the phase starting at k0 lies wholly inside A and B for this block (only asked of INTERIOR
+// tiles; the same for every thread of the block).
+template <class S>
+CVZ_HD bool phase_inside(const MatmulProblem& p, std::uint64_t row0, std::uint64_t col0, std::uint64_t k0) {
+    return S::INTERIOR && row0 + S::BM <= p.m && col0 + S::BN <= p.n && k0 + S::BK <= p.k;
+}
+
 // Reads the phase starting at k0 into registers: float4 loads when vec_a / vec_b (K resp. N a
 // multiple of 4, the matrix 16-byte aligned) and the four are inside, else element by element with
-// zeros past the edges.
+// zeros past the edges. A phase wholly inside (phase_inside) skips the checks: the same loads.
 template <class S, class Ctx>
 CVZ_HD void fetch_phase(const Ctx& ctx, const MatmulProblem& p, PhaseRegisters<S>& regs, unsigned tid, std::uint64_t row0,
                         std::uint64_t col0, std::uint64_t k0, bool vec_a, bool vec_b) {
+    if (phase_inside<S>(p, row0, col0, k0)) {
+        CVZ_UNROLL for (unsigned v = 0; v < S::A_VECS; ++v) {
+            const unsigned e = tid + v * S::THREADS;
+            const float* const src = p.a + a_index(p, row0 + e / (S::BK / 4), k0 + (e % (S::BK / 4)) * 4);
+            if (vec_a) regs.a[v] = ctx.load(reinterpret_cast<const Float4*>(src));
+            else regs.a[v] = Float4{ctx.load(src), ctx.load(src + 1), ctx.load(src + 2), ctx.load(src + 3)};
+        }
+        CVZ_UNROLL for (unsigned v = 0; v < S::B_VECS; ++v) {
+            const unsigned e = tid + v * S::THREADS;
+            const float* const src = p.b + b_index(p, k0 + e / (S::BN / 4), col0 + (e % (S::BN / 4)) * 4);
+            if (vec_b) regs.b[v] = ctx.load(reinterpret_cast<const Float4*>(src));
+            else regs.b[v] = Float4{ctx.load(src), ctx.load(src + 1), ctx.load(src + 2), ctx.load(src + 3)};
+        }
+        return;
+    }
     CVZ_UNROLL for (unsigned v = 0; v < S::A_VECS; ++v) {
         const unsigned e = tid + v * S::THREADS;
         const std::uint64_t gr = row0 + e / (S::BK / 4), gk = k0 + (e % (S::BK / 4)) * 4;

@@ -47,10 +47,13 @@ unsigned matmul_k_slice(const MatmulLaunch& launch);
 // How many slices of K a launch splits into (gridDim.z): its TILE for the split-K variant (0: the
 // automatic choice, matmul_auto_split_slices), else 1.
 unsigned matmul_split_slices(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);
-// The automatic split: as many slices as fill kSplitKTargetBlocks blocks (the H200's 132 SMs, 2
-// blocks each) with the output tiles there are, at most kSplitKMaxSlices. A function of the shape
-// alone, so that the GPU and the emulator split alike.
-constexpr unsigned kSplitKTargetBlocks = 264, kSplitKMaxSlices = 32;
+// The automatic split: as many slices as fill kSplitKTargetBlocks blocks (the H200's 132 SMs, one
+// block each: split-K's body asks for one an SM) with the output tiles there are, at most
+// kSplitKMaxSlices (no split from 67 tiles up: a second slice would start a second wave). A function
+// of the shape alone, so that the GPU and the emulator split alike. Measured on the H200
+// (bench_matmul_gpu_fp32_configs, 2026-12-03): 1024^3 (64 tiles) is fastest at 2 slices,
+// 1537 x 769 x 1023 (104 tiles) and 2048^3 (256) at 1, 256 x 4096 x 256 (4) at 32.
+constexpr unsigned kSplitKTargetBlocks = 132, kSplitKMaxSlices = 32;
 unsigned matmul_auto_split_slices(std::uint64_t output_tiles);
 // The floats of workspace a launch needs (split-K's partial sums of slices 1..): 0 for the others.
 std::size_t matmul_workspace_floats(const MatmulLaunch& launch, std::uint32_t m, std::uint32_t n);

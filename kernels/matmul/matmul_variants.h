@@ -186,19 +186,25 @@ struct MatmulWarptile : VariantDefaults {
     template <unsigned> using body = MatmulWarptileBody;
 };
 
-// Double buffering (the fp32 ladder's last rung, matmul_double_buffer.h): 128 x 128 outputs per block,
-// BK = 16, 256 threads of 8 x 8 outputs in four 4 x 4 sub-tiles 64 apart, two shared buffers, the next
-// phase fetched into registers during the current one. Tuned on the H200 at 4096^3 against BK = 8,
-// warps of 8 x 4 and 4 x 8 threads, 128 x 64, 64 x 128, 128 x 256 and 256 x 128 tiles (README). Two
-// blocks an SM (min_blocks) cap it at 128 registers, which costs 20 bytes of spill and pays.
+// Double buffering (the fp32 ladder's last rung, matmul_double_buffer.h): 128 x 256 outputs per block,
+// BK = 16, 256 threads of 8 x 16 outputs in 4 x 4 sub-tiles (64 rows and 64 columns apart), two shared
+// buffers (48.5 KiB: the launchers opt in beyond 48), the next phase fetched into registers during the
+// current one, phases wholly inside A and B read without bounds checks (INTERIOR). One block an SM
+// (min_blocks = 1: 243 registers, no spill). Chosen on the H200 (bench_matmul_gpu_fp32_configs,
+// 2026-12-03) among 128 x 128, 128 x 256, 64 x 128, 128 x 64 and 64 x 64 tiles, BK 8 and 16, warps of
+// 16 x 2 and 8 x 4 threads, 1 to 4 blocks an SM, with and without the interior path, and cp.async
+// stages with A transposed by 4-byte copies (matmul_async_stages.h): at 4096^3 46.8 TFLOP/s, 91% of
+// cuBLAS SGEMM (the previous 128 x 128 tiles at two blocks an SM, 128 registers and 40 bytes of
+// spill: 81% in the same run; with the interior path 85.5%). Its 33 x 17 tiles at 4096^3 are 4.2
+// waves of 132; shapes with fewer tiles are split-K's (below), whose 128 x 128 tiles fill more SMs.
 struct MatmulDoubleBufferBody {
-    using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16>;
+    using Tiles = DoubleBufferTiles<128, 256, 16, 8, 16, 16, true>;
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = Tiles::THREADS;
-    static constexpr unsigned min_blocks = 2;
+    static constexpr unsigned min_blocks = 1;
     static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
-    static constexpr KernelResources ptxas{128, 0};
+    static constexpr KernelResources ptxas{243, 0};
     static constexpr std::size_t shared_bytes(Dim3) { return 2 * std::size_t(Tiles::STAGE_FLOATS) * sizeof(float); }
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
@@ -210,13 +216,13 @@ struct MatmulDoubleBuffer : VariantDefaults {
     static constexpr MatmulVariant id = MatmulVariant::DoubleBuffer;
     static constexpr const char* name = "matmul_double_buffer";
     static constexpr const char* title =
-        "128x128 block tile (BK 16), 8x8 outputs per thread in 4x4 sub-tiles, two shared buffers with the next tiles "
-        "fetched during the multiply";
+        "128x256 block tile (BK 16), 8x16 outputs per thread in 4x4 sub-tiles, two shared buffers with the next tiles "
+        "fetched during the multiply, interior tiles read without bounds checks";
     static constexpr const char* label = "double buffer";
     static constexpr BlockRule block = BlockRule::Fixed;
     static constexpr Dim3 fixed_block{MatmulDoubleBufferBody::max_threads, 1, 1};
     static constexpr bool barriers = true;
-    static constexpr unsigned items_per_thread = 64;
+    static constexpr unsigned items_per_thread = MatmulDoubleBufferBody::Tiles::TM * MatmulDoubleBufferBody::Tiles::TN;
     template <unsigned> using body = MatmulDoubleBufferBody;
 };
 
@@ -274,13 +280,24 @@ struct MatmulTf32x3 : MatmulTf32 {
     template <unsigned> using body = MatmulTensorCoreBody<3>;
 };
 
-// Split-K (matmul_split_k.h): the double buffer's block tile and loop over one of gridDim.z slices of
-// K, then a second pass that sums the slices in order. For shapes with fewer output tiles than the
-// GPU has places for blocks (256 x 4096 x 256: 4 tiles; 1537 x 769 x 1023: 91). Its TILE list is the
-// number of slices the sweep tries; 0 is the automatic choice from the shape
+// Split-K (matmul_split_k.h): the double buffer's loop over 128 x 128 tiles (BK = 16, 256 threads of
+// 8 x 8 outputs in 4 x 4 sub-tiles, the interior path) over one of gridDim.z slices of K, then a second
+// pass that sums the slices in order. For shapes with fewer output tiles than the GPU has SMs
+// (256 x 4096 x 256: 4 tiles; 1024^3: 64; 1537 x 769 x 1023: 104). One block an SM (min_blocks = 1:
+// 151 registers, no spill; two blocks an SM cap it at 128 registers and 24 bytes of spill, 3 to 24%
+// slower on the H200 at the swept splits, bench_matmul_gpu_fp32_configs 2026-12-03). Its TILE list
+// is the number of slices the sweep tries; 0 is the automatic choice from the shape
 // (matmul_auto_split_slices). One body for every split: the slices are gridDim.z at run time.
-struct MatmulSplitKBody : MatmulDoubleBufferBody {
+struct MatmulSplitKBody {
+    using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>;
     static constexpr bool split_k = true;
+    static constexpr unsigned k_slice = Tiles::BK;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = Tiles::THREADS;
+    static constexpr unsigned min_blocks = 1;
+    static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
+    static constexpr KernelResources ptxas{151, 0};
+    static constexpr std::size_t shared_bytes(Dim3) { return 2 * std::size_t(Tiles::STAGE_FLOATS) * sizeof(float); }
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
         matmul_split_k<Tiles>(ctx, p);
@@ -291,10 +308,12 @@ struct MatmulSplitK : MatmulDoubleBuffer {
     static constexpr MatmulVariant id = MatmulVariant::SplitK;
     static constexpr const char* name = "matmul_split_k";
     static constexpr const char* title =
-        "split-K: the double buffer's 128x128 tiles over gridDim.z slices of K, the slices' sums added in order by a "
-        "second pass";
+        "split-K: the double buffer's loop on 128x128 tiles over gridDim.z slices of K, the slices' sums added in order "
+        "by a second pass";
     static constexpr const char* label = "split-K slices";
     static constexpr bool exact = false;  // a sum of slice sums: within fp32's tolerance, the same bytes on GPU and emulator
+    static constexpr Dim3 fixed_block{MatmulSplitKBody::max_threads, 1, 1};
+    static constexpr unsigned items_per_thread = MatmulSplitKBody::Tiles::TM * MatmulSplitKBody::Tiles::TN;
     using tiles = TileList<0, 1, 2, 3, 4, 6, 8, 16, 32, 64>;
     template <unsigned> using body = MatmulSplitKBody;
 };

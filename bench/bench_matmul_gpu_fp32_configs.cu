@@ -1,0 +1,326 @@
+// The fp32 rungs' candidate configurations (issue 29, item 1), beside cuBLAS SGEMM in the same process:
+// the double buffer (matmul_double_buffer.h) in several tilings, with and without its interior path
+// (phases wholly inside A and B read without bounds checks), the cp.async stages with A transposed by
+// 4-byte copies (matmul_async_stages.h), and split-K (matmul_split_k.h) over those tiles. For each
+// shape (MxKxN): kernel time by CUDA events (median of --repeats back-to-back launches after a
+// warm-up), TFLOP/s, the fraction of cuBLAS SGEMM (CUBLAS_DEFAULT_MATH, full fp32), registers and
+// spill (local) bytes, and whether each configuration gives the catalogue's bytes (the exact ones:
+// matmul_double_buffer's, i.e. matmul_naive's; split-K: the catalogue's split-K at the same slices,
+// the same slice order since BK is the same).
+//
+//   bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE]
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/device_context.cuh"
+#include "kernels/matmul/matmul_async_stages.h"
+#include "kernels/matmul/matmul_device_launch.h"
+#include "kernels/matmul/matmul_double_buffer.h"
+#include "kernels/matmul/matmul_split_k.h"
+#include "kernels/matmul/matmul_variants.h"
+
+using namespace cvz;
+
+namespace {
+
+template <class S, unsigned MIN_BLOCKS>
+__global__ void __launch_bounds__(S::THREADS, MIN_BLOCKS) double_buffer_kernel(MatmulProblem p) {
+    matmul_double_buffer<S>(DeviceContext{}, p);
+}
+
+template <class S, unsigned MIN_BLOCKS>
+__global__ void __launch_bounds__(S::THREADS, MIN_BLOCKS) async_kernel(MatmulProblem p) {
+    matmul_async_stages<S>(DeviceContext{}, p);
+}
+
+template <class S, unsigned MIN_BLOCKS>
+__global__ void __launch_bounds__(S::THREADS, MIN_BLOCKS) split_k_kernel(MatmulProblem p) {
+    matmul_split_k<S>(DeviceContext{}, p);
+}
+
+struct Result {
+    std::string name, shape;
+    double median_ms = 0, tflops = 0, fraction = 0;
+    int registers = 0, local = 0;
+    std::size_t shared = 0;
+    unsigned blocks = 0;
+    bool same_bytes = false;
+    std::string error;
+};
+
+bool ok(cudaError_t e, Result& r, const char* what) {
+    if (e == cudaSuccess) return true;
+    r.error = std::string(what) + ": " + cudaGetErrorString(e);
+    return false;
+}
+
+// Median of `repeats` back-to-back runs of `work` (events around each), after 3 warm-ups.
+bool time_work(const std::function<void()>& work, int repeats, double* median) {
+    std::vector<cudaEvent_t> e(2 * std::size_t(repeats));
+    for (cudaEvent_t& x : e) cudaEventCreate(&x);
+    for (int i = 0; i < 3; ++i) work();
+    for (int i = 0; i < repeats; ++i) {
+        cudaEventRecord(e[2 * i]);
+        work();
+        cudaEventRecord(e[2 * i + 1]);
+    }
+    const bool fine = cudaEventSynchronize(e.back()) == cudaSuccess;
+    std::vector<float> t(std::size_t(repeats), 0.0f);
+    for (int i = 0; i < repeats; ++i) cudaEventElapsedTime(&t[i], e[2 * i], e[2 * i + 1]);
+    for (cudaEvent_t& x : e) cudaEventDestroy(x);
+    std::sort(t.begin(), t.end());
+    *median = t[t.size() / 2];
+    return fine;
+}
+
+struct Shape {
+    const MatmulProblem* p;
+    const std::vector<float>* want;  // the exact rungs' bytes
+    double cublas_ms;
+    int repeats;
+};
+
+template <class Kernel>
+Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned bm, unsigned bn, unsigned threads,
+                   unsigned slices, const Shape& sh, const std::vector<float>& want) {
+    const MatmulProblem& p = *sh.p;
+    Result r;
+    r.name = std::move(name);
+    r.shape = std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n);
+    r.shared = shared;
+    cudaFuncAttributes attr{};
+    if (!ok(cudaFuncGetAttributes(&attr, kernel), r, "attributes")) return r;
+    r.registers = attr.numRegs;
+    r.local = int(attr.localSizeBytes);
+    if (!ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(r.shared)), r, "opt in")) return r;
+    const dim3 grid((p.n + bn - 1) / bn, (p.m + bm - 1) / bm, slices), block(threads);
+    r.blocks = grid.x * grid.y * grid.z;
+    auto work = [&] {
+        kernel<<<grid, block, r.shared>>>(p);
+        if (slices > 1) launch_matmul_split_k_reduce(p, slices, nullptr);
+    };
+    cudaMemset(p.c, 0xFF, std::size_t(p.m) * p.n * 4);
+    if (!time_work(work, sh.repeats, &r.median_ms) && !ok(cudaGetLastError(), r, "run")) return r;
+    if (!ok(cudaGetLastError(), r, "run")) return r;
+    r.tflops = 2.0 * double(p.m) * p.n * p.k / (r.median_ms * 1e9);
+    r.fraction = sh.cublas_ms / r.median_ms;
+    std::vector<float> got(want.size());
+    if (!ok(cudaMemcpy(got.data(), p.c, got.size() * sizeof(float), cudaMemcpyDeviceToHost), r, "download")) return r;
+    r.same_bytes = std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0;
+    return r;
+}
+
+template <class S, unsigned MIN_BLOCKS>
+Result double_buffer(const char* name, const Shape& sh) {
+    return time_kernel(&double_buffer_kernel<S, MIN_BLOCKS>, std::string(S::INTERIOR ? "db+interior " : "db ") + name,
+                       2 * std::size_t(S::STAGE_FLOATS) * sizeof(float), S::BM, S::BN, S::THREADS, 1, sh, *sh.want);
+}
+
+template <class S, unsigned MIN_BLOCKS>
+Result async_stages(const char* name, const Shape& sh) {
+    return time_kernel(&async_kernel<S, MIN_BLOCKS>, std::string("async ") + name, std::size_t(S::SHARED_FLOATS) * sizeof(float),
+                       S::BM, S::BN, S::THREADS, 1, sh, *sh.want);
+}
+
+template <class S, unsigned MIN_BLOCKS>
+Result split_k(const char* name, unsigned slices, const Shape& sh, const std::vector<float>& want) {
+    return time_kernel(&split_k_kernel<S, MIN_BLOCKS>,
+                       std::string(S::INTERIOR ? "split-K+interior " : "split-K ") + name + " z" + std::to_string(slices),
+                       2 * std::size_t(S::STAGE_FLOATS) * sizeof(float), S::BM, S::BN, S::THREADS, slices, sh, want);
+}
+
+std::vector<std::array<std::uint32_t, 3>> parse_shapes(const std::string& list) {
+    std::vector<std::array<std::uint32_t, 3>> out;
+    std::size_t at = 0;
+    while (at <= list.size()) {
+        const std::size_t end = std::min(list.find(',', at), list.size());
+        std::array<std::uint32_t, 3> s{};
+        if (std::sscanf(list.substr(at, end - at).c_str(), "%ux%ux%u", &s[0], &s[1], &s[2]) != 3 || !s[0] || !s[1] || !s[2])
+            return {};
+        out.push_back(s);
+        at = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::array<std::uint32_t, 3>> shapes{
+        {4096, 4096, 4096}, {1537, 769, 1023}, {1024, 1024, 1024}, {2048, 2048, 2048}, {256, 4096, 256}};
+    int repeats = 20;
+    std::string json;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--shapes" && i + 1 < argc) shapes = parse_shapes(argv[++i]);
+        else if (a == "--repeats" && i + 1 < argc) repeats = std::max(3, std::stoi(argv[++i]));
+        else if (a == "--json" && i + 1 < argc) json = argv[++i];
+        else shapes.clear();
+        if (shapes.empty()) {
+            std::fprintf(stderr, "usage: bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE]\n");
+            return 2;
+        }
+    }
+    cublasHandle_t handle = nullptr;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS) {
+        std::fprintf(stderr, "cuBLAS did not start\n");
+        return 1;
+    }
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+
+    std::vector<Result> rs;
+    std::vector<std::pair<std::string, double>> cublas;
+    for (const auto& shape : shapes) {
+        const std::uint32_t m = shape[0], k = shape[1], n = shape[2];
+        const std::size_t na = std::size_t(m) * k, nb = std::size_t(k) * n, nc = std::size_t(m) * n;
+        std::vector<float> a(na), b(nb);
+        std::uint64_t s = 12345;
+        for (std::vector<float>* v : {&a, &b})
+            for (float& x : *v) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                x = float(std::uint32_t(s >> 40)) / float(1u << 23) - 1.0f;
+            }
+        float *da = nullptr, *db = nullptr, *dc = nullptr, *dw = nullptr;
+        const std::size_t workspace = std::max<std::size_t>(7 * nc, std::min<std::size_t>(63 * nc, std::size_t(1) << 29));
+        if (cudaMalloc(&da, na * 4) != cudaSuccess || cudaMalloc(&db, nb * 4) != cudaSuccess ||
+            cudaMalloc(&dc, nc * 4) != cudaSuccess || cudaMalloc(&dw, workspace * 4) != cudaSuccess) {
+            std::fprintf(stderr, "no device memory\n");
+            return 1;
+        }
+        cudaMemcpy(da, a.data(), na * 4, cudaMemcpyHostToDevice);
+        cudaMemcpy(db, b.data(), nb * 4, cudaMemcpyHostToDevice);
+        const MatmulProblem p{da, db, dc, m, k, n, dw};
+        const std::string name = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+
+        // cuBLAS SGEMM, row-major C = A B as C^T = B^T A^T.
+        const float alpha = 1.0f, beta = 0.0f;
+        double cublas_ms = 0;
+        time_work([&] { cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &alpha, db, int(n), da, int(k), &beta, dc, int(n)); },
+                  repeats, &cublas_ms);
+        cublas.emplace_back(name, cublas_ms);
+        std::printf("%s: cuBLAS SGEMM %.4f ms, %.2f TFLOP/s\n", name.c_str(), cublas_ms, 2.0 * double(m) * n * k / (cublas_ms * 1e9));
+        std::fflush(stdout);
+
+        // The reference bytes: matmul_naive's (every exact rung's), split-K's at 2, 3, 4 and 8 slices.
+        std::vector<float> want(nc), want_split[9];
+        auto catalogue = [&](MatmulVariant v, unsigned tile, std::vector<float>& out) {
+            out.resize(nc);
+            const Status st = launch_matmul_on_device(p, MatmulLaunch::of(v, matmul_variant_info(v)->fixed_block, tile), nullptr);
+            return st && cudaMemcpy(out.data(), dc, nc * 4, cudaMemcpyDeviceToHost) == cudaSuccess;
+        };
+        {
+            const Status st = launch_matmul_on_device(p, MatmulLaunch::naive(16, 16), nullptr);
+            if (!st || cudaMemcpy(want.data(), dc, nc * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+        }
+        for (unsigned z : {2u, 3u, 4u, 8u})
+            if (!catalogue(MatmulVariant::SplitK, z, want_split[z])) return 1;
+        const Shape sh{&p, &want, cublas_ms, repeats};
+
+        // The catalogue's rungs as the ladder launches them: the double buffer, split-K at each of its
+        // slice counts (0: the automatic choice) whose workspace fits.
+        {
+            const MatmulLaunch db_launch = MatmulLaunch::of(MatmulVariant::DoubleBuffer, matmul_variant_info(MatmulVariant::DoubleBuffer)->fixed_block, 0);
+            std::vector<MatmulLaunch> launches{db_launch};
+            for (unsigned z : matmul_variant_info(MatmulVariant::SplitK)->tiles) {
+                const MatmulLaunch l = MatmulLaunch::of(MatmulVariant::SplitK, matmul_variant_info(MatmulVariant::SplitK)->fixed_block, z);
+                if (matmul_workspace_floats(l, m, n) <= workspace) launches.push_back(l);
+            }
+            for (const MatmulLaunch& l : launches) {
+                Result r;
+                r.name = "catalogue " + to_string(l);
+                r.shape = name;
+                r.shared = l.shared_bytes();
+                const Dim3 g = matmul_grid(l, m, n);
+                r.blocks = g.x * g.y * g.z;
+                if (time_work([&] { launch_matmul_on_device(p, l, nullptr); }, repeats, &r.median_ms) && cudaGetLastError() == cudaSuccess) {
+                    r.tflops = 2.0 * double(m) * n * k / (r.median_ms * 1e9);
+                    r.fraction = cublas_ms / r.median_ms;
+                    const std::vector<float>* ref = l.kernel == MatmulVariant::DoubleBuffer || l.tile == 1 ? &want
+                                                    : l.tile < 9 && !want_split[l.tile].empty() ? &want_split[l.tile] : nullptr;
+                    std::vector<float> got(nc);
+                    cudaMemcpy(got.data(), dc, nc * 4, cudaMemcpyDeviceToHost);
+                    r.same_bytes = ref && std::memcmp(got.data(), ref->data(), nc * 4) == 0;
+                    if (!ref) r.error = "(bytes not compared)";
+                } else {
+                    r.error = "launch failed";
+                }
+                rs.push_back(r);
+            }
+        }
+        // BM, BN, BK, TM, TN, WX, INTERIOR; min blocks an SM
+        rs.push_back(double_buffer<DoubleBufferTiles<256, 128, 16, 16, 8, 8, true>, 1>("256x128 BK16 16x8 wx8 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 8, true>, 1>("128x256 BK16 8x16 wx8 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 16>, 2>("128x128 BK16 8x8 wx16 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 2>("128x128 BK16 8x8 wx16 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 8, true>, 2>("128x128 BK16 8x8 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 1>("128x128 BK16 8x8 wx16 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 8, 8, 8, 16, true>, 2>("128x128 BK8 8x8 wx16 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 8, 8, 8, 8, true>, 2>("128x128 BK8 8x8 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 16, true>, 1>("128x256 BK16 8x16 wx16 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 8, 8, 16, 16, true>, 1>("128x256 BK8 8x16 wx16 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<64, 128, 16, 8, 8, 16, true>, 3>("64x128 BK16 8x8 wx16 min3", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 64, 16, 8, 8, 8, true>, 3>("128x64 BK16 8x8 wx8 min3", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<64, 64, 16, 4, 8, 8, true>, 4>("64x64 BK16 4x8 wx8 min4", sh));
+        // BM, BN, BK, TM, TN, WX, STAGES; min blocks an SM
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 3>, 2>("128x128 BK8 3st wx16 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 4>, 2>("128x128 BK8 4st wx16 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 8, 4>, 2>("128x128 BK8 4st wx8 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 16, 8, 8, 16, 3>, 2>("128x128 BK16 3st wx16 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 16, 8, 8, 16, 4>, 2>("128x128 BK16 4st wx16 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3>, 1>("128x256 BK8 3st wx16 min1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<64, 128, 16, 8, 8, 16, 3>, 3>("64x128 BK16 3st wx16 min3", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 64, 16, 8, 8, 8, 3>, 2>("128x64 BK16 3st wx8 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<64, 128, 16, 8, 8, 16, 3>, 2>("64x128 BK16 3st wx16 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 8, 3>, 2>("128x128 BK8 3st wx8 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 16, 8, 8, 8, 3>, 2>("128x128 BK16 3st wx8 min2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 5>, 2>("128x128 BK8 5st wx16 min2", sh));
+        // split-K over BK 16 tiles (the catalogue's slice order), where a split may pay
+        if (std::uint64_t(m) * n <= 2048ull * 2048ull)
+            for (unsigned z : {2u, 3u, 4u, 8u}) {
+                rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 2>("128x128 min2", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 1>("128x128 min1", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<64, 128, 16, 8, 8, 16, true>, 3>("64x128 min3", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<128, 64, 16, 8, 8, 8, true>, 3>("128x64 min3", z, sh, want_split[z]));
+            }
+        for (auto it = rs.end() - 1; it >= rs.begin() && it->shape == name; --it) {
+            std::printf("  %-40s %9.4f ms %7.2f TFLOP/s %6.1f%% %4d regs %4d local %4u blocks %s %s\n", it->name.c_str(), it->median_ms,
+                        it->tflops, 100 * it->fraction, it->registers, it->local, it->blocks, it->same_bytes ? "same" : "DIFF",
+                        it->error.c_str());
+            if (it == rs.begin()) break;
+        }
+        std::fflush(stdout);
+        cudaFree(da);
+        cudaFree(db);
+        cudaFree(dc);
+        cudaFree(dw);
+    }
+    cublasDestroy(handle);
+
+    if (!json.empty()) {
+        std::ofstream f(json);
+        f << "{\"benchmark\": \"matmul_gpu_fp32_configs\", \"device\": \"" << prop.name << "\", \"repeats\": " << repeats
+          << ", \"cublas_sgemm_ms\": {";
+        for (std::size_t i = 0; i < cublas.size(); ++i)
+            f << (i ? ", " : "") << "\"" << cublas[i].first << "\": " << cublas[i].second;
+        f << "}, \"results\": [\n";
+        for (std::size_t i = 0; i < rs.size(); ++i)
+            f << "  {\"shape\": \"" << rs[i].shape << "\", \"config\": \"" << rs[i].name << "\", \"median_ms\": " << rs[i].median_ms
+              << ", \"tflop_per_s\": " << rs[i].tflops << ", \"fraction_of_cublas\": " << rs[i].fraction
+              << ", \"registers\": " << rs[i].registers << ", \"local_bytes\": " << rs[i].local << ", \"shared_bytes\": "
+              << rs[i].shared << ", \"blocks\": " << rs[i].blocks << ", \"same_bytes_as_catalogue\": "
+              << (rs[i].same_bytes ? "true" : "false") << ", \"error\": \"" << rs[i].error << "\"}"
+              << (i + 1 < rs.size() ? "," : "") << "\n";
+        f << "]}\n";
+    }
+    return 0;
+}
