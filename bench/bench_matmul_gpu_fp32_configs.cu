@@ -27,8 +27,11 @@
 #include "kernels/matmul/matmul_double_buffer.h"
 #include "kernels/matmul/matmul_split_k.h"
 #include "kernels/matmul/matmul_variants.h"
+#include "matmul_config_sweep.h"
 
 using namespace cvz;
+using namespace cvz::bench;
+using Result = ConfigResult;
 
 namespace {
 
@@ -45,22 +48,6 @@ __global__ void __launch_bounds__(S::THREADS, MIN_BLOCKS) async_kernel(MatmulPro
 template <class S, unsigned MIN_BLOCKS>
 __global__ void __launch_bounds__(S::THREADS, MIN_BLOCKS) split_k_kernel(MatmulProblem p) {
     matmul_split_k<S>(DeviceContext{}, p);
-}
-
-struct Result {
-    std::string name, shape;
-    double median_ms = 0, tflops = 0, fraction = 0;
-    int registers = 0, local = 0;
-    std::size_t shared = 0;
-    unsigned blocks = 0;
-    bool same_bytes = false;
-    std::string error;
-};
-
-bool ok(cudaError_t e, Result& r, const char* what) {
-    if (e == cudaSuccess) return true;
-    r.error = std::string(what) + ": " + cudaGetErrorString(e);
-    return false;
 }
 
 // Median of `repeats` back-to-back runs of `work` (events around each), after 3 warm-ups.
@@ -94,14 +81,7 @@ Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned
                    unsigned slices, const Shape& sh, const std::vector<float>& want) {
     const MatmulProblem& p = *sh.p;
     Result r;
-    r.name = std::move(name);
-    r.shape = std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n);
-    r.shared = shared;
-    cudaFuncAttributes attr{};
-    if (!ok(cudaFuncGetAttributes(&attr, kernel), r, "attributes")) return r;
-    r.registers = attr.numRegs;
-    r.local = int(attr.localSizeBytes);
-    if (!ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(r.shared)), r, "opt in")) return r;
+    if (!prepare_kernel(kernel, std::move(name), shared, p, r)) return r;
     const dim3 grid((p.n + bn - 1) / bn, (p.m + bm - 1) / bm, slices), block(threads);
     r.blocks = grid.x * grid.y * grid.z;
     auto work = [&] {
@@ -113,9 +93,7 @@ Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned
     if (!ok(cudaGetLastError(), r, "run")) return r;
     r.tflops = 2.0 * double(p.m) * p.n * p.k / (r.median_ms * 1e9);
     r.fraction = sh.cublas_ms / r.median_ms;
-    std::vector<float> got(want.size());
-    if (!ok(cudaMemcpy(got.data(), p.c, got.size() * sizeof(float), cudaMemcpyDeviceToHost), r, "download")) return r;
-    r.same_bytes = std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0;
+    compare_bytes(p, want, r);
     return r;
 }
 
@@ -136,20 +114,6 @@ Result split_k(const char* name, unsigned slices, const Shape& sh, const std::ve
     return time_kernel(&split_k_kernel<S, MIN_BLOCKS>,
                        std::string(S::INTERIOR ? "split-K+interior " : "split-K ") + name + " z" + std::to_string(slices),
                        2 * std::size_t(S::STAGE_FLOATS) * sizeof(float), S::BM, S::BN, S::THREADS, slices, sh, want);
-}
-
-std::vector<std::array<std::uint32_t, 3>> parse_shapes(const std::string& list) {
-    std::vector<std::array<std::uint32_t, 3>> out;
-    std::size_t at = 0;
-    while (at <= list.size()) {
-        const std::size_t end = std::min(list.find(',', at), list.size());
-        std::array<std::uint32_t, 3> s{};
-        if (std::sscanf(list.substr(at, end - at).c_str(), "%ux%ux%u", &s[0], &s[1], &s[2]) != 3 || !s[0] || !s[1] || !s[2])
-            return {};
-        out.push_back(s);
-        at = end + 1;
-    }
-    return out;
 }
 
 }  // namespace

@@ -23,8 +23,11 @@
 #include "kernels/matmul/matmul_pipelined.h"
 #include "kernels/matmul/matmul_tensor_core.h"
 #include "kernels/matmul/matmul_variants.h"
+#include "matmul_config_sweep.h"
 
 using namespace cvz;
+using namespace cvz::bench;
+using Result = ConfigResult;
 
 namespace {
 
@@ -69,34 +72,11 @@ __global__ void __launch_bounds__(256) mma_rate_kernel(float* out, int steps) {
 #endif
 }
 
-struct Result {
-    std::string name;
-    double median_ms = 0, tflops = 0;
-    std::string shape;
-    int registers = 0, local = 0;
-    std::size_t shared = 0;
-    bool same_bytes = false;
-    std::string error;
-};
-
-bool ok(cudaError_t e, Result& r, const char* what) {
-    if (e == cudaSuccess) return true;
-    r.error = std::string(what) + ": " + cudaGetErrorString(e);
-    return false;
-}
-
 template <class Kernel>
 Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned bm, unsigned bn, unsigned threads,
                    const MatmulProblem& p, const std::vector<float>& want, int repeats) {
     Result r;
-    r.name = std::move(name);
-    r.shape = std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n);
-    r.shared = shared;
-    cudaFuncAttributes attr{};
-    if (!ok(cudaFuncGetAttributes(&attr, kernel), r, "attributes")) return r;
-    r.registers = attr.numRegs;
-    r.local = int(attr.localSizeBytes);
-    if (!ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(r.shared)), r, "opt in")) return r;
+    if (!prepare_kernel(kernel, std::move(name), shared, p, r)) return r;
     const dim3 grid((p.n + bn - 1) / bn, (p.m + bm - 1) / bm), block(threads);
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
@@ -116,10 +96,7 @@ Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned
     std::sort(t.begin(), t.end());
     r.median_ms = t[t.size() / 2];
     r.tflops = 2.0 * double(p.m) * p.n * p.k / (r.median_ms * 1e9);
-    if (want.empty()) return r;
-    std::vector<float> got(want.size());
-    if (!ok(cudaMemcpy(got.data(), p.c, got.size() * sizeof(float), cudaMemcpyDeviceToHost), r, "download")) return r;
-    r.same_bytes = std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0;
+    compare_bytes(p, want, r);
     return r;
 }
 
@@ -139,20 +116,6 @@ template <class S, unsigned MIN_BLOCKS>
 Result run_fp32p(const char* name, const MatmulProblem& p, const std::vector<float>& want, int repeats) {
     return time_kernel(&fp32p_kernel<S, MIN_BLOCKS>, std::string("fp32 cp.async ") + name,
                        std::size_t(S::SHARED_FLOATS) * sizeof(float), S::BM, S::BN, S::THREADS, p, want, repeats);
-}
-
-std::vector<std::array<std::uint32_t, 3>> parse_shapes(const std::string& list) {
-    std::vector<std::array<std::uint32_t, 3>> out;
-    std::size_t at = 0;
-    while (at <= list.size()) {
-        const std::size_t end = std::min(list.find(',', at), list.size());
-        std::array<std::uint32_t, 3> s{};
-        if (std::sscanf(list.substr(at, end - at).c_str(), "%ux%ux%u", &s[0], &s[1], &s[2]) != 3 || !s[0] || !s[1] || !s[2])
-            return {};
-        out.push_back(s);
-        at = end + 1;
-    }
-    return out;
 }
 
 }  // namespace
