@@ -19,7 +19,7 @@ for v in naive:matmul_naive:MatmulNaive:32x8 tiled8:matmul_tiled:MatmulTiledBody
          tiled16:matmul_tiled:MatmulTiledBody:16 tiled32:matmul_tiled:MatmulTiledBody:32 \
          blocktile_1d:matmul_blocktile_1d:MatmulBlocktile1dBody:32x8 blocktile_2d:matmul_blocktile_2d:MatmulBlocktile2dBody:16x16 \
          blocktile_vec:matmul_blocktile_vec:MatmulBlocktileVecBody:16x16 warptile:matmul_warptile:MatmulWarptileBody:128 \
-         double_buffer:matmul_double_buffer:MatmulDoubleBufferBody:256 \
+         double_buffer:matmul_double_buffer:MatmulDoubleBufferBody:256 split_k:matmul_split_k:MatmulSplitKBody:1 \
          "tf32:matmul_tf32:MatmulTensorCoreBody<.unsigned int.1>:128" "tf32x3:matmul_3xtf32:MatmulTensorCoreBody<.unsigned int.3>:128"; do
   [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" ${v%%:*} "* ]] && continue
   IFS=: read -r n kern b blk <<< "$v"

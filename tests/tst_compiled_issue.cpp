@@ -81,8 +81,13 @@ void TestCompiledIssue::table_reproduces_the_measured_issue_rates() {
         {MatmulLaunch::of(MatmulVariant::BlocktileVec, Dim3{16, 16, 1}, 0), 4, 0.585},
         {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 1, 0.257},
         {MatmulLaunch::of(MatmulVariant::Warptile, Dim3{128, 1, 1}, 0), 2, 0.414},
-        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 2, 0.646},
-        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 4, 0.783},
+        // The same W at both sizes (one block an SM): 2048^3's rate alone.
+        {MatmulLaunch::of(MatmulVariant::DoubleBuffer, Dim3{256, 1, 1}, 0), 2, 0.788},
+        {MatmulLaunch::of(MatmulVariant::SplitK, Dim3{256, 1, 1}, 1), 2, 0.760},
+        {MatmulLaunch::of(MatmulVariant::Tf32, Dim3{128, 1, 1}, 0), 1, 0.289},
+        {MatmulLaunch::of(MatmulVariant::Tf32, Dim3{128, 1, 1}, 0), 2, 0.469},
+        {MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{128, 1, 1}, 0), 1, 0.366},
+        {MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{128, 1, 1}, 0), 2, 0.526},
     };
     for (const Point& pt : points) {
         const CompiledIssue ci = *compiled_issue(pt.launch.ref());

@@ -34,7 +34,13 @@ constexpr Row kRows[] = {
     {MatmulVariant::Blocktile2d, 0, {94.000, 589, 20.122, 0.2473, 0.656}},
     {MatmulVariant::BlocktileVec, 0, {81.125, 610, 20.121, 0.2575, 0.693}},
     {MatmulVariant::Warptile, 0, {152.875, 580, 20.001, 0.2568, 0.662}},
-    {MatmulVariant::DoubleBuffer, 0, {75.188, 356, 12.077, 0.4424, 0.820}},
+    // The double buffer and split-K on their present tiles (2026-12-03, issue 29: 128 x 256 of 8 x 16 a
+    // thread, one block an SM; split-K 128 x 128 of 8 x 8, one block an SM, measured at one slice), both
+    // with the interior path: double_buffer 2 / 0.776, 2 / 0.788; split_k 2 / 0.748, 2 / 0.760 (the same W
+    // at both sizes: ceiling 1). Before, the double buffer's 128 x 128 at two blocks an SM, whose figures
+    // split-K shared: 75.188, 356, 12.077, 0.4424, 0.820.
+    {MatmulVariant::DoubleBuffer, 0, {141.812, 601, 20.000, 0.5398, 1.000}},
+    {MatmulVariant::SplitK, 0, {73.688, 442, 12.000, 0.5104, 1.000}},
     // The tensor-core rungs, the same way (2026-12-03, their present configurations: 4 warps of 64 x 64;
     // a K step's "instructions" include its share of the 16 x 8 x 8 MMAs): tf32 1 / 0.289, 2 / 0.469;
     // 3xtf32 1 / 0.366, 2 / 0.526. scripts/ncu_issue_profiles.sh with ONLY="tf32 tf32x3".
@@ -46,8 +52,8 @@ constexpr Row kRows[] = {
 
 std::optional<CompiledIssue> matmul_compiled_issue(const KernelRef& ref) {
     if (ref.family != KernelFamily::Matmul) return std::nullopt;
-    // Split-K runs the double buffer's loop (and store) over each slice: its figures, per K step.
-    if (ref.variant == std::uint8_t(MatmulVariant::SplitK)) return matmul_compiled_issue({ref.family, std::uint8_t(MatmulVariant::DoubleBuffer), 0});
+    // Split-K's figures are per K step of one slice, whatever the number of slices (its TILE).
+    if (ref.variant == std::uint8_t(MatmulVariant::SplitK) && ref.tile != 0) return matmul_compiled_issue({ref.family, ref.variant, 0});
     for (const Row& r : kRows)
         if (std::uint8_t(r.variant) == ref.variant && r.tile == ref.tile) return r.issue;
     return std::nullopt;
