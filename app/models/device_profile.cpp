@@ -44,9 +44,9 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   1x1024): grayscale 2560x1440 and 1000x777.
 // - instruction_ns 8 (a dependent instruction of a thread's chain; the independent rest take a clock
 //   each): since session 14 of 2026-12-03 a thread's chain is one pixel's 19 instructions, the other
-//   pixels' issue alongside, and a vector body's scalar tail is the last wave's longest thread (gray_vec16
-//   had all 124 at 6 ns, fitted on its one-wave launches at 2560x1440 and 1000x777). Refitted on the
-//   three grayscale calibration sweeps alone (480x360, 1000x777, 2560x1440): of 6, 7, ..., 12 ns the
+//   pixels' issue alongside, and a vector body's scalar tail is the last wave's longest thread (the
+//   16-pixel vector body had all 124 at 6 ns, fitted on its one-wave launches at 2560x1440 and
+//   1000x777). Refitted on the three image calibration sweeps alone (480x360, 1000x777, 2560x1440): of 6, 7, ..., 12 ns the
 //   least mean of their median |error|s, 3.5% (3.4 / 2.5 / 4.6%; the old model had 3.7%). The mean
 //   |error| over their rows prefers 6 ns (5.85% against 6.06% at 8).
 // - l1_wavefronts_per_clock 1 (the L1's data stage: naive matmul 32x8 / 16x16 / 8x8 / 2x64 / 1x32 take
