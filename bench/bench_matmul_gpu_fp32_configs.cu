@@ -148,12 +148,7 @@ int main(int argc, char** argv) {
         const std::uint32_t m = shape[0], k = shape[1], n = shape[2];
         const std::size_t na = std::size_t(m) * k, nb = std::size_t(k) * n, nc = std::size_t(m) * n;
         std::vector<float> a(na), b(nb);
-        std::uint64_t s = 12345;
-        for (std::vector<float>* v : {&a, &b})
-            for (float& x : *v) {
-                s = s * 6364136223846793005ull + 1442695040888963407ull;
-                x = float(std::uint32_t(s >> 40)) / float(1u << 23) - 1.0f;
-            }
+        fill_operands(a, b);
         float *da = nullptr, *db = nullptr, *dc = nullptr, *dw = nullptr;
         const std::size_t workspace = std::max<std::size_t>(7 * nc, std::min<std::size_t>(63 * nc, std::size_t(1) << 29));
         if (cudaMalloc(&da, na * 4) != cudaSuccess || cudaMalloc(&db, nb * 4) != cudaSuccess ||

@@ -55,6 +55,16 @@ inline bool compare_bytes(const MatmulProblem& p, const std::vector<float>& want
     return true;
 }
 
+// A and B of a sweep's shape: the same pseudo-random values in [-1, 1) in every sweep program.
+inline void fill_operands(std::vector<float>& a, std::vector<float>& b) {
+    std::uint64_t s = 12345;
+    for (std::vector<float>* v : {&a, &b})
+        for (float& x : *v) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            x = float(std::uint32_t(s >> 40)) / float(1u << 23) - 1.0f;
+        }
+}
+
 // "MxKxN,MxKxN,...": the shapes, or none where any is malformed or has a zero.
 inline std::vector<std::array<std::uint32_t, 3>> parse_shapes(const std::string& list) {
     std::vector<std::array<std::uint32_t, 3>> out;

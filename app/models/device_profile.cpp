@@ -41,7 +41,7 @@ DeviceProfile with_specs(DeviceProfile p, double dram_gb_per_s, double l2_mb, do
 //   with 2 / 4 / 8 / 32 blocks per SM, 3113 / 3871 / 3938 / 3980 GB/s, 1 block extrapolated to 0.55.
 // - launch_us 3.2, block_us 0.0795 (1x1 ... 8x8 blocks: time / blocks per SM), l2_round_us 0.536 and
 //   l2_warp_round_us 0.00125 (gray_1d 256 and 1024 threads), l2_lines_per_ns 78 (gray_2d 1x32 ...
-//   1x1024): grayscale 2560x1440 and 1000x777.
+//   1x1024): the image calibration sizes 2560x1440 and 1000x777.
 // - instruction_ns 8 (a dependent instruction of a thread's chain; the independent rest take a clock
 //   each): since session 14 of 2026-12-03 a thread's chain is one pixel's 19 instructions, the other
 //   pixels' issue alongside, and a vector body's scalar tail is the last wave's longest thread (the
