@@ -9,8 +9,11 @@
 //     shared-memory stages, each guarded by a "full" mbarrier (transaction bytes) and an "empty" one.
 //     Warpgroups 1 and 2 each own 64 rows of the block and run wgmma.mma_async m64nBNk8 .f32.tf32.tf32
 //     from shared-memory descriptors (K-major, 128-byte swizzle), four k-steps of 8 per 32-wide K tile.
-//     3xTF32: per k-step A_small*B_big, then A_big*B_small, then A_big*B_big, all into the same fp32
-//     accumulators. TF32: A_big*B_big only.
+//     3xTF32: per k-step A_small*B_big, then A_big*B_small, then A_big*B_big. TF32: A_big*B_big only.
+//     3xTF32 variants: "direct" accumulates every wgmma into the output accumulators (the tensor core's
+//     truncating fp32 sum over all of K: several times SGEMM's error at large K); "p1" / "p2" sum each
+//     K tile's wgmmas into a partial sum started at zero and add it to the accumulators with fp32 adds
+//     (p2: two partial sums alternating, so the adds overlap the next tile's wgmmas).
 //  3. Times (CUDA-event medians of --repeats launches after warm-up) the pre-pass, the main kernel, and the
 //     two back to back, beside cublasSgemm (CUBLAS_DEFAULT_MATH) and cublasGemmEx with
 //     CUBLAS_COMPUTE_32F_FAST_TF32; checks every output of every implementation against a float64 product
