@@ -6,6 +6,7 @@
 #include "matmul_cases.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -23,6 +24,8 @@
 using namespace cvz;
 
 Q_DECLARE_METATYPE(cvz::MatmulLaunch)
+using Eight = std::array<float, 8>;  // one k8 step's factors
+Q_DECLARE_METATYPE(Eight)
 
 namespace {
 
@@ -67,21 +70,21 @@ double frobenius_error(const std::vector<float>& got, const std::vector<double>&
 
 // The emulator's MMA arithmetic written out per output, without fragments (mma_tf32.h): K in steps
 // of 8; each step's MMA truncates the accumulator and its 8 exact products toward zero to multiples of
-// 2^(e - 25), e the largest one's exponent, sums them and truncates the sum toward zero to float.
-// 3xTF32 makes three such MMAs per step (small x big, big x small, big x big) into a sum per
-// `tile_k` of K (its part_k: each k-step of 8) started at zero, added to the output's in float
-// (warp_mma_3xtf32).
-float truncated_sum(float c, const std::vector<double>& p) {
+// 2^(e - 25), e the largest of the accumulator's exponent and the products' nominal ones (the sum of
+// the factors' exponents), sums them and truncates the sum toward zero to float. 3xTF32 makes three
+// such MMAs per step (small x big, big x small, big x big) into a sum per `tile_k` of K (its part_k:
+// each k-step of 8) started at zero, added to the output's in float (warp_mma_3xtf32).
+float truncated_sum(float c, const std::vector<std::pair<float, float>>& factors) {
     int e = c != 0 ? std::ilogb(c) : -100000;
     double plain = c;
-    for (double x : p) {
-        plain += x;
-        if (x != 0) e = std::max(e, std::ilogb(x));
+    for (const auto& [x, y] : factors) {
+        plain += double(x) * y;
+        if (x != 0 && y != 0) e = std::max(e, std::ilogb(x) + std::ilogb(y));
     }
     if (!std::isfinite(plain) || e == -100000) return float(plain);
     const double unit = std::ldexp(1.0, e - 25);
     double s = std::trunc(c / unit) * unit;
-    for (double x : p) s += std::trunc(x / unit) * unit;
+    for (const auto& [x, y] : factors) s += std::trunc(double(x) * y / unit) * unit;
     const float f = float(s);
     return std::fabs(double(f)) > std::fabs(s) ? std::nextafter(f, 0.0f) : f;
 }
@@ -96,10 +99,10 @@ std::vector<float> mma_model(const std::vector<float>& a, const std::vector<floa
     if (passes == 1) steps = {{+big, +big}};
     else steps = {{+small, +fin}, {+fin, +small}, {+big, +big}};
     const auto mma = [&](float acc, std::uint32_t r, std::uint32_t j, std::uint32_t k0, Part pa, Part pb) {
-        std::vector<double> p;
+        std::vector<std::pair<float, float>> f;
         for (std::uint32_t i = k0; i < std::min(s.k, k0 + 8); ++i)
-            p.push_back(double(pa(a[std::size_t(r) * s.k + i])) * double(pb(b[std::size_t(i) * s.n + j])));
-        return truncated_sum(acc, p);
+            f.emplace_back(pa(a[std::size_t(r) * s.k + i]), pb(b[std::size_t(i) * s.n + j]));
+        return truncated_sum(acc, f);
     };
     std::vector<float> c(std::size_t(s.m) * s.n);
     for (std::uint32_t r = 0; r < s.m; ++r)
@@ -139,6 +142,8 @@ private slots:
     void tf32_rounding_is_cvt_rna();
     void tf32_split_is_exact_to_fp32();
     void mma_fragments_are_ptx_layout();
+    void tensor_core_sum_reproduces_the_h200_data();
+    void tensor_core_sum_reproduces_the_h200();
     void tensor_core_mma_arithmetic_data();
     void tensor_core_mma_arithmetic();
     void tensor_core_accuracy_data();
@@ -398,6 +403,39 @@ void TestMatmul::mma_fragments_are_ptx_layout() {
 
 // The emulated tensor-core kernels give, bit for bit, the MMA arithmetic written out per output: so
 // the staging, the fragments, the exchange between lanes and the stores lose or move nothing.
+// One k8 step's sum against outputs the H200 gave (mma.sync and wgmma alike, bench_matmul_wgmma_sum_probe's
+// second run, docs/measurements/2026-12-03-wgmma-summation-h200-2.json): one of each kind of trial
+// where aligning on the product's own exponent, the emulator's rule before, was one unit off.
+void TestMatmul::tensor_core_sum_reproduces_the_h200_data() {
+    QTest::addColumn<float>("c");
+    QTest::addColumn<float>("gpu");
+    QTest::addColumn<Eight>("a");
+    QTest::addColumn<Eight>("b");
+    QTest::newRow("uniform") << 0x1.3b56ep-2f << -0x1.64b1d8p-3f << Eight{-0x1.344p-2, -0x1.33cp-7, 0x1.9e4p-2, 0x1.f64p-5, 0x1.b98p-1, -0x1.564p-2, -0x1.d44p-3, -0x1.934p-1} << Eight{0x1.858p-2, -0x1.c38p-1, -0x1.3ccp-2, 0x1.2bcp-2, 0x1.464p-2, -0x1.a6cp-1, 0x1.d4p-2, 0x1.d0cp-1};
+    QTest::newRow("c = 0") << 0x0p+0f << -0x1.0e4162p-4f << Eight{-0x1.a3p-5, -0x1.dcp-3, 0x1.13cp-4, -0x1.5a4p-2, 0x1.80cp-1, 0x1.aecp-4, -0x1.e88p-1, -0x1.804p-1} << Eight{-0x1.19p-2, 0x1.9a4p-1, -0x1.a88p-1, -0x1.a14p-1, 0x1.a1p-1, -0x1.32cp-3, 0x1.744p-2, 0x1.ef4p-2};
+    QTest::newRow("wide 2^+-12") << -0x1.2a0bep-7f << -0x1.369112p+3f << Eight{0x1.b84p-6, 0x1.9a4p+7, -0x1.354p-10, 0x1.58cp-2, 0x1.2fcp-6, -0x1.924p+1, 0x1.aap-5, 0x1.7b8p-4} << Eight{-0x1.01p-4, -0x1.b08p-5, -0x1.468p-13, 0x1.dap-8, 0x1.5dp+5, -0x1.6e4p-7, 0x1.c24p+2, -0x1.a94p-1};
+    QTest::newRow("c cancels sum") << -0x1.56c51p-3f << 0x1.94ep-16f << Eight{-0x1.018p-1, -0x1.aa4p-1, 0x1.22cp-1, -0x1.424p-1, 0x1.02cp-1, -0x1.2a8p-5, 0x1.338p-3, -0x1.b84p-1} << Eight{0x1.0cp-2, -0x1.ccp-5, 0x1.22cp-3, 0x1.8a4p-2, -0x1.5p-1, 0x1.b2cp-2, -0x1.5d4p-5, -0x1.c9p-1};
+    QTest::newRow("prod. cancel") << -0x1.6a124p-9f << -0x1.7eeedp-7f << Eight{-0x1.24cp-3, 0x1.784p-3, -0x1.558p-1, 0x1.03cp-2, 0x1.24cp-3, -0x1.784p-3, 0x1.558p-1, -0x1.03cp-2} << Eight{0x1.158p-1, 0x1.228p-2, -0x1.c08p-1, -0x1.538p-9, 0x1.134p-1, 0x1.1fcp-2, -0x1.c74p-1, -0x1.55cp-9};
+    QTest::newRow("wide 2^+-30") << -0x1.c56d22p+0f << 0x1.0dfe62p+24f << Eight{0x1.2d4p+12, -0x1.864p-1, -0x1.0f8p+5, 0x1.b18p+3, -0x1.68p+2, -0x1.d4cp-26, -0x1.a04p-27, -0x1.84p+7} << Eight{0x1.9dcp+8, 0x1.1f8p-1, 0x1.334p+15, -0x1.50cp+0, 0x1.1dp-6, 0x1.ba4p-21, 0x1.d8p+28, -0x1.57p+16};
+    QTest::newRow("c 64x") << 0x1.f608p-2f << 0x1.c0ee82p-3f << Eight{0x1.6a4p-1, -0x1.fd8p-1, 0x1.f88p-7, -0x1.ad4p-3, -0x1.e44p-7, -0x1.7c8p-1, 0x1.4b8p-3, -0x1.7dcp-1} << Eight{0x1.f28p-1, -0x1.e8cp-5, 0x1.344p-2, -0x1.a1cp-2, 0x1.58p-6, 0x1.48p-1, -0x1.5fp-1, 0x1.668p-1};
+}
+
+void TestMatmul::tensor_core_sum_reproduces_the_h200() {
+    QFETCH(float, c);
+    QFETCH(float, gpu);
+    QFETCH(Eight, a);
+    QFETCH(Eight, b);
+    float fa[8], fb[8];
+    std::vector<std::pair<float, float>> factors;
+    for (unsigned k = 0; k < 8; ++k) {
+        QCOMPARE(round_to_tf32(a[k]), a[k]);  // TF32 values, as the GPU took them
+        fa[k] = a[k], fb[k] = b[k];
+        factors.emplace_back(a[k], b[k]);
+    }
+    QCOMPARE(bits_of(detail::tensor_core_sum(c, fa, fb)), bits_of(gpu));
+    QCOMPARE(bits_of(truncated_sum(c, factors)), bits_of(gpu));
+}
+
 void TestMatmul::tensor_core_mma_arithmetic_data() {
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("k");

@@ -18,13 +18,11 @@
 // N or K are copied as zeros; outputs past M or N are not stored.
 //
 // GPU and emulator: the staging, the rounding and the fragments are the same code and give the same
-// bits (the emulator's lanes read the elements ldmatrix would hand them, each its own); the MMA's own
-// sum of 8 products and the accumulator is the hardware's (undocumented) on the GPU and the model of
-// mma_tf32.h on the emulator. Each MMA's sum may round differently (each side within an ulp of the
-// exact sum, and the running sum is at most sum |a_k b_k|), and a difference, once made, is carried
-// along; 3xTF32's fp32 add per k-step may round a different sum differently once more:
-// |gpu - emu| <= (ceil(K / 8) * PASSES + ceil(K / PART_K)) * 2^-22 * sum_k |a_k b_k| (PART_K = 8 for
-// 3xTF32, none for TF32), the bound tst_matmul_cuda checks (matmul_gpu_emulator_bound).
+// bits (the emulator's lanes read the elements ldmatrix would hand them, each its own); each MMA's sum
+// of 8 products and the accumulator is the hardware's (undocumented) on the GPU and mma_tf32.h's model
+// of it on the emulator, which reproduced every output of the H200 probes; 3xTF32's fp32 add per k-step
+// rounds to nearest on both. So the rungs give the same bytes on both (tst_matmul_cuda compares them bit
+// for bit), though not the fp32 rungs' bytes.
 #include <cstdint>
 #include <type_traits>
 

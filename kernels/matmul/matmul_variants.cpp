@@ -36,19 +36,6 @@ double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k) {
     return tolerance;
 }
 
-double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum) {
-    const KernelInfo* info = matmul_variant_info(variant);
-    if (!info) return 0;
-    double bound = 0;
-    with_matmul_variant(variant, info->tiles.empty() ? 0u : info->tiles.front(), [&](auto body) {
-        using Body = decltype(body);
-        if constexpr (has_passes<Body>::value)
-            bound = (std::ceil(double(k) / 8) * Body::passes + (Body::part_k ? std::ceil(double(k) / Body::part_k) : 0.0)) *
-                    std::ldexp(abs_product_sum, -22);
-    });
-    return bound;
-}
-
 bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out) {
     bool found = false;
     (void)with_matmul_variant(launch, [&](auto body) {

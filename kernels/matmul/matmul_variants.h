@@ -361,12 +361,6 @@ Status with_matmul_variant(const MatmulLaunch& launch, F&& f) {
 // adding up like a random walk; a wrong fragment or tile gives errors near 1). 0 for an unknown variant.
 double matmul_test_tolerance(MatmulVariant variant, std::uint32_t k);
 
-// The largest |gpu - emulator| of one output of K products whose absolute values sum to
-// abs_product_sum: 0 for the variants that are bit-identical on both; for the tensor-core rungs
-// (ceil(K / 8) * passes + ceil(K / part_k)) * 2^-22 * abs_product_sum, the second term for 3xTF32 only
-// (matmul_tensor_core.h says why).
-double matmul_gpu_emulator_bound(MatmulVariant variant, std::uint32_t k, double abs_product_sum);
-
 // The shared-memory layout that feeds a tensor-core rung's fragments (mma_shared_layout.h), read from
 // its body's Tiles; false (and *out untouched) for the other variants.
 bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out);

@@ -13,14 +13,17 @@
 //    thread's, not the block's shared memory, so no caller has to size shared memory for it (the
 //    emulator runs a block's fibers on one host thread, one block at a time: emulate_fibers.cpp).
 //
-// The emulator's MMA arithmetic, as bench_matmul_gpu_mma_probe found the H200's: the products of TF32
-// values are exact; c and the 8 products are each truncated toward zero to a multiple of
-// 2^(e - 25), e the exponent of the largest of them (23 fraction bits and 2 more), summed exactly, and
-// the sum truncated toward zero to float. Over 2.56 million outputs of single MMAs this reproduced the
-// GPU's bits for 95.4% (uniform operands 97.8%, exponents spread over 2^+-12 88.6%, c 64x the products
-// 99.96%); an exactly rounded sum, 63.6%; the rest of the probe's models less. The hardware's rule is
-// not documented and this is not all of it: the GPU and the emulator agree within the bound stated in
-// matmul_tensor_core.h (tested by tst_matmul_cuda), not bit for bit.
+// The emulator's MMA arithmetic, as the H200 computes it: the products of TF32 values are exact; c and
+// the 8 products are each truncated toward zero to a multiple of 2^(e - 25) and summed exactly, and the
+// sum is truncated toward zero to float. e is the largest of c's exponent and the products' *nominal*
+// exponents, ilogb(a) + ilogb(b) (one less than the product's own when the significands multiply to 2
+// or more). bench_matmul_gpu_mma_probe established the truncations; bench_matmul_wgmma_sum_probe
+// (docs/measurements/2026-12-03-wgmma-summation-h200.md) found the nominal exponent: this rule
+// reproduced all 20.6 million outputs of single mma.sync and wgmma k8 steps and chains of them (random
+// operands of seven kinds: uniform, exponents over 2^+-12 and 2^+-30, c large, c = 0, cancelling c,
+// products cancelling in pairs), and mma.sync and wgmma gave the same bits on every one; the previous
+// rule, with the product's own exponent, reproduced 89.8%. Not covered by those trials: subnormal
+// operands, and Inf or NaN (here they follow IEEE rules, which the GPU matches on the tested cases).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -138,19 +141,22 @@ inline double power_of_two(int e) {
     return x;
 }
 
-// The sum of one MMA: c + t[0] + ... + t[7], the t exact products (see above). Scaling by powers of
-// two is exact here (exponents from about -300 to 256), so x * 2^(25 - e) truncated and scaled back
-// is x truncated to a multiple of 2^(e - 25).
-inline float tensor_core_sum(float c, const double (&t)[8]) {
+// The sum of one MMA: c + a[0] b[0] + ... + a[7] b[7], the a and b TF32 values (see above: the
+// products are exact in double, and the alignment takes each product's exponent as its factors' sum).
+// Scaling by powers of two is exact here (exponents from about -300 to 256), so x * 2^(25 - e)
+// truncated and scaled back is x truncated to a multiple of 2^(e - 25).
+inline float tensor_core_sum(float c, const float (&a)[8], const float (&b)[8]) {
+    double t[8];
     double plain = c;
     int emax = c != 0.0f ? exponent_of(double(c)) : INT_MIN;
-    for (double x : t) {
-        plain += x;
-        if (x != 0) emax = std::max(emax, exponent_of(x));
+    for (unsigned k = 0; k < 8; ++k) {
+        t[k] = double(a[k]) * double(b[k]);  // exact: 11-bit significands
+        plain += t[k];
+        if (t[k] != 0) emax = std::max(emax, exponent_of(double(a[k])) + exponent_of(double(b[k])));
     }
     if (!std::isfinite(plain) || emax == INT_MIN) return float(plain);  // Inf, NaN (IEEE rules), or all zero
     const double up = power_of_two(25 - emax), down = power_of_two(emax - 25);
-    double sum = std::trunc(double(c) * up);  // in units of 2^(emax - 25): whole numbers under 2^27, exact
+    double sum = std::trunc(double(c) * up);  // units of 2^(emax - 25): each term under 2^27, the sum under 2^31: exact
     for (double x : t) sum += std::trunc(x * up);
     sum *= down;
     float f = float(sum);  // to nearest, then back toward zero when that went up in magnitude
@@ -162,11 +168,12 @@ inline float tensor_core_sum(float c, const double (&t)[8]) {
 // xb[(ni * 2 + reg) * 32 + lane].
 inline float emulated_mma_element(const float* xa, const float* xb, unsigned mi, unsigned ni, unsigned row,
                                   unsigned col, float c) {
-    double t[MmaShape::K];
-    for (unsigned k = 0; k < MmaShape::K; ++k)
-        t[k] = double(xa[(mi * 4 + mma_a_reg(row, k)) * 32 + mma_a_lane(row, k)]) *
-               double(xb[(ni * 2 + mma_b_reg(k, col)) * 32 + mma_b_lane(k, col)]);  // exact: 11-bit significands
-    return tensor_core_sum(c, t);
+    float a[MmaShape::K], b[MmaShape::K];
+    for (unsigned k = 0; k < MmaShape::K; ++k) {
+        a[k] = xa[(mi * 4 + mma_a_reg(row, k)) * 32 + mma_a_lane(row, k)];
+        b[k] = xb[(ni * 2 + mma_b_reg(k, col)) * 32 + mma_b_lane(k, col)];
+    }
+    return tensor_core_sum(c, a, b);
 }
 
 // The host thread's exchange area, at least `floats` long. Every fiber of the block asks for the
