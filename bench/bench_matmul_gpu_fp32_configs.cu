@@ -8,7 +8,7 @@
 // matmul_double_buffer's, i.e. matmul_naive's; split-K: the catalogue's split-K at the same slices,
 // the same slice order since BK is the same).
 //
-//   bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE]
+//   bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -69,6 +69,10 @@ bool time_work(const std::function<void()>& work, int repeats, double* median) {
     return fine;
 }
 
+// --only: the rows whose name holds this text alone are run (for Nsight Compute); empty: all of them
+std::string g_only;
+bool skipped(const std::string& name) { return !g_only.empty() && name.find(g_only) == std::string::npos; }
+
 struct Shape {
     const MatmulProblem* p;
     const std::vector<float>* want;  // the exact rungs' bytes
@@ -81,6 +85,10 @@ Result time_kernel(Kernel kernel, std::string name, std::size_t shared, unsigned
                    unsigned slices, const Shape& sh, const std::vector<float>& want) {
     const MatmulProblem& p = *sh.p;
     Result r;
+    if (skipped(name)) {
+        r.error = "skipped";
+        return r;
+    }
     if (!prepare_kernel(kernel, std::move(name), shared, p, r)) return r;
     const dim3 grid((p.n + bn - 1) / bn, (p.m + bm - 1) / bm, slices), block(threads);
     r.blocks = grid.x * grid.y * grid.z;
@@ -128,9 +136,10 @@ int main(int argc, char** argv) {
         if (a == "--shapes" && i + 1 < argc) shapes = parse_shapes(argv[++i]);
         else if (a == "--repeats" && i + 1 < argc) repeats = std::max(3, std::stoi(argv[++i]));
         else if (a == "--json" && i + 1 < argc) json = argv[++i];
+        else if (a == "--only" && i + 1 < argc) g_only = argv[++i];
         else shapes.clear();
         if (shapes.empty()) {
-            std::fprintf(stderr, "usage: bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE]\n");
+            std::fprintf(stderr, "usage: bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT]\n");
             return 2;
         }
     }
@@ -195,6 +204,7 @@ int main(int argc, char** argv) {
                 if (matmul_workspace_floats(l, m, n) <= workspace) launches.push_back(l);
             }
             for (const MatmulLaunch& l : launches) {
+                if (skipped("catalogue " + to_string(l))) continue;
                 Result r;
                 r.name = "catalogue " + to_string(l);
                 r.shape = name;
@@ -230,6 +240,37 @@ int main(int argc, char** argv) {
         rs.push_back(double_buffer<DoubleBufferTiles<64, 128, 16, 8, 8, 16, true>, 3>("64x128 BK16 8x8 wx16 min3", sh));
         rs.push_back(double_buffer<DoubleBufferTiles<128, 64, 16, 8, 8, 8, true>, 3>("128x64 BK16 8x8 wx8 min3", sh));
         rs.push_back(double_buffer<DoubleBufferTiles<64, 64, 16, 4, 8, 8, true>, 4>("64x64 BK16 4x8 wx8 min4", sh));
+        // 2026-12-03, second session: warps of 4 x 8 and 8 x 4 lanes on the 128 x 256 tiles, BK 32, and
+        // the 8 x 16 thread tiles in blocks of 128 threads, two blocks an SM (barriers of one block hidden
+        // behind the other's arithmetic)
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 4, true>, 1>("128x256 BK16 8x16 wx4 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 2, true>, 1>("128x256 BK16 8x16 wx2 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 32, 8, 16, 16, true>, 1>("128x256 BK32 8x16 wx16 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 16, 8, true>, 2>("128x128 BK16 8x16 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 16, 4, true>, 2>("128x128 BK16 8x16 wx4 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 8, 8, 16, 8, true>, 2>("128x128 BK8 8x16 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 8, 8, 16, 4, true>, 2>("128x128 BK8 8x16 wx4 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 16, 8, 16, true>, 2>("128x128 BK16 16x8 wx16 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 16, 8, 8, true>, 2>("128x128 BK16 16x8 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 8, 16, 8, 8, true>, 2>("128x128 BK8 16x8 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<64, 256, 16, 8, 16, 16, true>, 2>("64x256 BK16 8x16 wx16 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<64, 256, 16, 8, 16, 8, true>, 2>("64x256 BK16 8x16 wx8 min2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<256, 64, 16, 16, 8, 8, true>, 2>("256x64 BK16 16x8 wx8 min2", sh));
+        // the order of a k's fmas (DoubleBufferTiles' ORDER): 1 rows with every other one backwards,
+        // 2 column by column, 3 columns with every other one backwards
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 16, true, 1>, 1>("128x256 BK16 8x16 wx16 min1 o1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 16, true, 2>, 1>("128x256 BK16 8x16 wx16 min1 o2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 8, 16, 16, true, 3>, 1>("128x256 BK16 8x16 wx16 min1 o3", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 8, 8, 16, 16, true, 1>, 1>("128x256 BK8 8x16 wx16 min1 o1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 8, 8, 16, 16, true, 2>, 1>("128x256 BK8 8x16 wx16 min1 o2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 16, 8, true, 1>, 2>("128x128 BK16 8x16 wx8 min2 o1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 16, 8, true, 2>, 2>("128x128 BK16 8x16 wx8 min2 o2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 16, 8, true, 3>, 2>("128x128 BK16 8x16 wx8 min2 o3", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 16, 8, 32, true>, 1>("128x256 BK16 16x8 wx32 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 16, 8, 16, true>, 1>("128x256 BK16 16x8 wx16 min1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 256, 16, 16, 8, 32, true, 2>, 1>("128x256 BK16 16x8 wx32 min1 o2", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true, 1>, 1>("128x128 BK16 8x8 wx16 min1 o1", sh));
+        rs.push_back(double_buffer<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true, 2>, 1>("128x128 BK16 8x8 wx16 min1 o2", sh));
         // BM, BN, BK, TM, TN, WX, STAGES; min blocks an SM
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 3>, 2>("128x128 BK8 3st wx16 min2", sh));
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 4>, 2>("128x128 BK8 4st wx16 min2", sh));
@@ -245,13 +286,19 @@ int main(int argc, char** argv) {
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 5>, 2>("128x128 BK8 5st wx16 min2", sh));
         // split-K over BK 16 tiles (the catalogue's slice order), where a split may pay
         if (std::uint64_t(m) * n <= 2048ull * 2048ull)
-            for (unsigned z : {2u, 3u, 4u, 8u}) {
+            for (unsigned z : {1u, 2u, 3u, 4u, 8u}) {
+                if (z == 1) want_split[1] = want;  // one slice: the double buffer's sums, matmul_naive's bytes
                 rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 2>("128x128 min2", z, sh, want_split[z]));
                 rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>, 1>("128x128 min1", z, sh, want_split[z]));
                 rs.push_back(split_k<DoubleBufferTiles<64, 128, 16, 8, 8, 16, true>, 3>("64x128 min3", z, sh, want_split[z]));
                 rs.push_back(split_k<DoubleBufferTiles<128, 64, 16, 8, 8, 8, true>, 3>("128x64 min3", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 16, 8, true>, 2>("128x128 8x16 wx8 min2", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true, 1>, 1>("128x128 min1 o1", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<128, 128, 16, 8, 8, 16, true, 2>, 1>("128x128 min1 o2", z, sh, want_split[z]));
+                rs.push_back(split_k<DoubleBufferTiles<64, 128, 16, 8, 8, 16, true, 2>, 3>("64x128 min3 o2", z, sh, want_split[z]));
             }
-        for (auto it = rs.end() - 1; it >= rs.begin() && it->shape == name; --it) {
+        rs.erase(std::remove_if(rs.begin(), rs.end(), [](const Result& r) { return r.error == "skipped"; }), rs.end());
+        for (auto it = rs.end() - 1; !rs.empty() && it >= rs.begin() && it->shape == name; --it) {
             std::printf("  %-40s %9.4f ms %7.2f TFLOP/s %6.1f%% %4d regs %4d local %4u blocks %s %s\n", it->name.c_str(), it->median_ms,
                         it->tflops, 100 * it->fraction, it->registers, it->local, it->blocks, it->same_bytes ? "same" : "DIFF",
                         it->error.c_str());

@@ -36,11 +36,14 @@ constexpr Row kRows[] = {
     {MatmulVariant::Warptile, 0, {152.875, 580, 20.001, 0.2568, 0.662}},
     // The double buffer and split-K on their present tiles (2026-12-03, issue 29: 128 x 256 of 8 x 16 a
     // thread, one block an SM; split-K 128 x 128 of 8 x 8, one block an SM, measured at one slice), both
-    // with the interior path: double_buffer 2 / 0.776, 2 / 0.788; split_k 2 / 0.748, 2 / 0.760 (the same W
-    // at both sizes: ceiling 1). Before, the double buffer's 128 x 128 at two blocks an SM, whose figures
-    // split-K shared: 75.188, 356, 12.077, 0.4424, 0.820.
-    {MatmulVariant::DoubleBuffer, 0, {141.812, 601, 20.000, 0.5398, 1.000}},
-    {MatmulVariant::SplitK, 0, {73.688, 442, 12.000, 0.5104, 1.000}},
+    // with the interior path and their present fma orders (double buffer ORDER 1, split-K ORDER 2;
+    // docs/measurements/2026-12-03-fp32-4096-h200.md): double_buffer 2 / 0.789, 2 / 0.799; split_k
+    // 2 / 0.764, 2 / 0.778 (the same W at both sizes: ceiling 1). With the row-by-row order before:
+    // double_buffer 141.812, 601, 20.000, 0.5398 (2 / 0.776, 2 / 0.788); split_k 73.688, 442, 12.000,
+    // 0.5104 (2 / 0.748, 2 / 0.760). Before that, the double buffer's 128 x 128 at two blocks an SM,
+    // whose figures split-K shared: 75.188, 356, 12.077, 0.4424, 0.820.
+    {MatmulVariant::DoubleBuffer, 0, {141.812, 598, 20.000, 0.5514, 1.000}},
+    {MatmulVariant::SplitK, 0, {73.688, 446, 12.000, 0.5293, 1.000}},
     // The tensor-core rungs, the same way (2026-12-03, their present configurations: 4 warps of 64 x 64;
     // a K step's "instructions" include its share of the 16 x 8 x 8 MMAs): tf32 1 / 0.289, 2 / 0.469;
     // 3xtf32 1 / 0.366, 2 / 0.526. scripts/ncu_issue_profiles.sh with ONLY="tf32 tf32x3".

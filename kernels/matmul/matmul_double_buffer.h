@@ -25,10 +25,16 @@ namespace cvz {
 // thread; WX threads of a warp lie along N (32 / WX along M).
 // INTERIOR: a phase whose tiles lie wholly inside A and B (the block's rows and columns inside M and N,
 // and k0 + BK <= K) is read without bounds checks (phase_inside); the edges keep them.
-template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_, bool INTERIOR_ = false>
+// ORDER: the order of a k's TM x TN fmas (each output still takes one fma a k, so the sums are the
+// same whatever the order): 0 row by row, 1 row by row with every other row backwards (one factor
+// of A and one of B carried over at each turn), 2 column by column, 3 columns with every other one
+// backwards. Which registers the compiler gives the fragments and sums follows from it.
+template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_, bool INTERIOR_ = false,
+          unsigned ORDER_ = 0>
 struct DoubleBufferTiles {
     static constexpr unsigned BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WX = WX_;
     static constexpr bool INTERIOR = INTERIOR_;
+    static constexpr unsigned ORDER = ORDER_;
     static constexpr unsigned TX = BN / TN, TY = BM / TM;  // threads along N and M
     static constexpr unsigned THREADS = TX * TY;
     static constexpr unsigned LDA = BM + 4;                 // row of the transposed A tile, padded
@@ -175,8 +181,23 @@ CVZ_HD void multiply_phase(const Ctx& ctx, const float* ast, const float* bs, un
             const Float4 f = ctx.load(reinterpret_cast<const Float4*>(bs + d * S::BN + tile_col<S>(tx, j)));
             reg_n[j] = f.x, reg_n[j + 1] = f.y, reg_n[j + 2] = f.z, reg_n[j + 3] = f.w;
         }
-        CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i)
-            CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j) acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
+        if constexpr (S::ORDER == 0) {
+            CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i)
+                CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j) acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
+        } else if constexpr (S::ORDER == 1) {
+            CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i) CVZ_UNROLL for (unsigned jj = 0; jj < S::TN; ++jj) {
+                const unsigned j = i % 2 ? S::TN - 1 - jj : jj;
+                acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
+            }
+        } else if constexpr (S::ORDER == 2) {
+            CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j)
+                CVZ_UNROLL for (unsigned i = 0; i < S::TM; ++i) acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
+        } else {
+            CVZ_UNROLL for (unsigned j = 0; j < S::TN; ++j) CVZ_UNROLL for (unsigned ii = 0; ii < S::TM; ++ii) {
+                const unsigned i = j % 2 ? S::TM - 1 - ii : ii;
+                acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
+            }
+        }
     }
 }
 

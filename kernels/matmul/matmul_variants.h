@@ -190,21 +190,24 @@ struct MatmulWarptile : VariantDefaults {
 // BK = 16, 256 threads of 8 x 16 outputs in 4 x 4 sub-tiles (64 rows and 64 columns apart), two shared
 // buffers (48.5 KiB: the launchers opt in beyond 48), the next phase fetched into registers during the
 // current one, phases wholly inside A and B read without bounds checks (INTERIOR). One block an SM
-// (min_blocks = 1: 243 registers, no spill). Chosen on the H200 (bench_matmul_gpu_fp32_configs,
+// (min_blocks = 1: 241 registers, no spill). Chosen on the H200 (bench_matmul_gpu_fp32_configs,
 // 2026-12-03) among 128 x 128, 128 x 256, 64 x 128, 128 x 64 and 64 x 64 tiles, BK 8 and 16, warps of
 // 16 x 2 and 8 x 4 threads, 1 to 4 blocks an SM, with and without the interior path, and cp.async
 // stages with A transposed by 4-byte copies (matmul_async_stages.h): at 4096^3 46.8 TFLOP/s, 91% of
 // cuBLAS SGEMM (the previous 128 x 128 tiles at two blocks an SM, 128 registers and 40 bytes of
-// spill: 81% in the same run; with the interior path 85.5%). Its 33 x 17 tiles at 4096^3 are 4.2
+// spill: 81% in the same run; with the interior path 85.5%). Its 16 x 32 tiles at 4096^3 are 3.9
 // waves of 132; shapes with fewer tiles are split-K's (below), whose 128 x 128 tiles fill more SMs.
+// A k's 8 x 16 fmas go row by row with every other row backwards (ORDER 1, the same sums): 241
+// registers, 92.7% of cuBLAS at 4096^3 against 90.8% row by row in the same run
+// (bench_matmul_gpu_fp32_configs, 2026-12-03, docs/measurements/2026-12-03-fp32-4096-h200.md).
 struct MatmulDoubleBufferBody {
-    using Tiles = DoubleBufferTiles<128, 256, 16, 8, 16, 16, true>;
+    using Tiles = DoubleBufferTiles<128, 256, 16, 8, 16, 16, true, 1>;
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
     static constexpr unsigned max_threads = Tiles::THREADS;
     static constexpr unsigned min_blocks = 1;
     static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
-    static constexpr KernelResources ptxas{243, 0};
+    static constexpr KernelResources ptxas{241, 0};
     static constexpr std::size_t shared_bytes(Dim3) { return 2 * std::size_t(Tiles::STAGE_FLOATS) * sizeof(float); }
     template <class Ctx>
     CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
@@ -288,8 +291,11 @@ struct MatmulTf32x3 : MatmulTf32 {
 // slower on the H200 at the swept splits, bench_matmul_gpu_fp32_configs 2026-12-03). Its TILE list
 // is the number of slices the sweep tries; 0 is the automatic choice from the shape
 // (matmul_auto_split_slices). One body for every split: the slices are gridDim.z at run time.
+// A k's 8 x 8 fmas go column by column (ORDER 2, the same sums; 151 registers): at 1024^3 (2 slices)
+// 98.2% of cuBLAS against 96.1% row by row, at 1537 x 769 x 1023 (1 slice) 80.7% against 80.0%, in
+// the same run (2026-12-03, docs/measurements/2026-12-03-fp32-4096-h200.md).
 struct MatmulSplitKBody {
-    using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16, true>;
+    using Tiles = DoubleBufferTiles<128, 128, 16, 8, 8, 16, true, 2>;
     static constexpr bool split_k = true;
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
