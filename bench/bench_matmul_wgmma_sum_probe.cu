@@ -35,6 +35,9 @@
 #include <thread>
 #include <vector>
 
+#include "mma_sum_models.h"
+#include "wgmma_ptx.cuh"
+
 #include "kernels/matmul/mma_fragment.h"
 #include "kernels/matmul/mma_tf32.h"
 
@@ -42,74 +45,16 @@ using namespace cvz;
 
 namespace {
 
-#define CK(x)                                                                                            \
-    do {                                                                                                 \
-        cudaError_t e_ = (x);                                                                            \
-        if (e_ != cudaSuccess) {                                                                         \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-            std::exit(2);                                                                                \
-        }                                                                                                \
-    } while (0)
 
 constexpr int M = 64;  // rows of a wgmma (one warpgroup)
 
 // ---------------------------------------------------------------------------------------------------
-// PTX pieces, copied from bench_matmul_wgmma_probe.cu (plus the m64n8k8 form and the proxy fence)
+// Layout pieces (the PTX wrappers are in wgmma_ptx.cuh)
 // ---------------------------------------------------------------------------------------------------
-__device__ __forceinline__ std::uint32_t smem_u32(const void* p) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-// Generic-proxy stores to shared memory made visible to the async proxy (wgmma reads its operands
-// through it); each writing thread fences, then the block meets at a barrier.
-__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-
-// Shared-memory matrix descriptor for a K-major tile stored as rows of 128 bytes (32 floats of k) with
-// the 128-byte swizzle (16-byte chunk c of row r at chunk c ^ (r % 8); tile 1024-byte aligned): start
-// address >> 4 in bits 0-13, leading byte offset 1 (unused), stride byte offset 1024 >> 4 in bits 32-45,
-// base offset 0, layout 1 (128-byte swizzle) in bits 62-63. A k-step of 8 inside the row moves the
-// start by 32 bytes.
-__device__ __forceinline__ std::uint64_t sw128_desc(std::uint32_t addr) {
-    return (std::uint64_t((addr & 0x3FFFF) >> 4)) | (std::uint64_t(1) << 16) | (std::uint64_t(1024 >> 4) << 32) |
-           (std::uint64_t(1) << 62);
-}
 
 // Byte offset of element (r, k) in tiles of `rows` rows x 32 floats of k, 128-byte swizzled; tile k / 32.
 __host__ __device__ constexpr unsigned sw128_offset(int rows, int r, int k) {
     return unsigned((k / 32) * rows * 128 + r * 128 + ((((k % 32) / 4) ^ (r % 8)) * 16) + (k % 4) * 4);
-}
-
-// D (64 x 8, 4 registers a thread) = A (64 x 8, descriptor da) * B (8 x 8, K-major, descriptor db) + D
-// when scale_d is 1 (scale_d 0: D = A * B).
-__device__ __forceinline__ void wgmma_m64n8k8_tf32(float* d, std::uint64_t da, std::uint64_t db, int scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0, %1, %2, %3}, %4, %5, p, 1, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "l"(da), "l"(db), "r"(scale_d)
-        : "memory");
-}
-
-// D (64 x 128, 64 registers a thread) likewise, B 8 x 128 (K-major: 128 rows of k).
-__device__ __forceinline__ void wgmma_m64n128k8_tf32(float* d, std::uint64_t da, std::uint64_t db, int scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(da), "l"(db), "r"(scale_d)
-        : "memory");
-}
-
-template <int N>
-__device__ __forceinline__ void wgmma_tf32(float* d, std::uint64_t da, std::uint64_t db, int scale_d) {
-    if constexpr (N == 8)
-        wgmma_m64n8k8_tf32(d, da, db, scale_d);
-    else
-        wgmma_m64n128k8_tf32(d, da, db, scale_d);
 }
 
 // The m64nN accumulator layout: warp w of the warpgroup holds rows 16w..16w+15; register j of lane l
@@ -154,7 +99,7 @@ __global__ void __launch_bounds__(128) wgmma_trials(const float* a, const float*
     for (int s = 0; s < STEPS; ++s)
         wgmma_tf32<N>(acc, sw128_desc(a0 + (s / 4) * M * 128 + (s % 4) * 32), sw128_desc(b0 + (s / 4) * N * 128 + (s % 4) * 32), 1);
     wgmma_commit();
-    wgmma_wait0();
+    wgmma_wait<0>();
     float* dt = d + t * M * N;
 #pragma unroll
     for (int j = 0; j < N / 2; ++j) dt[wg_d_row(threadIdx.x, j) * N + wg_d_col(threadIdx.x, j)] = acc[j];
@@ -185,25 +130,9 @@ __global__ void mma_sync_trials(const float* a, const float* bt, const float* c,
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The candidate models, copied from bench_matmul_gpu_mma_probe.cu (same code, same names)
+// The candidate models (the mma.sync probe's, mma_sum_models.h, and the nominal-exponent ones)
 // ---------------------------------------------------------------------------------------------------
-float to_float_rz(double x) {
-    float f = float(x);
-    if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
-    return f;
-}
 
-// Terms truncated to multiples of 2^(emax - 23 - extra), summed exactly (they fit in a double).
-double aligned_sum(const double* terms, int count, int extra) {
-    int emax = -100000;
-    for (int i = 0; i < count; ++i)
-        if (terms[i] != 0) emax = std::max(emax, std::ilogb(terms[i]));
-    if (emax == -100000) return 0;
-    const double unit = std::ldexp(1.0, emax - 23 - extra);
-    double s = 0;
-    for (int i = 0; i < count; ++i) s += std::trunc(terms[i] / unit) * unit;
-    return s;
-}
 
 struct Model {
     std::string name;
@@ -240,39 +169,7 @@ std::vector<Model> candidate_models() {
                           for (int k = 0; k < 8; ++k) fa[k] = float(a[k]), fb[k] = float(b[k]);
                           return cvz::detail::tensor_core_sum(c, fa, fb);
                       }});
-    models.push_back({"exact-RN", [](float c, const double* p) {
-                          double s = c;
-                          for (int k = 0; k < 8; ++k) s += p[k];
-                          return float(s);
-                      }});
-    models.push_back({"fma-chain", [](float c, const double* p) {
-                          float s = c;
-                          for (int k = 0; k < 8; ++k) s = float(double(s) + p[k]);  // p exact, so this is fmaf
-                          return s;
-                      }});
-    for (int extra : {0, 1, 2, 3, 4}) {
-        models.push_back({"align-" + std::to_string(extra) + "-RZ", [extra](float c, const double* p) {
-                              double t[9] = {c, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
-                              return to_float_rz(aligned_sum(t, 9, extra));
-                          }});
-        models.push_back({"align-" + std::to_string(extra) + "-RN", [extra](float c, const double* p) {
-                              double t[9] = {c, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
-                              return float(aligned_sum(t, 9, extra));
-                          }});
-        models.push_back({"prod-align-" + std::to_string(extra) + "-then-c-RZ", [extra](float c, const double* p) {
-                              return to_float_rz(double(c) + aligned_sum(p, 8, extra));
-                          }});
-        models.push_back({"tree4-align-" + std::to_string(extra) + "-RZ", [extra](float c, const double* p) {
-                              const double g[3] = {c, aligned_sum(p, 4, extra), aligned_sum(p + 4, 4, extra)};
-                              return to_float_rz(aligned_sum(g, 3, extra));
-                          }});
-        models.push_back({"2x4-align-" + std::to_string(extra) + "-RZ", [extra](float c, const double* p) {
-                              double t1[5] = {c, p[0], p[1], p[2], p[3]};
-                              const float h = to_float_rz(aligned_sum(t1, 5, extra));
-                              double t2[5] = {h, p[4], p[5], p[6], p[7]};
-                              return to_float_rz(aligned_sum(t2, 5, extra));
-                          }});
-    }
+    add_product_sum_models(models);
     for (int extra : {1, 2, 3})
         models.push_back({"nominal-exp-" + std::to_string(extra) + "-RZ", nullptr,
                           [extra](float c, const double* a, const double* b) { return nominal_sum(c, a, b, extra, false); }});
