@@ -8,7 +8,7 @@
 // matmul_double_buffer's, i.e. matmul_naive's; split-K: the catalogue's split-K at the same slices,
 // the same slice order since BK is the same).
 //
-//   bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT]
+//   bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT[,TEXT...]]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -69,9 +69,18 @@ bool time_work(const std::function<void()>& work, int repeats, double* median) {
     return fine;
 }
 
-// --only: the rows whose name holds this text alone are run (for Nsight Compute); empty: all of them
+// --only: the rows whose name holds this text alone are run (for Nsight Compute); several texts
+// separated by commas: the rows holding any of them; empty: all of them
 std::string g_only;
-bool skipped(const std::string& name) { return !g_only.empty() && name.find(g_only) == std::string::npos; }
+bool skipped(const std::string& name) {
+    if (g_only.empty()) return false;
+    for (std::size_t b = 0;;) {
+        const std::size_t e = std::min(g_only.find(',', b), g_only.size());
+        if (e > b && name.find(g_only.substr(b, e - b)) != std::string::npos) return false;
+        if (e == g_only.size()) return true;
+        b = e + 1;
+    }
+}
 
 struct Shape {
     const MatmulProblem* p;
@@ -113,7 +122,7 @@ Result double_buffer(const char* name, const Shape& sh) {
 
 template <class S, unsigned MIN_BLOCKS>
 Result async_stages(const char* name, const Shape& sh) {
-    return time_kernel(&async_kernel<S, MIN_BLOCKS>, std::string("async ") + name, std::size_t(S::SHARED_FLOATS) * sizeof(float),
+    return time_kernel(&async_kernel<S, MIN_BLOCKS>, std::string(S::INTERIOR ? "async+interior " : "async ") + name, std::size_t(S::SHARED_FLOATS) * sizeof(float),
                        S::BM, S::BN, S::THREADS, 1, sh, *sh.want);
 }
 
@@ -139,7 +148,7 @@ int main(int argc, char** argv) {
         else if (a == "--only" && i + 1 < argc) g_only = argv[++i];
         else shapes.clear();
         if (shapes.empty()) {
-            std::fprintf(stderr, "usage: bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT]\n");
+            std::fprintf(stderr, "usage: bench_matmul_gpu_fp32_configs [--shapes MxKxN,...] [--repeats R] [--json FILE] [--only TEXT[,TEXT...]]\n");
             return 2;
         }
     }
@@ -284,6 +293,25 @@ int main(int argc, char** argv) {
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 8, 3>, 2>("128x128 BK8 3st wx8 min2", sh));
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 16, 8, 8, 8, 3>, 2>("128x128 BK16 3st wx8 min2", sh));
         rs.push_back(async_stages<AsyncStageTiles<128, 128, 8, 8, 8, 16, 5>, 2>("128x128 BK8 5st wx16 min2", sh));
+        // 2026-12-03, session 15: cuBLAS's shape (BK 8, three or four cp.async stages, 256 threads of
+        // 8 x 16 at one block an SM) with the fma orders and the interior path; 128 x 256 and 256 x 128.
+        // BM, BN, BK, TM, TN, WX, STAGES, ORDER, INTERIOR; min blocks an SM
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 1>, 1>("128x256 BK8 3st wx16 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 0, true>, 1>("128x256 BK8 3st wx16 min1 o0", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 1, true>, 1>("128x256 BK8 3st wx16 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 2, true>, 1>("128x256 BK8 3st wx16 min1 o2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 3, true>, 1>("128x256 BK8 3st wx16 min1 o3", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 4, 0, true>, 1>("128x256 BK8 4st wx16 min1 o0", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 4, 1, true>, 1>("128x256 BK8 4st wx16 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 16, 4, 2, true>, 1>("128x256 BK8 4st wx16 min1 o2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 8, 3, 1, true>, 1>("128x256 BK8 3st wx8 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 8, 8, 16, 4, 3, 1, true>, 1>("128x256 BK8 3st wx4 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<256, 128, 8, 8, 16, 8, 3, 0, true>, 1>("256x128 BK8 3st wx8 min1 o0", sh));
+        rs.push_back(async_stages<AsyncStageTiles<256, 128, 8, 8, 16, 8, 3, 1, true>, 1>("256x128 BK8 3st wx8 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<256, 128, 8, 8, 16, 8, 3, 2, true>, 1>("256x128 BK8 3st wx8 min1 o2", sh));
+        rs.push_back(async_stages<AsyncStageTiles<256, 128, 8, 8, 16, 8, 4, 1, true>, 1>("256x128 BK8 4st wx8 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<256, 128, 8, 8, 16, 4, 3, 1, true>, 1>("256x128 BK8 3st wx4 min1 o1", sh));
+        rs.push_back(async_stages<AsyncStageTiles<128, 256, 16, 8, 16, 16, 3, 1, true>, 1>("128x256 BK16 3st wx16 min1 o1", sh));
         // split-K over BK 16 tiles (the catalogue's slice order), where a split may pay
         if (std::uint64_t(m) * n <= 2048ull * 2048ull)
             for (unsigned z : {1u, 2u, 3u, 4u, 8u}) {

@@ -13,6 +13,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/emulator/emulate.h"
+#include "kernels/matmul/matmul_async_stages.h"
 #include "kernels/matmul/matmul_emulated.h"
 #include "kernels/matmul/matmul_launch.h"
 #include "kernels/matmul/matmul_reference.h"
@@ -133,6 +135,8 @@ private slots:
     void all_variants_agree_bit_for_bit();
     void interior_tiles_give_the_naive_bytes_data();
     void interior_tiles_give_the_naive_bytes();
+    void async_stages_give_the_naive_bytes_data();
+    void async_stages_give_the_naive_bytes();
     void missing_barrier_gives_wrong_results();
     void missing_barrier_harmless_with_one_phase();
     void nan_and_inf_propagate();
@@ -239,6 +243,56 @@ void TestMatmul::interior_tiles_give_the_naive_bytes() {
         QVERIFY2(std::memcmp(naive.data(), c.data(), c.size() * sizeof(float)) == 0,
                  qPrintable(QString::fromStdString(to_string(l)) + " differs from naive"));
     }
+}
+
+namespace {
+
+// matmul_async_stages<S> (a candidate of bench_matmul_gpu_fp32_configs, not in the catalogue) on the
+// emulator: C, or empty when the launch failed.
+template <class S>
+std::vector<float> async_stages_on_emulator(const MatmulProblem& p) {
+    EmuOptions o;
+    o.barriers = true;
+    o.shared_bytes = std::size_t(S::SHARED_FLOATS) * sizeof(float);
+    const Dim3 grid{unsigned((p.n + S::BN - 1) / S::BN), unsigned((p.m + S::BM - 1) / S::BM), 1};
+    if (!emulate(grid, Dim3{S::THREADS, 1, 1}, o, [&p](const EmuContext& ctx) { matmul_async_stages<S>(ctx, p); }).is_ok())
+        return {};
+    return std::vector<float>(p.c, p.c + std::size_t(p.m) * p.n);
+}
+
+}  // namespace
+
+void TestMatmul::async_stages_give_the_naive_bytes_data() { interior_tiles_give_the_naive_bytes_data(); }
+
+// The cp.async candidates of cuBLAS's shape (BK 8, 3 or 4 stages, 128 x 256 and 256 x 128 tiles of
+// 8 x 16 a thread) in every fma order, with and without the interior path: matmul_naive's bytes, as
+// on the H200 (docs/measurements/2026-12-03-fp32-4096-h200.md, session 15).
+void TestMatmul::async_stages_give_the_naive_bytes() {
+    QFETCH(int, m);
+    QFETCH(int, k);
+    QFETCH(int, n);
+    const std::uint32_t um = std::uint32_t(m), uk = std::uint32_t(k), un = std::uint32_t(n);
+    const auto a = random_matrix(std::uint64_t(m) * k, 11), b = random_matrix(std::uint64_t(k) * n, 12);
+    std::vector<float> naive(std::uint64_t(m) * n, NAN);
+    QVERIFY(matmul_emulated({a.data(), b.data(), naive.data(), um, uk, un}, MatmulLaunch::naive(16, 16)).is_ok());
+    std::vector<float> c(naive.size(), NAN);
+    const MatmulProblem p{a.data(), b.data(), c.data(), um, uk, un};
+    const auto check = [&](const char* name, const std::vector<float>& got) {
+        QVERIFY2(got.size() == naive.size() && std::memcmp(naive.data(), got.data(), got.size() * sizeof(float)) == 0,
+                 qPrintable(QString(name) + " differs from naive"));
+        std::fill(c.begin(), c.end(), NAN);
+    };
+    // BM, BN, BK, TM, TN, WX, STAGES, ORDER, INTERIOR
+    check("128x256 BK8 3st wx16 o0", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3>>(p));
+    check("128x256 BK8 3st wx16 o1", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 1>>(p));
+    check("+interior 128x256 BK8 3st wx16 o0", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 0, true>>(p));
+    check("+interior 128x256 BK8 3st wx16 o1", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 1, true>>(p));
+    check("+interior 128x256 BK8 3st wx16 o2", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 2, true>>(p));
+    check("+interior 128x256 BK8 3st wx16 o3", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 3, 3, true>>(p));
+    check("+interior 128x256 BK8 4st wx16 o2", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 16, 4, 2, true>>(p));
+    check("+interior 128x256 BK8 3st wx4 o1", async_stages_on_emulator<AsyncStageTiles<128, 256, 8, 8, 16, 4, 3, 1, true>>(p));
+    check("+interior 256x128 BK8 3st wx8 o1", async_stages_on_emulator<AsyncStageTiles<256, 128, 8, 8, 16, 8, 3, 1, true>>(p));
+    check("+interior 128x256 BK16 3st wx16 o1", async_stages_on_emulator<AsyncStageTiles<128, 256, 16, 8, 16, 16, 3, 1, true>>(p));
 }
 
 // Without the second __syncthreads(), a fast thread overwrites the shared tiles of phase p with those

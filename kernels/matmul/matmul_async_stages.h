@@ -18,9 +18,13 @@
 
 namespace cvz {
 
-template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_, unsigned STAGES_>
-struct AsyncStageTiles : DoubleBufferTiles<BM_, BN_, BK_, TM_, TN_, WX_> {
-    using Base = DoubleBufferTiles<BM_, BN_, BK_, TM_, TN_, WX_>;
+// ORDER: the order of a k's TM x TN fmas, as DoubleBufferTiles' (each output still takes one fma a k,
+// in k order: the same bytes whatever the order). INTERIOR: a phase wholly inside A and B
+// (phase_inside) is copied without bounds checks: the same copies.
+template <unsigned BM_, unsigned BN_, unsigned BK_, unsigned TM_, unsigned TN_, unsigned WX_, unsigned STAGES_,
+          unsigned ORDER_ = 0, bool INTERIOR_ = false>
+struct AsyncStageTiles : DoubleBufferTiles<BM_, BN_, BK_, TM_, TN_, WX_, INTERIOR_, ORDER_> {
+    using Base = DoubleBufferTiles<BM_, BN_, BK_, TM_, TN_, WX_, INTERIOR_, ORDER_>;
     static constexpr unsigned STAGES = STAGES_;
     static constexpr unsigned SHARED_FLOATS = STAGES * Base::STAGE_FLOATS;  // each stage: A^T (BK x LDA), then B (BK x BN)
     static constexpr unsigned A_COPIES = BM_ * BK_ / Base::THREADS;        // 4-byte copies of A per thread and stage
@@ -34,12 +38,32 @@ template <class S>
 CVZ_HD constexpr unsigned async_a_k(unsigned e) { return (e / (8 * S::BM)) * 8 + e % 8; }
 
 // Issues the copies of the phase starting at k0 into one stage: A element by element to its
-// transposed place, B 16 bytes at a time when vec_b (4 bytes otherwise); zeros past the edges.
+// transposed place, B 16 bytes at a time when vec_b (4 bytes otherwise); zeros past the edges. A phase
+// wholly inside A and B (INTERIOR tiles only) skips the checks: the same copies.
 template <class S, class Ctx>
 CVZ_HD void copy_phase_async(const Ctx& ctx, const MatmulProblem& p, float* stage, unsigned tid, std::uint64_t row0,
                              std::uint64_t col0, std::uint64_t k0, bool vec_b) {
     float* const ast = stage;
     float* const bs = stage + S::BK * S::LDA;
+    if (phase_inside<S>(p, row0, col0, k0)) {
+        CVZ_UNROLL for (unsigned v = 0; v < S::A_COPIES; ++v) {
+            const unsigned e = tid + v * S::THREADS;
+            const unsigned r = async_a_row<S>(e), kk = async_a_k<S>(e);
+            copy_async4(ctx, ast + kk * S::LDA + r, p.a + a_index(p, row0 + r, k0 + kk), true);
+        }
+        CVZ_UNROLL for (unsigned v = 0; v < S::B_VECS; ++v) {
+            const unsigned e = tid + v * S::THREADS;
+            const unsigned kr = e / (S::BN / 4), c = (e % (S::BN / 4)) * 4;
+            const float* const src = p.b + b_index(p, k0 + kr, col0 + c);
+            float* const dst = bs + kr * S::BN + c;
+            if (vec_b) {
+                copy_async16(ctx, dst, src, true);
+            } else {
+                CVZ_UNROLL for (unsigned q = 0; q < 4; ++q) copy_async4(ctx, dst + q, src + q, true);
+            }
+        }
+        return;
+    }
     CVZ_UNROLL for (unsigned v = 0; v < S::A_COPIES; ++v) {
         const unsigned e = tid + v * S::THREADS;
         const unsigned r = async_a_row<S>(e), kk = async_a_k<S>(e);
