@@ -23,7 +23,7 @@ import os
 import sys
 
 KERNELS = ['naive', 'tiled8', 'tiled16', 'tiled32', 'blocktile_1d', 'blocktile_2d', 'blocktile_vec', 'warptile',
-           'double_buffer', 'split_k', 'tf32', 'tf32x3']
+           'double_buffer', 'split_k', 'tf32', 'tf32x3', 'tf32_wgmma', 'tf32x3_wgmma']
 
 
 def load(path):

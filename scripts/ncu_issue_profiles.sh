@@ -20,7 +20,9 @@ for v in naive:matmul_naive:MatmulNaive:32x8 tiled8:matmul_tiled:MatmulTiledBody
          blocktile_1d:matmul_blocktile_1d:MatmulBlocktile1dBody:32x8 blocktile_2d:matmul_blocktile_2d:MatmulBlocktile2dBody:16x16 \
          blocktile_vec:matmul_blocktile_vec:MatmulBlocktileVecBody:16x16 warptile:matmul_warptile:MatmulWarptileBody:128 \
          double_buffer:matmul_double_buffer:MatmulDoubleBufferBody:256 split_k:matmul_split_k:MatmulSplitKBody:1 \
-         "tf32:matmul_tf32:MatmulTensorCoreBody<.unsigned int.1>:128" "tf32x3:matmul_3xtf32:MatmulTensorCoreBody<.unsigned int.3>:128"; do
+         "tf32:matmul_tf32:MatmulTensorCoreBody<.unsigned int.1>:128" "tf32x3:matmul_3xtf32:MatmulTensorCoreBody<.unsigned int.3>:128" \
+         "tf32_wgmma:matmul_tf32_wgmma:MatmulWgmmaBody<.unsigned int.1>:256" \
+         "tf32x3_wgmma:matmul_3xtf32_wgmma:MatmulWgmmaBody<.unsigned int.3>:256"; do
   [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" ${v%%:*} "* ]] && continue
   IFS=: read -r n kern b blk <<< "$v"
   for s in 1280 2048; do

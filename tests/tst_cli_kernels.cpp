@@ -155,6 +155,7 @@ void TestCliKernels::json_lists_the_catalogue() {
         if (gray) want << "layouts";
         if (!k.tiles.empty()) want << "tiles";
         if (k.grid_threads) want << "grid_threads";
+        if (k.arch_specific) want << "compute_capability";
         QStringList keys = o.keys();
         keys.sort();
         want.sort();

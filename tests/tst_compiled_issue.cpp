@@ -35,9 +35,9 @@ void TestCompiledIssue::every_compiled_matmul_kernel_has_figures() {
         QVERIFY2(ci->instructions_per_k > 0 && ci->instructions_fixed > 0, to_string(ref).c_str());
         QVERIFY2(ci->ready > 0 && ci->ready <= ci->ceiling && ci->ceiling <= 1, to_string(ref).c_str());
     }
-    // naive, tiled at TILE 8/16/32, the five blocktiled variants, the two tensor-core rungs, and split-K at
-    // each of its slices (the double buffer's figures: the same loop)
-    QCOMPARE(matmul, 11 + int(matmul_variant_info(MatmulVariant::SplitK)->tiles.size()));
+    // naive, tiled at TILE 8/16/32, the five blocktiled variants, the four tensor-core rungs (mma.sync and
+    // wgmma), and split-K at each of its slices (the double buffer's figures: the same loop)
+    QCOMPARE(matmul, 13 + int(matmul_variant_info(MatmulVariant::SplitK)->tiles.size()));
     QVERIFY(!compiled_issue(KernelRef{KernelFamily::Matmul, std::uint8_t(MatmulVariant::Tiled), 12}));
     QVERIFY(!compiled_issue(KernelRef{KernelFamily::Matmul, 200, 0}));
 }
@@ -88,6 +88,8 @@ void TestCompiledIssue::table_reproduces_the_measured_issue_rates() {
         {MatmulLaunch::of(MatmulVariant::Tf32, Dim3{128, 1, 1}, 0), 2, 0.469},
         {MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{128, 1, 1}, 0), 1, 0.366},
         {MatmulLaunch::of(MatmulVariant::Tf32x3, Dim3{128, 1, 1}, 0), 2, 0.526},
+        {MatmulLaunch::of(MatmulVariant::Tf32Wgmma, Dim3{256, 1, 1}, 0), 2, 0.270},
+        {MatmulLaunch::of(MatmulVariant::Tf32x3Wgmma, Dim3{256, 1, 1}, 0), 2, 0.383},
     };
     for (const Point& pt : points) {
         const CompiledIssue ci = *compiled_issue(pt.launch.ref());

@@ -1,7 +1,7 @@
 // The register table against the compiler: without a device, the occupancy model takes each compiled
 // kernel's registers and static shared bytes from the families' table (each body's `ptxas` entry).
 // This test compiles every family's GPU launcher (kernels/<family>/<family>_cuda.cu) with
-// `nvcc -Xptxas -v` for sm_90, as the build does, and checks that every kernel of the catalogue is
+// `nvcc -Xptxas -v` for sm_90a, as the build compiles compute capability 9.0 (CMakeLists.txt), and checks that every kernel of the catalogue is
 // there and that ptxas reports exactly the table's figures. It is skipped, saying so, only when
 // nvcc is absent (a build without the CUDA toolkit, or a machine that runs packed test binaries).
 #include <QtTest>
@@ -114,7 +114,7 @@ void TestKernelResources::initTestCase() {
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
         // The flags of the build (CMakeLists.txt: C++17, --expt-relaxed-constexpr, no device debug info).
-        p.start(nvcc, {"-std=c++17", "-arch=sm_90", "--expt-relaxed-constexpr", "-O3", "-Xptxas", "-v",
+        p.start(nvcc, {"-std=c++17", "-arch=sm_90a", "--expt-relaxed-constexpr", "-O3", "-Xptxas", "-v",
                        "-I" + cvz::test::source_dir(), "-c", source, "-o", dir.filePath(name + ".o")});
         QVERIFY2(p.waitForFinished(480000), qPrintable(p.errorString()));
         const QString log = QString::fromLocal8Bit(p.readAll());
@@ -122,7 +122,7 @@ void TestKernelResources::initTestCase() {
         ptxas_[family] = parse_ptxas(log);
         QVERIFY2(!ptxas_[family].empty(), qPrintable(log));
         for (const PtxasEntry& e : ptxas_[family])
-            qInfo("ptxas sm_90: %s: %d registers, %d bytes smem", qPrintable(e.kernel), e.registers, e.smem);
+            qInfo("ptxas sm_90a: %s: %d registers, %d bytes smem", qPrintable(e.kernel), e.registers, e.smem);
     }
 }
 
@@ -161,7 +161,7 @@ void TestKernelResources::table_matches_ptxas() {
         if (!mine || e.kernel.contains("SurfaceStoreContext")) continue;
         ++found;
         QVERIFY2(e.registers == table.registers && e.smem == table.static_shared_bytes,
-                 qPrintable(QString("%1: ptxas reports %2 registers and %3 bytes of static shared memory for sm_90, the "
+                 qPrintable(QString("%1: ptxas reports %2 registers and %3 bytes of static shared memory for sm_90a, the "
                                     "table (the body's `ptxas` entry) says %4 and %5")
                                 .arg(e.kernel)
                                 .arg(e.registers)

@@ -75,7 +75,8 @@ double frobenius_error(const std::vector<float>& got, const std::vector<double>&
 // 2^(e - 25), e the largest of the accumulator's exponent and the products' nominal ones (the sum of
 // the factors' exponents), sums them and truncates the sum toward zero to float. 3xTF32 makes three
 // such MMAs per step (small x big, big x small, big x big) into a sum per `tile_k` of K (its part_k:
-// each k-step of 8) started at zero, added to the output's in float (warp_mma_3xtf32).
+// each k-step of 8 for warp_mma_3xtf32, each K tile of 32 for the wgmma rung) started at zero, added to
+// the output's in float; with `passes_outer` each pass goes over the tile's k-steps before the next.
 float truncated_sum(float c, const std::vector<std::pair<float, float>>& factors) {
     int e = c != 0 ? std::ilogb(c) : -100000;
     double plain = c;
@@ -92,7 +93,7 @@ float truncated_sum(float c, const std::vector<std::pair<float, float>>& factors
 }
 
 std::vector<float> mma_model(const std::vector<float>& a, const std::vector<float>& b, const Shape& s, unsigned passes,
-                             unsigned tile_k) {
+                             unsigned tile_k, bool passes_outer = false) {
     const auto big = [](float x) { return round_to_tf32(x); };
     const auto small = [](float x) { return split_tf32(x).small; };
     const auto fin = [](float x) { const float v = round_to_tf32(x); return std::isfinite(v) ? v : 0.0f; };
@@ -112,11 +113,15 @@ std::vector<float> mma_model(const std::vector<float>& a, const std::vector<floa
             float acc = 0.0f;
             for (std::uint32_t t0 = 0; t0 < s.k; t0 += tile_k) {
                 float part = 0.0f;
-                for (std::uint32_t k0 = t0; k0 < t0 + tile_k; k0 += 8)
-                    for (const auto& [pa, pb] : steps) {
-                        if (passes == 1) acc = mma(acc, r, j, k0, pa, pb);
-                        else part = mma(part, r, j, k0, pa, pb);
-                    }
+                if (passes_outer)  // each pass over the tile's k-steps in turn (matmul_3xtf32_wgmma)
+                    for (const auto& [pa, pb] : steps)
+                        for (std::uint32_t k0 = t0; k0 < t0 + tile_k; k0 += 8) part = mma(part, r, j, k0, pa, pb);
+                else
+                    for (std::uint32_t k0 = t0; k0 < t0 + tile_k; k0 += 8)
+                        for (const auto& [pa, pb] : steps) {
+                            if (passes == 1) acc = mma(acc, r, j, k0, pa, pb);
+                            else part = mma(part, r, j, k0, pa, pb);
+                        }
                 if (passes != 1) acc = acc + part;
             }
             c[std::size_t(r) * s.n + j] = acc;
@@ -496,7 +501,7 @@ void TestMatmul::tensor_core_mma_arithmetic_data() {
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("variant");
     for (const Shape& s : QList<Shape>{{97, 33, 61}, {1, 65, 40}, {33, 17, 1}, {16, 8, 8}, {131, 40, 137}, {5, 3, 2}})
-        for (MatmulVariant v : {MatmulVariant::Tf32, MatmulVariant::Tf32x3})
+        for (MatmulVariant v : {MatmulVariant::Tf32, MatmulVariant::Tf32x3, MatmulVariant::Tf32Wgmma, MatmulVariant::Tf32x3Wgmma})
             QTest::newRow(qPrintable(shape_name(s) + " " + QString::fromStdString(matmul_variant_info(v)->name)))
                 << int(s.m) << int(s.k) << int(s.n) << int(v);
 }
@@ -512,8 +517,15 @@ void TestMatmul::tensor_core_mma_arithmetic() {
     const MatmulLaunch l = MatmulLaunch::of(MatmulVariant(variant), matmul_variant_info(MatmulVariant(variant))->fixed_block, 0);
     const Status st = matmul_emulated({a.data(), b.data(), got.data(), s.m, s.k, s.n}, l);
     QVERIFY2(st.is_ok(), st.message().c_str());
-    const bool one = MatmulVariant(variant) == MatmulVariant::Tf32;
-    const std::vector<float> want = mma_model(a, b, s, one ? 1 : 3, one ? MmaShape::K : MatmulTensorCoreBody<3>::part_k);
+    // The body's passes and the K of its sums apart (part_k; 0: one sum through all of K).
+    unsigned passes = 0, part_k = 0;
+    bool outer = false;
+    QVERIFY(with_matmul_variant(l, [&](auto body) {
+                using Body = decltype(body);
+                if constexpr (has_passes<Body>::value) passes = Body::passes, part_k = Body::part_k, outer = Body::passes_outer;
+            }).is_ok());
+    QVERIFY(passes == 1 || passes == 3);
+    const std::vector<float> want = mma_model(a, b, s, passes, part_k == 0 ? MmaShape::K : part_k, outer);
     for (std::size_t i = 0; i < got.size(); ++i)
         QVERIFY2(bits_of(got[i]) == bits_of(want[i]),
                  qPrintable(QString("row %1 col %2: %3 vs %4").arg(i / n).arg(i % n).arg(double(got[i]), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));
@@ -547,12 +559,18 @@ void TestMatmul::tensor_core_accuracy() {
     std::vector<float> fp32(std::size_t(m) * n);
     matmul_fma_loop({a.data(), b.data(), fp32.data(), s.m, s.k, s.n});
     const double e32 = frobenius_error(fp32, exact);
-    const double e3x = frobenius_error(run(MatmulVariant::Tf32x3), exact);
-    const double e1x = frobenius_error(run(MatmulVariant::Tf32), exact);
-    qInfo("relative error (Frobenius) against the exact product: fp32 %.3g, 3xTF32 %.3g, TF32 %.3g", e32, e3x, e1x);
-    QVERIFY2(e3x <= 2 * e32, qPrintable(QString("3xTF32 %1 vs fp32 %2").arg(e3x).arg(e32)));
-    QVERIFY2(e1x > 10 * e3x, qPrintable(QString("TF32 %1 vs 3xTF32 %2").arg(e1x).arg(e3x)));
-    QVERIFY2(e1x < std::ldexp(1.0, -9), qPrintable(QString("TF32 %1").arg(e1x)));
+    // The mma.sync rungs and the wgmma ones (3xTF32 summed per K tile of 32 there, per k-step here).
+    const std::pair<MatmulVariant, MatmulVariant> rungs[] = {{MatmulVariant::Tf32x3, MatmulVariant::Tf32},
+                                                             {MatmulVariant::Tf32x3Wgmma, MatmulVariant::Tf32Wgmma}};
+    for (const auto& [three, one] : rungs) {
+        const double e3x = frobenius_error(run(three), exact);
+        const double e1x = frobenius_error(run(one), exact);
+        qInfo("relative error (Frobenius) against the exact product: fp32 %.3g, %s %.3g, %s %.3g", e32,
+              matmul_variant_info(three)->name.c_str(), e3x, matmul_variant_info(one)->name.c_str(), e1x);
+        QVERIFY2(e3x <= 2 * e32, qPrintable(QString("3xTF32 %1 vs fp32 %2").arg(e3x).arg(e32)));
+        QVERIFY2(e1x > 10 * e3x, qPrintable(QString("TF32 %1 vs 3xTF32 %2").arg(e1x).arg(e3x)));
+        QVERIFY2(e1x < std::ldexp(1.0, -9), qPrintable(QString("TF32 %1").arg(e1x)));
+    }
 }
 
 // The shared layout the views show (mma_shared_layout.h) is the rungs': every element of a stage's

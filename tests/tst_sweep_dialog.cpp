@@ -153,7 +153,7 @@ void TestSweepDialog::opens_non_modal_with_the_model() {
     set_matrices(d, matrix(3, 5), matrix(5, 7));
     QVERIFY(d.kernelBox()->itemText(1).contains(QStringLiteral("A 3×5 @ B 5×7")));
     d.setFamily(KernelFamily::Matmul);
-    QCOMPARE(int(d.result().rows.size()), int(sweep_rows(KernelFamily::Matmul, DeviceProfile{}).size()));
+    QCOMPARE(int(d.result().rows.size()), int(sweep_rows(KernelFamily::Matmul, d.profile()).size()));
     QVERIFY(d.result().rows.size() >= 69);
     QCOMPARE(d.table()->item(0, 0)->text(), QStringLiteral("tiled TILE=8"));
     QCOMPARE(d.table()->horizontalHeaderItem(3)->text(), QStringLiteral("GFLOP/s"));

@@ -52,6 +52,8 @@ QString catalogue_text() {
                                                  tiles_text(k.tiles));
         facts << (k.exact ? QStringLiteral("exact") : QStringLiteral("not bit-identical"));
         if (k.grid_threads) facts << QStringLiteral("grid of at most %1 threads").arg(qulonglong(k.grid_threads));
+        if (k.arch_specific)
+            facts << QStringLiteral("GPU: compute capability %1.%2 only").arg(k.arch_specific / 10).arg(k.arch_specific % 10);
         text += QStringLiteral("  %1  %2\n  %3  %4\n")
                     .arg(QString::fromStdString(k.name).leftJustified(int(width)), QString::fromStdString(k.title),
                          QString(int(width), QLatin1Char(' ')), facts.join(QStringLiteral(" · ")));
@@ -77,6 +79,7 @@ QJsonDocument kernel_catalogue_json() {
         }
         o.insert(QStringLiteral("exact"), k.exact);
         if (k.grid_threads) o.insert(QStringLiteral("grid_threads"), qint64(k.grid_threads));
+        if (k.arch_specific) o.insert(QStringLiteral("compute_capability"), QStringLiteral("%1.%2").arg(k.arch_specific / 10).arg(k.arch_specific % 10));
         kernels.append(o);
     }
     QJsonObject root;
@@ -90,7 +93,8 @@ int run_kernels_command(const QStringList& arguments, QTextStream& out, QTextStr
     const QCommandLineOption json{"json", "Print the catalogue as JSON: {\"kernels\": [{\"family\", \"name\", "
                                           "\"title\", \"block\", \"layouts\" (grayscale), \"tiles\" (when the "
                                           "kernel takes a TILE), \"exact\", \"grid_threads\" (a grid capped at that many "
-                                          "threads, a grid-stride loop covering the rest)}, ...]}."};
+                                          "threads, a grid-stride loop covering the rest), \"compute_capability\" "
+                                          "(\"9.0\": the only GPUs that run it; the emulator runs it anywhere)}, ...]}."};
     parser.addOption(json);
     parser.setApplicationDescription(QString("Lists the kernel catalogue: every variant of every kernel family, with "
                                              "the name that\nthe family's command takes as --kernel, its "

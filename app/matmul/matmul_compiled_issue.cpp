@@ -49,6 +49,12 @@ constexpr Row kRows[] = {
     // 3xtf32 1 / 0.366, 2 / 0.526. scripts/ncu_issue_profiles.sh with ONLY="tf32 tf32x3".
     {MatmulVariant::Tf32, 0, {27.375, 610, 4.000, 0.2891, 0.763}},
     {MatmulVariant::Tf32x3, 0, {111.375, 353, 4.000, 0.3665, 0.648}},
+    // The wgmma rungs (2026-12-03, session 16: 128 x 128 tiles of two warpgroups, one block an SM;
+    // scripts/ncu_issue_profiles.sh with ONLY="tf32_wgmma tf32x3_wgmma"): tf32_wgmma 2 / 0.253,
+    // 2 / 0.270; tf32x3_wgmma 2 / 0.381, 2 / 0.383 (the same W at both sizes: ceiling 1). A K step's
+    // instructions include its share of the wgmmas; their shared reads are not LSU wavefronts.
+    {MatmulVariant::Tf32Wgmma, 0, {11.406, 309, 1.895, 0.1457, 1.000}},
+    {MatmulVariant::Tf32x3Wgmma, 0, {30.188, 291, 3.086, 0.2143, 1.000}},
 };
 
 }  // namespace

@@ -66,8 +66,8 @@ GpuPrediction predict_matmul(const DeviceProfile& profile, const MatmulLaunch& l
     w.fmas = products;
     // The tensor-core rungs multiply on the tensor cores, not the FP32 lanes: one TF32 MMA per product,
     // three for 3xTF32 (small x big, big x small, big x big).
-    if (launch.kernel == MatmulVariant::Tf32 || launch.kernel == MatmulVariant::Tf32x3) {
-        w.tensor_fmas = products * (launch.kernel == MatmulVariant::Tf32x3 ? 3 : 1);
+    if (const unsigned passes = matmul_tensor_core_passes(launch); passes > 0) {
+        w.tensor_fmas = products * passes;
         w.fmas = 0;
     }
     // Per multiply-add, the FMA itself (the loads are counted as requests from the trace).

@@ -92,6 +92,9 @@ struct DeviceProfile {
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
     QString compute_capability() const { return QStringLiteral("%1.%2").arg(cc_major).arg(cc_minor); }
+    // Whether this GPU runs a kernel whose code is specific to `arch` (KernelInfo::arch_specific,
+    // major * 10 + minor; 0 runs everywhere): sm_90a's code runs on 9.0 alone.
+    bool runs_arch_specific(unsigned arch) const { return arch == 0 || unsigned(cc_major * 10 + cc_minor) == arch; }
 };
 
 // H100/H200 SXM, A100, RTX 4090, RTX 3090 (the lecture's card), T4.

@@ -145,7 +145,8 @@ std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profi
     // The heatmap's variants (2-D blocks) first, so that it fills in as soon as the timing starts;
     // then the others; each group in the catalogue's order.
     std::vector<const KernelInfo*> variants;
-    for (const KernelInfo& v : family_catalogue(family)) variants.push_back(&v);
+    for (const KernelInfo& v : family_catalogue(family))
+        if (profile.runs_arch_specific(v.arch_specific)) variants.push_back(&v);  // the wgmma rungs off Hopper
     // The user's kernels of the family (issue 27) after the built-ins; the registry keeps their infos alive.
     const std::vector<UserVariantPtr> yours = user_variants(family);
     for (const UserVariantPtr& v : yours) variants.push_back(&v->info);

@@ -82,8 +82,9 @@ struct SweepResult {
 };
 
 // The sweep's rows for `family` with the occupancy modeled for `profile` (compute_occupancy with
-// kernel_resources), not timed: every variant of the family's catalogue over its sweep_blocks, those
-// with a 2-D block (the heatmap's) first, each group in catalogue order.
+// kernel_resources), not timed: every variant of the family's catalogue that `profile`'s GPU can run
+// (DeviceProfile::runs_arch_specific) over its sweep_blocks, those with a 2-D block (the heatmap's)
+// first, each group in catalogue order.
 std::vector<SweepRow> sweep_rows(KernelFamily family, const DeviceProfile& profile);
 // Recomputes the modeled occupancy of every row for another profile; times stay.
 void remodel_occupancy(std::vector<SweepRow>* rows, const DeviceProfile& profile);

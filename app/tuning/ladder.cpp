@@ -65,6 +65,7 @@ SweepRow ladder_launch(const KernelInfo& variant) {
 std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& profile) {
     std::vector<LadderRow> rows;
     for (const KernelInfo& info : family_catalogue(family)) {
+        if (!profile.runs_arch_specific(info.arch_specific)) continue;  // the wgmma rungs off Hopper
         LadderRow row;
         row.launch = ladder_launch(info);
         row.name = QString::fromStdString(info.name);

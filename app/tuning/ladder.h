@@ -82,8 +82,8 @@ struct LadderResult {
 // block its block (with its first TILE when it has a list).
 SweepRow ladder_launch(const KernelInfo& variant);
 
-// Every variant of `family`, in catalogue order, with its launch, resources and modeled occupancy for
-// `profile`; not traced, not timed.
+// Every variant of `family` that `profile`'s GPU can run (DeviceProfile::runs_arch_specific), in
+// catalogue order, with its launch, resources and modeled occupancy for `profile`; not traced, not timed.
 std::vector<LadderRow> ladder_rows(KernelFamily family, const DeviceProfile& profile);
 
 // The ladder before anything ran: the rows with their registers and modeled occupancy, the problem

@@ -51,6 +51,9 @@ struct KernelInfo {
     std::vector<unsigned> tiles;       // the TILEs it is compiled for; empty when it takes none
     bool exact = true;                 // bit-identical to the family's reference variant
     bool barriers = false;             // calls __syncthreads(): the emulator runs it with fibers
+    // 0, or the one compute capability (major * 10 + minor) whose arch-specific code the GPU kernel
+    // needs (90: sm_90a's wgmma); the launchers refuse it on any other device. The emulator runs it anywhere.
+    unsigned arch_specific = 0;
     unsigned items_per_thread = 1;     // elements one thread handles (the grid rule divides by it)
     // 1-D rule only: 0, or the most threads the grid has (a grid sized in waves of a device); the
     // body's grid-stride loop covers the elements past them.

@@ -11,7 +11,7 @@
 //   static constexpr BlockRule block;
 //   using tiles = TileList<...>;                 the TILEs it is compiled for (empty: none)
 //   template <unsigned TILE> using body = ...;   the body type for one TILE (ignore TILE when none)
-// and may override exact, barriers, items_per_thread, fixed_block. A body provides
+// and may override exact, barriers, items_per_thread, fixed_block, arch_specific. A body provides
 //   template <class Ctx> CVZ_HD static void run(const Ctx&, const Problem&, ...);
 //   static constexpr std::size_t shared_bytes(Dim3 block);  dynamic shared memory of a launch
 //   static constexpr KernelResources ptxas;                  registers and static shared bytes (sm_90)
@@ -52,6 +52,7 @@ struct VariantDefaults {
     static constexpr unsigned items_per_thread = 1;
     static constexpr Dim3 fixed_block{1, 1, 1};
     static constexpr std::uint64_t grid_threads = 0;
+    static constexpr unsigned arch_specific = 0;
 };
 
 // "8, 16, 32"
@@ -125,6 +126,7 @@ KernelInfo variant_info(KernelFamily family) {
     info.barriers = Spec::barriers;
     info.items_per_thread = Spec::items_per_thread;
     info.grid_threads = Spec::grid_threads;
+    info.arch_specific = Spec::arch_specific;
     return info;
 }
 

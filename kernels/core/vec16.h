@@ -35,6 +35,11 @@ struct alignas(16) Float4 {
     float x, y, z, w;
 };
 
+// Two floats, 8-byte aligned (CUDA's float2): a pair of outputs as one 8-byte store.
+struct alignas(8) Float2 {
+    float x, y;
+};
+
 template <class T>
 CVZ_HD bool is_aligned16(const T* p) {
     return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;

@@ -69,6 +69,13 @@ std::string MatmulFamily::counter_note(const std::string& name) {
                         "memory: the figures here are those of the source's loads and stores."},
         {"matmul_3xtf32", "Not compared with Nsight Compute yet. Its memory traffic is matmul_tf32's (the same tiles "
                           "through cp.async and the same fragment loads); it issues three MMAs where that issues one."},
+        {"matmul_tf32_wgmma", "Not compared with Nsight Compute yet. Each thread's share of a K tile reaches shared "
+                              "memory through cp.async into slots of its own, is read back, rounded and stored "
+                              "swizzled; wgmma then reads its operands from shared memory itself (through the async "
+                              "proxy), so those reads, 6 KiB a wgmma, are not in the trace and not in these figures."},
+        {"matmul_3xtf32_wgmma", "Not compared with Nsight Compute yet. matmul_tf32_wgmma's traffic with three tiles "
+                                "stored per operand (big, small and big with Inf made 0) where that stores one, and "
+                                "three wgmmas where that issues one; wgmma's own shared reads are not traced."},
     };
     const auto it = notes.find(name);
     return it == notes.end() ? std::string() : it->second;

@@ -1,6 +1,7 @@
 // The matmul kernels' GPU launchers: the bodies of matmul_body.h instantiated with the device context.
 #include <chrono>
 
+#include "../cuda/arch_specific.h"
 #include "../cuda/cuda_check.h"
 #include "../cuda/cuda_event.h"
 #include "../cuda/device_buffer.h"
@@ -16,6 +17,7 @@ Status launch_matmul_on_device(const MatmulProblem& p, const MatmulLaunch& l, cu
     if (std::string e = validate_matmul_launch(l, p.m, p.k, p.n); !e.empty()) return Status::error(ErrorKind::InvalidInput, e);
     if (!l.second_barrier)
         return Status::error(ErrorKind::InvalidInput, "removing the barrier is a lesson for the emulator; the GPU always runs both");
+    if (Status s = require_arch_specific(*matmul_variant_info(l.kernel)); !s) return s;
     const Dim3 g = matmul_grid(l, p.m, p.n), b = l.block_shape();
     const dim3 grid(g.x, g.y, g.z), block(b.x, b.y, 1);
     const std::size_t workspace = matmul_workspace_floats(l, p.m, p.n);
@@ -52,6 +54,7 @@ Status matmul_cuda(const MatmulProblem& host, const MatmulLaunch& l, GpuTimings*
     if (std::string e = validate_matmul_launch(l, host.m, host.k, host.n); !e.empty())
         return Status::error(ErrorKind::InvalidInput, e);
     CVZ_CUDA_TRY(cudaSetDevice(device));
+    if (Status s = require_arch_specific(*matmul_variant_info(l.kernel)); !s) return s;
     const std::size_t na = std::size_t(host.m) * host.k, nb = std::size_t(host.k) * host.n, nc = std::size_t(host.m) * host.n;
     DeviceBuffer<float> a, b, c;
     if (Status s = a.allocate(na); !s) return s;

@@ -65,6 +65,15 @@ unsigned matmul_k_slice(const MatmulLaunch& l) {
     return slice;
 }
 
+unsigned matmul_tensor_core_passes(const MatmulLaunch& launch) {
+    unsigned passes = 0;
+    (void)with_matmul_variant(launch, [&](auto body) {
+        using Body = decltype(body);
+        if constexpr (has_passes<Body>::value) passes = Body::passes;
+    });
+    return passes;
+}
+
 unsigned matmul_auto_split_slices(std::uint64_t output_tiles) {
     if (output_tiles == 0 || output_tiles >= kSplitKTargetBlocks) return 1;
     return unsigned(std::min<std::uint64_t>(kSplitKMaxSlices, kSplitKTargetBlocks / output_tiles));

@@ -12,7 +12,7 @@ namespace cvz {
 // The matmul family's variants, by their index in the table of matmul_variants.h (which names them:
 // "matmul_naive", "matmul_tiled", ...). A new variant adds its enumerator here and its spec there.
 enum class MatmulVariant : std::uint8_t { Naive, Tiled, Blocktile1d, Blocktile2d, BlocktileVec, Warptile, DoubleBuffer,
-                                        Tf32, Tf32x3, SplitK };
+                                        Tf32, Tf32x3, SplitK, Tf32Wgmma, Tf32x3Wgmma };
 
 // How a matmul is launched: which variant, its block (for a 2-D variant) or its TILE (for a variant
 // that takes one: the block is then TILE x TILE).
@@ -35,6 +35,9 @@ struct MatmulLaunch {
 };
 
 std::string to_string(const MatmulLaunch& launch);  // "naive 16x16" or "tiled TILE=16"
+
+// The MMAs a tensor-core rung makes per product (1 TF32, 3 3xTF32); 0 for a rung on the FP32 lanes.
+unsigned matmul_tensor_core_passes(const MatmulLaunch& launch);
 
 // The outputs of C one block computes, columns x rows: blockDim for the lecture's kernels, the body's
 // block_tile (BN x BM) for a blocktiled variant.

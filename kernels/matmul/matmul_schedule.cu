@@ -2,6 +2,7 @@
 // which records the block's SM and its first warp's start and last warp's end around the body.
 #include <string>
 
+#include "../cuda/arch_specific.h"
 #include "../cuda/cuda_check.h"
 #include "../cuda/device_buffer.h"
 #include "../cuda/schedule_recording_context.cuh"
@@ -29,6 +30,7 @@ Status matmul_cuda_schedule(const MatmulProblem& host, const MatmulLaunch& l, Bl
     if (!l.second_barrier)
         return Status::error(ErrorKind::InvalidInput, "removing the barrier is a lesson for the emulator; the GPU always runs both");
     CVZ_CUDA_TRY(cudaSetDevice(device));
+    if (Status s = require_arch_specific(*matmul_variant_info(l.kernel)); !s) return s;
     if (Status s = describe_schedule_device(device, out); !s) return s;
     const std::size_t na = std::size_t(host.m) * host.k, nb = std::size_t(host.k) * host.n, nc = std::size_t(host.m) * host.n;
     DeviceBuffer<float> a, b, c;

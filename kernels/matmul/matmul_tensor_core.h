@@ -52,16 +52,13 @@ struct TensorCoreTiles {
     static_assert((LDA / 4) % 2 == 1 && LDB % 32 == 8, "the pads that keep fragment loads free of bank conflicts");
 };
 
-// A matmul body whose Tiles are warps of MMA tiles (TensorCoreTiles' MI and WARPS_N): the tensor-core
-// rungs, for the views that draw their fragments and stages.
+// A matmul body whose Tiles are warps of MMA tiles (TensorCoreTiles' MI and WARPS_N): the mma.sync
+// tensor-core rungs, for the views that draw their fragments and stages (the wgmma rungs have neither:
+// their operands stay in shared memory).
 template <class Body, class = void>
 struct has_tensor_core_tiles : std::false_type {};
 template <class Body>
 struct has_tensor_core_tiles<Body, std::void_t<decltype(Body::Tiles::MI), decltype(Body::Tiles::WARPS_N)>> : std::true_type {};
-
-struct alignas(8) Float2 {
-    float x, y;
-};
 
 // Issues the copies of the K-tile starting at k0 into one stage: 16 bytes at a time when a row of
 // the matrix is whole 16-byte vectors (vec_a: K % 4 == 0 and A aligned; vec_b likewise), else 4.

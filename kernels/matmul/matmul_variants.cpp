@@ -40,7 +40,7 @@ bool matmul_mma_shared_layout(const MatmulLaunch& launch, MmaSharedLayout* out) 
     bool found = false;
     (void)with_matmul_variant(launch, [&](auto body) {
         using Body = decltype(body);
-        if constexpr (has_passes<Body>::value) {
+        if constexpr (has_tensor_core_tiles<Body>::value) {
             *out = describe_mma_shared_layout<typename Body::Tiles>();
             found = true;
         }

@@ -16,6 +16,7 @@
 #include "matmul_launch.h"
 #include "matmul_split_k.h"
 #include "matmul_tensor_core.h"
+#include "matmul_wgmma.h"
 
 namespace cvz {
 
@@ -244,6 +245,7 @@ struct MatmulTensorCoreBody {
     using Tiles = std::conditional_t<PASSES == 1, TensorCoreTiles<128, 128, 16, 2, 2, 3>, TensorCoreTiles<128, 128, 8, 2, 2, 4>>;
     static constexpr unsigned passes = PASSES;
     static constexpr unsigned part_k = PASSES == 1 ? 0 : MmaShape::K;  // K of a sum apart (3xTF32: each k-step's)
+    static constexpr bool passes_outer = false;                          // its passes per k-step
     static constexpr unsigned operand_bits = PASSES == 1 ? 11 : 24;  // significand bits of a product's factors, about
     static constexpr unsigned k_slice = Tiles::BK;
     static constexpr bool barriers = true;
@@ -324,8 +326,60 @@ struct MatmulSplitK : MatmulDoubleBuffer {
     template <unsigned> using body = MatmulSplitKBody;
 };
 
+// The Hopper rungs (matmul_wgmma.h): the tensor-core rungs on wgmma m64n128k8, 128 x 128 block tiles of
+// two warpgroups, K 32 at a time through two shared stages swizzled for wgmma's descriptors, filled by
+// every thread while the current tile's wgmmas run. GPU: compute capability 9.0 only (sm_90a code,
+// arch_specific); the emulator runs them anywhere. TF32 gives matmul_tf32's bytes (the same chain of
+// k8 sums per output); 3xTF32 sums each K tile of 32 apart (part_k), not each k-step.
+template <unsigned PASSES>
+struct MatmulWgmmaBody {
+    using Tiles = WgmmaTiles<PASSES, 2>;
+    static constexpr unsigned passes = PASSES;
+    static constexpr unsigned part_k = PASSES == 1 ? 0 : Tiles::BK;
+    static constexpr bool passes_outer = PASSES == 3;  // a part's passes each over all its k-steps, in turn
+    static constexpr unsigned operand_bits = PASSES == 1 ? 11 : 24;
+    static constexpr unsigned k_slice = Tiles::BK;
+    static constexpr bool barriers = true;
+    static constexpr unsigned max_threads = Tiles::THREADS;
+    static constexpr unsigned min_blocks = 1;
+    static constexpr Dim3 block_tile{Tiles::BN, Tiles::BM, 1};
+    static constexpr KernelResources ptxas{PASSES == 1 ? 168 : 255, 0};  // no spill
+    static constexpr std::size_t shared_bytes(Dim3) { return Tiles::SHARED_BYTES; }
+    template <class Ctx>
+    CVZ_HD static void run(const Ctx& ctx, const MatmulProblem& p, MatmulRunOptions = {}) {
+        matmul_wgmma<Tiles>(ctx, p);
+    }
+};
+
+struct MatmulTf32Wgmma : VariantDefaults {
+    static constexpr MatmulVariant id = MatmulVariant::Tf32Wgmma;
+    static constexpr const char* name = "matmul_tf32_wgmma";
+    static constexpr const char* title =
+        "Hopper tensor cores: wgmma m64n128k8 on A and B rounded to TF32, two warpgroups on a 128x128 tile, "
+        "operands swizzled in shared memory (compute capability 9.0)";
+    static constexpr const char* label = "TF32 wgmma";
+    static constexpr BlockRule block = BlockRule::Fixed;
+    static constexpr Dim3 fixed_block{MatmulWgmmaBody<1>::max_threads, 1, 1};
+    static constexpr bool exact = false;
+    static constexpr bool barriers = true;
+    static constexpr unsigned items_per_thread = 128 * 128 / MatmulWgmmaBody<1>::max_threads;
+    static constexpr unsigned arch_specific = 90;
+    template <unsigned> using body = MatmulWgmmaBody<1>;
+};
+
+struct MatmulTf32x3Wgmma : MatmulTf32Wgmma {
+    static constexpr MatmulVariant id = MatmulVariant::Tf32x3Wgmma;
+    static constexpr const char* name = "matmul_3xtf32_wgmma";
+    static constexpr const char* title =
+        "Hopper tensor cores at fp32 accuracy: TF32 big and small parts, three wgmma per k-step summed per K tile of 32 "
+        "(compute capability 9.0)";
+    static constexpr const char* label = "3xTF32 wgmma";
+    template <unsigned> using body = MatmulWgmmaBody<3>;
+};
+
 using MatmulVariants = VariantList<MatmulNaive, MatmulTiled, MatmulBlocktile1d, MatmulBlocktile2d, MatmulBlocktileVec,
-                                   MatmulWarptile, MatmulDoubleBuffer, MatmulTf32, MatmulTf32x3, MatmulSplitK>;
+                                   MatmulWarptile, MatmulDoubleBuffer, MatmulTf32, MatmulTf32x3, MatmulSplitK,
+                                   MatmulTf32Wgmma, MatmulTf32x3Wgmma>;
 
 // A split-K body: gridDim.z slices of K into C and the workspace, summed by a second pass.
 template <class Body, class = void>

@@ -327,6 +327,11 @@ void SweepDialog::onFinished(const SweepResult& result) {
 }
 
 void SweepDialog::onProfileChanged() {
+    // Before anything was timed the rows are the new profile's own (a GPU other than 9.0 runs no wgmma rung).
+    if (!isRunning() && !result_.anyTimed()) {
+        showModel();
+        return;
+    }
     const DeviceProfile p = profile();
     remodel_occupancy(&result_.rows, p);
     result_.profile = p.name;
